@@ -1,0 +1,77 @@
+import ArgumentParser
+import Foundation
+import ShelfedKit
+
+@main
+struct ShelfedCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "shelfed",
+        abstract: "Shelfed: a self-hosted reading tracker for the whole household.",
+        discussion: """
+            Settings come from environment variables: SHELFED_HOST (127.0.0.1; 0.0.0.0 for the LAN),
+            SHELFED_PORT (8080), SHELFED_DATA_DIR (./data), SHELFED_REGISTRATION (open|closed),
+            SHELFED_SECURE_COOKIES (false; true behind TLS), SHELFED_TIMEZONE (system zone),
+            SHELFED_LOG_LEVEL (info). See README.md.
+            """,
+        subcommands: [Serve.self, UserCommand.self],
+        defaultSubcommand: Serve.self
+    )
+}
+
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve", abstract: "Run the web server (the default). Stops gracefully on SIGTERM or SIGINT.")
+
+    func run() async throws {
+        let config = try AppConfig.fromEnvironment()
+        let app = try await buildApplication(config: config)
+        try await app.runService()
+    }
+}
+
+struct UserCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "user", abstract: "Manage accounts from the shell.", subcommands: [AddUser.self])
+}
+
+struct AddUser: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add",
+        abstract: "Create an account. Asks for the password (or reads one line from standard input when piped).")
+
+    @Argument(help: "3–32 characters: letters, digits, dot, dash or underscore.")
+    var username: String
+
+    @Option(help: "The account's email address (also accepted at sign-in).")
+    var email: String
+
+    @Option(name: .customLong("display-name"), help: "The name others see. Defaults to the username.")
+    var displayName: String?
+
+    func run() async throws {
+        let password = try readPassword()
+        let config = try AppConfig.fromEnvironment()
+        do {
+            let user = try await AccountCommands.createAccount(
+                config: config, username: username, email: email, displayName: displayName ?? username,
+                password: password)
+            print("Created account '\(user.username)' (\(user.email)).")
+        } catch let error as AccountCommands.Failure {
+            throw ValidationError(error.message)
+        }
+    }
+
+    private func readPassword() throws -> String {
+        if isatty(STDIN_FILENO) == 1 {
+            guard let first = getpass("Password: ").map({ String(cString: $0) }),
+                let second = getpass("Repeat password: ").map({ String(cString: $0) })
+            else { throw ValidationError("Could not read the password.") }
+            guard first == second else { throw ValidationError("The passwords do not match.") }
+            return first
+        }
+        guard let line = readLine(strippingNewline: true) else {
+            throw ValidationError("Pipe the password on standard input, or run this in a terminal.")
+        }
+        return line
+    }
+}

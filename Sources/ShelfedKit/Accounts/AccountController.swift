@@ -1,0 +1,112 @@
+import Foundation
+import Hummingbird
+import HummingbirdAuth
+
+/// Register, sign in and sign out.
+struct AccountController: Sendable {
+    let users: UserStore
+    let hasher: PasswordHasher
+    let throttle: LoginThrottle
+    let renderer: PageRenderer
+    let registration: AppConfig.Registration
+    let now: @Sendable () -> Date
+    static let sessionLength: Duration = .seconds(60 * 60 * 24 * 30)
+
+    func addRoutes(to router: Router<AppRequestContext>) {
+        router.get("/register", use: showRegister)
+        router.post("/register", use: register)
+        router.get("/login", use: showLogin)
+        router.post("/login", use: login)
+        router.post("/logout", use: logout)
+    }
+
+    /// GET /register
+    @Sendable func showRegister(_ request: Request, context: AppRequestContext) async throws -> Response {
+        if context.identity != nil { return .seeOther(Paths.home) }
+        let closed = try await registrationIsClosed()
+        let page = RegisterPage(context: context, registrationClosed: closed)
+        return try renderer.render(page, template: "accounts/register").response
+    }
+
+    /// POST /register: creates the account and signs it in.
+    @Sendable func register(_ request: Request, context: AppRequestContext) async throws -> Response {
+        var request = request
+        let form = RegistrationForm(try await request.formFields())
+        if try await registrationIsClosed() {
+            let page = RegisterPage(context: context, form: form, registrationClosed: true)
+            return try renderer.render(page, template: "accounts/register", status: .forbidden).response
+        }
+        var errors = form.validate()
+        if errors.isEmpty {
+            let hash = try await hasher.hash(form.password)
+            do {
+                let user = try await users.create(
+                    username: form.username, email: form.email, displayName: form.displayName,
+                    passwordHash: hash, at: now())
+                context.sessions.createSession(UserSession(userID: user.id!), expiresIn: Self.sessionLength)
+                context.logger.info("Registered account \(user.username)")
+                return .seeOther(Paths.home)
+            } catch UserStore.Conflict.username {
+                errors["username"] = "That username is taken. Try another."
+            } catch UserStore.Conflict.email {
+                errors["email"] = "An account with this email already exists. Sign in instead?"
+            }
+        }
+        let page = RegisterPage(context: context, form: form, errors: errors)
+        return try renderer.render(page, template: "accounts/register", status: .unprocessableContent).response
+    }
+
+    /// GET /login
+    @Sendable func showLogin(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let next = safeRelativePath(request.uri.queryParameters["next"].map(String.init))
+        if context.identity != nil { return .seeOther(next ?? Paths.home) }
+        let canRegister = !(try await registrationIsClosed())
+        let page = LoginPage(
+            chrome: PageChrome(title: "Sign in", context: context), login: "", next: next, error: nil,
+            canRegister: canRegister)
+        return try renderer.render(page, template: "accounts/login").response
+    }
+
+    /// POST /login: username or email plus password; throttled per account and per address.
+    @Sendable func login(_ request: Request, context: AppRequestContext) async throws -> Response {
+        var request = request
+        let fields = try await request.formFields()
+        let login = fields.trimmed("login") ?? ""
+        let password = fields["password"] ?? ""
+        let next = safeRelativePath(fields["next"])
+        let user = login.isEmpty ? nil : try await users.user(login: login)
+        let accountKey = user.map { "user-\($0.id!)" } ?? login.lowercased()
+        let now = self.now()
+
+        if let until = await throttle.blockedUntil(account: accountKey, address: context.clientAddress, now: now) {
+            let minutes = max(1, Int((until.timeIntervalSince(now) / 60).rounded(.up)))
+            let retryAfter = String(max(1, Int(until.timeIntervalSince(now).rounded(.up))))
+            throw HTTPError(
+                .tooManyRequests, headers: [.retryAfter: retryAfter],
+                message: "Too many failed sign-in attempts. Try again in \(minutes) minute\(minutes == 1 ? "" : "s").")
+        }
+        guard try await hasher.verify(password, against: user?.passwordHash), let user else {
+            await throttle.recordFailure(account: accountKey, address: context.clientAddress, now: now)
+            let canRegister = !(try await registrationIsClosed())
+            let page = LoginPage(
+                chrome: PageChrome(title: "Sign in", context: context), login: login, next: next,
+                error: "That username or password is not right.", canRegister: canRegister)
+            return try renderer.render(page, template: "accounts/login", status: .unauthorized).response
+        }
+        await throttle.recordSuccess(account: accountKey)
+        // A fresh session id at every sign-in, so an id planted before sign-in is worth nothing.
+        context.sessions.createSession(UserSession(userID: user.id!), expiresIn: Self.sessionLength)
+        return .seeOther(next ?? Paths.home)
+    }
+
+    /// POST /logout
+    @Sendable func logout(_ request: Request, context: AppRequestContext) async throws -> Response {
+        context.sessions.clearSession()
+        return .seeOther(Paths.login())
+    }
+
+    private func registrationIsClosed() async throws -> Bool {
+        guard registration == .closed else { return false }
+        return try await users.count() > 0
+    }
+}

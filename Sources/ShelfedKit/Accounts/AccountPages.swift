@@ -1,0 +1,37 @@
+/// `accounts/register`: the form with what was typed (never the password) and a message per field.
+struct RegisterPage: Sendable {
+    let chrome: PageChrome
+    let username: String
+    let displayName: String
+    let email: String
+    let usernameError: String?
+    let displayNameError: String?
+    let emailError: String?
+    let passwordError: String?
+    let registrationClosed: Bool
+    let hasErrors: Bool
+
+    init(context: AppRequestContext, form: RegistrationForm = .init(), errors: [String: String] = [:],
+         registrationClosed: Bool = false)
+    {
+        chrome = PageChrome(title: "Create your account", context: context)
+        username = form.username
+        displayName = form.displayName
+        email = form.email
+        usernameError = errors["username"]
+        displayNameError = errors["display_name"]
+        emailError = errors["email"]
+        passwordError = errors["password"]
+        self.registrationClosed = registrationClosed
+        hasErrors = !errors.isEmpty
+    }
+}
+
+/// `accounts/login`: the sign-in form, the place to return to, and one message for any failure.
+struct LoginPage: Sendable {
+    let chrome: PageChrome
+    let login: String
+    let next: String?
+    let error: String?
+    let canRegister: Bool
+}

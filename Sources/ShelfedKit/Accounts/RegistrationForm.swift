@@ -1,0 +1,56 @@
+import Foundation
+
+/// The register form as typed, and the rules each field must meet.
+struct RegistrationForm: Sendable {
+    var username = ""
+    var displayName = ""
+    var email = ""
+    var password = ""
+
+    init() {}
+
+    init(_ fields: FormFields) {
+        username = fields.trimmed("username")?.lowercased() ?? ""
+        displayName = fields.trimmed("display_name") ?? ""
+        email = fields.trimmed("email") ?? ""
+        password = fields["password"] ?? ""
+    }
+
+    /// A message per invalid field, keyed by field name.
+    func validate() -> [String: String] {
+        var errors: [String: String] = [:]
+        if let problem = Self.usernameProblem(username) { errors["username"] = problem }
+        if displayName.isEmpty {
+            errors["display_name"] = "Enter the name others in the house will see."
+        } else if displayName.count > 80 {
+            errors["display_name"] = "Keep the display name to 80 characters or fewer."
+        }
+        if !Self.looksLikeEmail(email) { errors["email"] = "Enter an email address like name@example.com." }
+        if let problem = Self.passwordProblem(password) { errors["password"] = problem }
+        return errors
+    }
+
+    static func usernameProblem(_ username: String) -> String? {
+        let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789_.-")
+        guard (3...32).contains(username.count), username.allSatisfy(allowed.contains) else {
+            return "Use 3 to 32 characters: letters, digits, dot, dash or underscore."
+        }
+        return nil
+    }
+
+    /// bcrypt reads at most 72 bytes, so longer passwords would be silently cut.
+    static func passwordProblem(_ password: String) -> String? {
+        let bytes = password.utf8.count
+        if bytes < 8 { return "Use at least 8 characters." }
+        if bytes > 72 { return "Use at most 72 bytes (about 72 letters; fewer with accents or emoji)." }
+        return nil
+    }
+
+    static func looksLikeEmail(_ email: String) -> Bool {
+        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
+        guard email.count <= 254, parts.count == 2, !parts[0].isEmpty, !email.contains(where: \.isWhitespace)
+        else { return false }
+        let domain = parts[1]
+        return domain.contains(".") && !domain.hasPrefix(".") && !domain.hasSuffix(".")
+    }
+}

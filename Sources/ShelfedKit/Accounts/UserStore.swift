@@ -1,0 +1,52 @@
+import Foundation
+import GRDB
+
+/// All SQL about accounts.
+public struct UserStore: Sendable {
+    let db: any DatabaseWriter
+
+    public init(db: any DatabaseWriter) {
+        self.db = db
+    }
+
+    /// Which unique field an account creation collided with.
+    public enum Conflict: Error, Equatable {
+        case username
+        case email
+    }
+
+    /// Inserts a new account; a taken username or email (any letter case) throws `Conflict`.
+    public func create(username: String, email: String, displayName: String, passwordHash: String, at date: Date)
+        async throws -> User
+    {
+        try await db.write { db in
+            if try User.filter(sql: "username = ?", arguments: [username]).fetchCount(db) > 0 {
+                throw Conflict.username
+            }
+            if try User.filter(sql: "email = ?", arguments: [email]).fetchCount(db) > 0 {
+                throw Conflict.email
+            }
+            var user = User(
+                id: nil, username: username, email: email, displayName: displayName,
+                passwordHash: passwordHash, avatarPhotoId: nil, readingGoal: nil, createdAt: date)
+            try user.insert(db)
+            return user
+        }
+    }
+
+    /// The account with this id, if it still exists.
+    public func user(id: Int64) async throws -> User? {
+        try await db.read { db in try User.fetchOne(db, key: id) }
+    }
+
+    /// The account whose username or email is `login` (any letter case).
+    public func user(login: String) async throws -> User? {
+        try await db.read { db in
+            try User.filter(sql: "username = ? OR email = ?", arguments: [login, login]).fetchOne(db)
+        }
+    }
+
+    public func count() async throws -> Int {
+        try await db.read { db in try User.fetchCount(db) }
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+
+/// Every setting Shelfed reads at start-up, built once from `SHELFED_*` variables (tests build it directly).
+public struct AppConfig: Sendable {
+    public enum Registration: String, Sendable {
+        /// Anyone who can reach the server may create an account.
+        case open
+        /// Only the first account may be created through the web; later ones come from `shelfed user add`.
+        case closed
+    }
+
+    public var host: String
+    public var port: Int
+    public var dataDirectory: URL
+    public var registration: Registration
+    public var secureCookies: Bool
+    /// bcrypt cost. 11 takes ~0.15 s on a desktop core and well under a second on a Raspberry Pi 4.
+    public var bcryptCost: UInt8
+    /// Where templates and static files live; defaults to the folders beside the working directory.
+    public var resourcesDirectory: URL
+    public var logLevel: String
+    public var clock: AppClock
+
+    public init(
+        host: String = "127.0.0.1",
+        port: Int = 8080,
+        dataDirectory: URL,
+        registration: Registration = .open,
+        secureCookies: Bool = false,
+        bcryptCost: UInt8 = 11,
+        resourcesDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
+        logLevel: String = "info",
+        clock: AppClock = AppClock()
+    ) {
+        self.host = host
+        self.port = port
+        self.dataDirectory = dataDirectory
+        self.registration = registration
+        self.secureCookies = secureCookies
+        self.bcryptCost = bcryptCost
+        self.resourcesDirectory = resourcesDirectory
+        self.logLevel = logLevel
+        self.clock = clock
+    }
+
+    public var databasePath: String { dataDirectory.appendingPathComponent("shelfed.sqlite").path }
+    public var templatesDirectory: String { resourcesDirectory.appendingPathComponent("templates").path }
+    public var staticDirectory: String { resourcesDirectory.appendingPathComponent("static").path }
+}
+
+extension AppConfig {
+    /// A setting that could not be understood, naming the variable so the message says what to fix.
+    public struct InvalidSetting: Error, CustomStringConvertible {
+        public let name: String
+        public let value: String
+        public let expected: String
+        public var description: String { "\(name)=\(value) is not valid: expected \(expected)." }
+    }
+
+    /// Reads `SHELFED_*` variables, falling back to the documented defaults.
+    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment)
+        throws -> AppConfig
+    {
+        func value(_ name: String) -> String? {
+            guard let raw = environment[name]?.trimmingCharacters(in: .whitespaces), !raw.isEmpty else { return nil }
+            return raw
+        }
+        var config = AppConfig(dataDirectory: URL(fileURLWithPath: value("SHELFED_DATA_DIR") ?? "./data"))
+        if let host = value("SHELFED_HOST") { config.host = host }
+        if let port = value("SHELFED_PORT") {
+            guard let number = Int(port), (1...65535).contains(number) else {
+                throw InvalidSetting(name: "SHELFED_PORT", value: port, expected: "a port number from 1 to 65535")
+            }
+            config.port = number
+        }
+        if let registration = value("SHELFED_REGISTRATION") {
+            guard let mode = Registration(rawValue: registration.lowercased()) else {
+                throw InvalidSetting(name: "SHELFED_REGISTRATION", value: registration, expected: "open or closed")
+            }
+            config.registration = mode
+        }
+        if let secure = value("SHELFED_SECURE_COOKIES") {
+            switch secure.lowercased() {
+            case "1", "true", "yes", "on": config.secureCookies = true
+            case "0", "false", "no", "off": config.secureCookies = false
+            default:
+                throw InvalidSetting(name: "SHELFED_SECURE_COOKIES", value: secure, expected: "true or false")
+            }
+        }
+        if let resources = value("SHELFED_RESOURCES_DIR") {
+            config.resourcesDirectory = URL(fileURLWithPath: resources)
+        }
+        if let level = value("SHELFED_LOG_LEVEL") { config.logLevel = level }
+        if let zone = value("SHELFED_TIMEZONE") {
+            guard let timeZone = TimeZone(identifier: zone) else {
+                throw InvalidSetting(name: "SHELFED_TIMEZONE", value: zone, expected: "a zone name such as Europe/Berlin")
+            }
+            config.clock = AppClock(timeZone: timeZone)
+        }
+        return config
+    }
+}

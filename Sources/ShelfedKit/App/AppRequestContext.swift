@@ -1,0 +1,37 @@
+import Hummingbird
+import HummingbirdAuth
+import NIOCore
+
+/// Per-request state: the signed-in user, their session, the CSRF token for forms and the client address.
+public struct AppRequestContext: AuthRequestContext, SessionRequestContext, RemoteAddressRequestContext {
+    public var coreContext: CoreRequestContextStorage
+    public var identity: User?
+    public let sessions: SessionContext<UserSession>
+    /// Set by `CSRFMiddleware` before any handler runs; every form embeds it as `_csrf`.
+    public var csrfToken: String
+    public let remoteAddress: SocketAddress?
+
+    public init(source: ApplicationRequestContextSource) {
+        self.coreContext = .init(source: source)
+        self.identity = nil
+        self.sessions = .init()
+        self.csrfToken = ""
+        self.remoteAddress = source.channel.remoteAddress
+    }
+
+    /// The signed-in user; routes behind `LoginRedirectMiddleware` can rely on it.
+    public func requireUser() throws -> User {
+        guard let identity, let _ = identity.id else { throw HTTPError(.unauthorized) }
+        return identity
+    }
+
+    /// A short description of the client for throttling, stable for one address.
+    var clientAddress: String {
+        remoteAddress?.ipAddress ?? "unknown"
+    }
+}
+
+/// What the session cookie stands for: just the user's id, everything else is read fresh.
+public struct UserSession: Codable, Sendable {
+    public let userID: Int64
+}

@@ -1,0 +1,65 @@
+import Foundation
+import Hummingbird
+import HummingbirdAuth
+import Logging
+
+/// The composition root: config → database → stores → router → application.
+public func buildApplication(config: AppConfig) async throws -> some ApplicationProtocol {
+    var logger = Logger(label: "shelfed")
+    logger.logLevel = Logger.Level(rawValue: config.logLevel) ?? .info
+
+    try FileManager.default.createDirectory(at: config.dataDirectory, withIntermediateDirectories: true)
+    let database = try AppDatabase(path: config.databasePath)
+    let renderer = try await PageRenderer(directory: config.templatesDirectory)
+    let router = try buildRouter(config: config, database: database, renderer: renderer, logger: logger)
+    return Application(
+        router: router,
+        configuration: .init(address: .hostname(config.host, port: config.port), serverName: "Shelfed"),
+        logger: logger
+    )
+}
+
+/// Middleware order matters: errors outermost, static files before any database work, then the
+/// session, the signed-in user and CSRF; public routes before the login redirect, protected after.
+func buildRouter(config: AppConfig, database: AppDatabase, renderer: PageRenderer, logger: Logger) throws
+    -> Router<AppRequestContext>
+{
+    let clock = config.clock
+    let users = UserStore(db: database.writer)
+    let library = LibraryStore(db: database.writer)
+    let router = Router(context: AppRequestContext.self)
+
+    router.add(middleware: LogRequestsMiddleware(.debug))
+    router.add(middleware: ErrorPageMiddleware(renderer: renderer))
+    router.add(
+        middleware: FileMiddleware(
+            config.staticDirectory, urlBasePath: "/static",
+            cacheControl: .init([
+                (.text, [.public, .maxAge(60 * 60)]), (.image, [.public, .maxAge(60 * 60)]),
+                (.application, [.public, .maxAge(60 * 60)]),
+            ]), logger: logger))
+    router.get("/health") { _, _ in "ok" }
+    router.add(
+        middleware: SessionMiddleware(
+            storage: SQLitePersistDriver(db: database.writer, now: clock.now),
+            configuration: .init(
+                sessionCookieParameters: .init(name: "shelfed_session", secure: config.secureCookies, sameSite: .lax),
+                defaultSessionExpiration: AccountController.sessionLength)))
+    router.add(
+        middleware: SessionAuthenticator(context: AppRequestContext.self) { (session: UserSession, _) in
+            try await users.user(id: session.userID)
+        })
+    router.add(middleware: CSRFMiddleware(secureCookies: config.secureCookies))
+
+    AccountController(
+        users: users, hasher: PasswordHasher(cost: config.bcryptCost), throttle: LoginThrottle(),
+        renderer: renderer, registration: config.registration, now: clock.now
+    ).addRoutes(to: router)
+
+    let signedIn = router.group().add(middleware: LoginRedirectMiddleware())
+    HomeController(library: library, renderer: renderer).addRoutes(to: signedIn)
+    ShelfController(library: library, renderer: renderer).addRoutes(to: signedIn)
+    BookController(library: library, renderer: renderer, clock: clock).addRoutes(to: signedIn)
+    ProfileController(library: library, renderer: renderer).addRoutes(to: signedIn)
+    return router
+}

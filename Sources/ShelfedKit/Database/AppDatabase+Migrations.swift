@@ -1,0 +1,73 @@
+import GRDB
+
+extension AppDatabase {
+    /// The one ordered list of schema changes. Never edit a shipped migration; append a new one.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1 accounts and sessions") { db in
+            try db.create(table: "user") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("username", .text).notNull().unique().collate(.nocase)
+                t.column("email", .text).notNull().unique().collate(.nocase)
+                t.column("display_name", .text).notNull()
+                t.column("password_hash", .text).notNull()
+                t.column("avatar_photo_id", .integer)
+                t.column("reading_goal", .integer)
+                t.column("created_at", .datetime).notNull()
+            }
+            try db.create(table: "session") { t in
+                t.primaryKey("key", .text)
+                t.column("value", .blob).notNull()
+                t.column("expires_at", .datetime)
+            }
+            try db.create(index: "session_expires_at", on: "session", columns: ["expires_at"])
+        }
+        migrator.registerMigration("v1 library") { db in
+            try db.create(table: "book") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("google_volume_id", .text).unique()
+                t.column("isbn10", .text)
+                t.column("isbn13", .text).unique()
+                t.column("title", .text).notNull()
+                t.column("subtitle", .text)
+                t.column("authors", .jsonText).notNull().defaults(to: "[]")
+                t.column("publisher", .text)
+                t.column("published_date", .text)
+                t.column("description", .text)
+                t.column("page_count", .integer)
+                t.column("categories", .jsonText).notNull().defaults(to: "[]")
+                t.column("language", .text)
+                t.column("cover_path", .text)
+                t.column("source", .text).notNull()
+                t.column("created_at", .datetime).notNull()
+                t.column("updated_at", .datetime).notNull()
+            }
+            try db.create(table: "book_author") { t in
+                t.column("book_id", .integer).notNull().references("book", onDelete: .cascade)
+                t.column("position", .integer).notNull()
+                t.column("name", .text).notNull().collate(.nocase)
+                t.primaryKey(["book_id", "position"])
+            }
+            try db.create(index: "book_author_name", on: "book_author", columns: ["name"])
+            try db.create(table: "user_book") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("user_id", .integer).notNull().references("user", onDelete: .cascade)
+                t.column("book_id", .integer).notNull().indexed().references("book", onDelete: .restrict)
+                t.column("shelf", .text).notNull()
+                    .check { ["want_to_read", "reading", "read"].contains($0) }
+                t.column("favourite", .boolean).notNull().defaults(to: false)
+                t.column("rating", .double)
+                t.column("review", .text)
+                t.column("current_page", .integer)
+                t.column("added_at", .datetime).notNull()
+                t.column("started_at", .text)
+                t.column("finished_at", .text)
+                t.column("updated_at", .datetime).notNull()
+                t.uniqueKey(["user_id", "book_id"])
+            }
+            try db.create(index: "user_book_shelf", on: "user_book", columns: ["user_id", "shelf", "added_at"])
+            try db.create(index: "user_book_added", on: "user_book", columns: ["user_id", "added_at"])
+        }
+        return migrator
+    }
+}

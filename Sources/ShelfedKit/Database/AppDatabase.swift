@@ -1,0 +1,26 @@
+import Foundation
+import GRDB
+
+/// Opens the SQLite file (WAL, foreign keys, busy timeout) and brings its schema up to date.
+public struct AppDatabase: Sendable {
+    public let writer: any DatabaseWriter
+
+    /// Opens or creates the database at `path` and runs every pending migration.
+    public init(path: String) throws {
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = true
+        // Household servers see few writers at once; wait for a lock instead of failing the request.
+        configuration.busyMode = .timeout(5)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        let pool = try DatabasePool(path: path, configuration: configuration)
+        try Self.migrator.migrate(pool)
+        self.writer = pool
+    }
+
+    /// The names of the migrations applied so far, for diagnostics and tests.
+    public func appliedMigrations() throws -> [String] {
+        try writer.read { db in try Self.migrator.appliedMigrations(db) }
+    }
+}

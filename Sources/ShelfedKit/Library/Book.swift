@@ -1,0 +1,70 @@
+import Foundation
+import GRDB
+
+/// A book in the shared catalog; what a user has done with it lives in `UserBook`.
+public struct Book: Codable, Sendable, Identifiable, FetchableRecord, MutablePersistableRecord {
+    public enum Source: String, Codable, Sendable {
+        case google, openlibrary, manual, `import`
+    }
+
+    public var id: Int64?
+    public var googleVolumeId: String?
+    public var isbn10: String?
+    public var isbn13: String?
+    public var title: String
+    public var subtitle: String?
+    public var authors: [String]
+    public var publisher: String?
+    public var publishedDate: String?
+    public var description: String?
+    public var pageCount: Int?
+    public var categories: [String]
+    public var language: String?
+    public var coverPath: String?
+    public var source: Source
+    public var createdAt: Date
+    public var updatedAt: Date
+
+    public static let databaseTableName = "book"
+    public static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
+    public static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) {
+        id = inserted.rowID
+    }
+}
+
+/// One user's relation to one book: its shelf, favourite flag and reading dates (`yyyy-mm-dd`).
+public struct UserBook: Codable, Sendable, Identifiable, FetchableRecord, MutablePersistableRecord {
+    public var id: Int64?
+    public var userId: Int64
+    public var bookId: Int64
+    public var shelf: Shelf
+    public var favourite: Bool
+    public var rating: Double?
+    public var review: String?
+    public var currentPage: Int?
+    public var addedAt: Date
+    public var startedAt: String?
+    public var finishedAt: String?
+    public var updatedAt: Date
+
+    public static let databaseTableName = "user_book"
+    public static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
+    public static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) {
+        id = inserted.rowID
+    }
+}
+
+/// A book as one user sees it: the catalog row and their own row.
+public struct LibraryEntry: Sendable, FetchableRecord, Decodable {
+    public let book: Book
+    public let userBook: UserBook
+
+    enum CodingKeys: String, CodingKey {
+        case book
+        case userBook = "user_book"
+    }
+}

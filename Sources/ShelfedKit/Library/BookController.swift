@@ -1,0 +1,129 @@
+import Foundation
+import Hummingbird
+
+/// One book: manual add, its page, moving it between shelves, favourite, dates and removal.
+struct BookController: Sendable {
+    let library: LibraryStore
+    let renderer: PageRenderer
+    let clock: AppClock
+
+    func addRoutes(to router: RouterGroup<AppRequestContext>) {
+        router.get("/books/new", use: new)
+        router.post("/books", use: create)
+        router.get("/books/:id", use: show)
+        router.post("/books/:id/shelf", use: move)
+        router.post("/books/:id/favourite", use: favourite)
+        router.post("/books/:id/dates", use: updateDates)
+        router.get("/books/:id/remove", use: confirmRemove)
+        router.post("/books/:id/remove", use: remove)
+    }
+
+    /// GET /books/new: the manual-add form, pre-filled from the query when given (e.g. `?title=`).
+    @Sendable func new(_ request: Request, context: AppRequestContext) async throws -> HTML {
+        var form = NewBookForm()
+        let query = request.uri.queryParameters
+        form.title = query["title"].map(String.init) ?? ""
+        form.authors = query["authors"].map(String.init) ?? ""
+        form.isbn = query["isbn"].map(String.init) ?? ""
+        if let shelf = query["shelf"].map(String.init), Shelf(rawValue: shelf) != nil { form.shelf = shelf }
+        return try renderer.render(NewBookPage(context: context, form: form), template: "library/new")
+    }
+
+    /// POST /books: adds the book by hand and opens its page.
+    @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
+        var request = request
+        let user = try context.requireUser()
+        let form = NewBookForm(try await request.formFields())
+        switch form.validate() {
+        case .failure(let errors):
+            let page = NewBookPage(context: context, form: form, errors: errors)
+            return try renderer.render(page, template: "library/new", status: .unprocessableContent).response
+        case .success(let (book, shelf)):
+            do {
+                let bookID = try await library.add(book, to: shelf, for: user.id!, now: clock.now(), today: clock.today())
+                return .seeOther(Paths.book(bookID))
+            } catch let duplicate as AlreadyInLibrary {
+                let page = NewBookPage(context: context, form: form, existingBookID: duplicate.bookID)
+                return try renderer.render(page, template: "library/new", status: .conflict).response
+            }
+        }
+    }
+
+    /// GET /books/:id
+    @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> HTML {
+        let entry = try await requireEntry(context)
+        return try renderer.render(BookPage(context: context, entry: entry), template: "library/book")
+    }
+
+    /// POST /books/:id/shelf (`shelf`, optional `return_to`)
+    @Sendable func move(_ request: Request, context: AppRequestContext) async throws -> Response {
+        var request = request
+        let entry = try await requireEntry(context)
+        let fields = try await request.formFields()
+        guard let shelf = fields["shelf"].flatMap(Shelf.init(rawValue:)) else {
+            throw HTTPError(.badRequest, message: "Choose Want to read, Reading or Read.")
+        }
+        try await library.move(
+            bookID: entry.book.id!, to: shelf, for: entry.userBook.userId, now: clock.now(), today: clock.today())
+        return .seeOther(safeRelativePath(fields["return_to"]) ?? Paths.book(entry.book.id!))
+    }
+
+    /// POST /books/:id/favourite (`favourite` = 1 or 0; toggles when absent; optional `return_to`)
+    @Sendable func favourite(_ request: Request, context: AppRequestContext) async throws -> Response {
+        var request = request
+        let entry = try await requireEntry(context)
+        let fields = try await request.formFields()
+        let wanted = fields["favourite"].map { $0 == "1" || $0 == "true" } ?? !entry.userBook.favourite
+        try await library.setFavourite(bookID: entry.book.id!, wanted, for: entry.userBook.userId, now: clock.now())
+        return .seeOther(safeRelativePath(fields["return_to"]) ?? Paths.book(entry.book.id!))
+    }
+
+    /// POST /books/:id/dates (`started_at`, `finished_at` as yyyy-mm-dd, either may be empty)
+    @Sendable func updateDates(_ request: Request, context: AppRequestContext) async throws -> Response {
+        var request = request
+        let entry = try await requireEntry(context)
+        let fields = try await request.formFields()
+        let started = fields.trimmed("started_at")
+        let finished = fields.trimmed("finished_at")
+        var errors = FieldErrors()
+        if let started, !CalendarDate.isValidDay(started) { errors["started_at"] = "Use a date like 2024-03-17." }
+        if let finished, !CalendarDate.isValidDay(finished) { errors["finished_at"] = "Use a date like 2024-03-17." }
+        if errors.isEmpty, let started, let finished, finished < started {
+            errors["finished_at"] = "The finish date is before the start date."
+        }
+        guard errors.isEmpty else {
+            let page = BookPage(context: context, entry: entry, dates: (started ?? "", finished ?? ""), errors: errors)
+            return try renderer.render(page, template: "library/book", status: .unprocessableContent).response
+        }
+        try await library.setDates(
+            bookID: entry.book.id!, started: started, finished: finished, for: entry.userBook.userId, now: clock.now())
+        return .seeOther(Paths.book(entry.book.id!))
+    }
+
+    /// GET /books/:id/remove: asks before removing.
+    @Sendable func confirmRemove(_ request: Request, context: AppRequestContext) async throws -> HTML {
+        let entry = try await requireEntry(context)
+        let page = RemoveBookPage(
+            chrome: PageChrome(title: "Remove \(entry.book.title)?", context: context, tab: .shelves),
+            card: BookCard(entry, returnTo: Paths.book(entry.book.id!)), removePath: Paths.bookRemove(entry.book.id!))
+        return try renderer.render(page, template: "library/remove")
+    }
+
+    /// POST /books/:id/remove
+    @Sendable func remove(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let entry = try await requireEntry(context)
+        try await library.remove(bookID: entry.book.id!, for: entry.userBook.userId)
+        return .seeOther(Paths.shelves)
+    }
+
+    /// The signed-in user's entry for `:id`; anything else (unknown, malformed, someone else's) is a 404.
+    private func requireEntry(_ context: AppRequestContext) async throws -> LibraryEntry {
+        let user = try context.requireUser()
+        guard let id = context.parameters.get("id", as: Int64.self),
+            let entry = try await library.entry(bookID: id, of: user.id!)
+        else {
+            throw HTTPError(.notFound, message: "This book is not in your library. It may have been removed.")
+        }
+        return entry
+    }
+}

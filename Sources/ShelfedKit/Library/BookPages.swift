@@ -1,0 +1,108 @@
+/// `library/new`: the manual-add form with what was typed and a message per field.
+struct NewBookPage: Sendable {
+    struct ShelfOption: Sendable {
+        let value: String
+        let label: String
+        let selected: Bool
+    }
+
+    let chrome: PageChrome
+    let form: NewBookValues
+    let shelves: [ShelfOption]
+    let titleError: String?
+    let isbnError: String?
+    let pageCountError: String?
+    let publishedDateError: String?
+    let descriptionError: String?
+    let shelfError: String?
+    let existingBookPath: String?
+
+    init(context: AppRequestContext, form: NewBookForm, errors: FieldErrors = .init(), existingBookID: Int64? = nil) {
+        chrome = PageChrome(title: "Add a book", context: context, tab: .shelves)
+        self.form = NewBookValues(form)
+        shelves = Shelf.allCases.map { ShelfOption(value: $0.rawValue, label: $0.title, selected: $0.rawValue == form.shelf) }
+        titleError = errors["title"]
+        isbnError = errors["isbn"]
+        pageCountError = errors["page_count"]
+        publishedDateError = errors["published_date"]
+        descriptionError = errors["description"]
+        shelfError = errors["shelf"]
+        existingBookPath = existingBookID.map(Paths.book)
+    }
+}
+
+/// The typed values of the manual-add form, as Mustache reads them.
+struct NewBookValues: Sendable {
+    let title, authors, isbn, pageCount, publishedDate, publisher, description: String
+
+    init(_ form: NewBookForm) {
+        title = form.title
+        authors = form.authors
+        isbn = form.isbn
+        pageCount = form.pageCount
+        publishedDate = form.publishedDate
+        publisher = form.publisher
+        description = form.description
+    }
+}
+
+/// `library/book`: everything about one book in the user's library, and its controls.
+struct BookPage: Sendable {
+    struct ShelfButton: Sendable {
+        let value: String
+        let label: String
+        let current: Bool
+    }
+
+    let chrome: PageChrome
+    let card: BookCard
+    let subtitle: String?
+    let publisher: String?
+    let publishedDate: String?
+    let pageCount: Int?
+    let isbn13: String?
+    let isbn10: String?
+    let categories: String?
+    let descriptionParagraphs: [String]
+    let shelfButtons: [ShelfButton]
+    let datesPath: String
+    let removePath: String
+    let startedValue: String
+    let finishedValue: String
+    let startedError: String?
+    let finishedError: String?
+
+    init(context: AppRequestContext, entry: LibraryEntry, dates: (started: String, finished: String)? = nil,
+         errors: FieldErrors = .init())
+    {
+        let book = entry.book
+        let path = Paths.book(book.id!)
+        chrome = PageChrome(title: book.title, context: context, tab: .shelves)
+        card = BookCard(entry, returnTo: path)
+        subtitle = book.subtitle
+        publisher = book.publisher
+        publishedDate = book.publishedDate
+        pageCount = book.pageCount
+        isbn13 = book.isbn13
+        isbn10 = book.isbn10
+        categories = book.categories.isEmpty ? nil : book.categories.joined(separator: ", ")
+        descriptionParagraphs = (book.description ?? "").components(separatedBy: "\n")
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        shelfButtons = Shelf.allCases.map {
+            ShelfButton(value: $0.rawValue, label: $0.title, current: $0 == entry.userBook.shelf)
+        }
+        datesPath = Paths.bookDates(book.id!)
+        removePath = Paths.bookRemove(book.id!)
+        startedValue = dates?.started ?? entry.userBook.startedAt ?? ""
+        finishedValue = dates?.finished ?? entry.userBook.finishedAt ?? ""
+        startedError = errors["started_at"]
+        finishedError = errors["finished_at"]
+    }
+}
+
+/// `library/remove`: asks before a book leaves the library.
+struct RemoveBookPage: Sendable {
+    let chrome: PageChrome
+    let card: BookCard
+    let removePath: String
+}

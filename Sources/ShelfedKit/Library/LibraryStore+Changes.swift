@@ -1,0 +1,158 @@
+import Foundation
+import GRDB
+
+/// The metadata of a book about to enter the catalog.
+public struct NewBook: Sendable {
+    public var title: String
+    public var subtitle: String?
+    public var authors: [String] = []
+    public var isbn: ISBN?
+    public var googleVolumeId: String?
+    public var pageCount: Int?
+    public var publishedDate: String?
+    public var publisher: String?
+    public var description: String?
+    public var categories: [String] = []
+    public var language: String?
+    public var source: Book.Source = .manual
+
+    public init(title: String) {
+        self.title = title
+    }
+}
+
+/// The user already has this book; `bookID` is where it is.
+public struct AlreadyInLibrary: Error, Equatable {
+    public let bookID: Int64
+}
+
+extension LibraryStore {
+    /// Puts a book on one of the user's shelves, reusing a catalog row with the same volume id or ISBN-13.
+    /// Throws `AlreadyInLibrary` when the user has that book already (same catalog row, or same title
+    /// and authors for books without an ISBN).
+    public func add(_ new: NewBook, to shelf: Shelf, for userID: Int64, now: Date, today: String) async throws
+        -> Int64
+    {
+        try await db.write { db in
+            var book = try Self.existingBook(matching: new, db: db)
+            if book == nil, new.isbn == nil, new.googleVolumeId == nil {
+                if let twin = try Self.sameTitleAndAuthors(new, userID: userID, db: db) {
+                    throw AlreadyInLibrary(bookID: twin)
+                }
+            }
+            if book == nil {
+                var inserted = Book(
+                    id: nil, googleVolumeId: new.googleVolumeId, isbn10: new.isbn?.isbn10, isbn13: new.isbn?.isbn13,
+                    title: new.title, subtitle: new.subtitle, authors: new.authors, publisher: new.publisher,
+                    publishedDate: new.publishedDate, description: new.description, pageCount: new.pageCount,
+                    categories: new.categories, language: new.language, coverPath: nil, source: new.source,
+                    createdAt: now, updatedAt: now)
+                try inserted.insert(db)
+                for (position, name) in new.authors.enumerated() {
+                    try db.execute(
+                        sql: "INSERT INTO book_author (book_id, position, name) VALUES (?, ?, ?)",
+                        arguments: [inserted.id, position, name])
+                }
+                book = inserted
+            }
+            let bookID = book!.id!
+            if try Self.request(of: userID, filter: .all).filter(Column("book_id") == bookID).fetchCount(db) > 0 {
+                throw AlreadyInLibrary(bookID: bookID)
+            }
+            var entry = UserBook(
+                id: nil, userId: userID, bookId: bookID, shelf: shelf, favourite: false, rating: nil, review: nil,
+                currentPage: nil, addedAt: now, startedAt: nil, finishedAt: nil, updatedAt: now)
+            entry.applyMove(to: shelf, today: today)
+            try entry.insert(db)
+            return bookID
+        }
+    }
+
+    /// Moves the user's book to `shelf`, stamping today's date as the start or finish. False when absent.
+    @discardableResult
+    public func move(bookID: Int64, to shelf: Shelf, for userID: Int64, now: Date, today: String) async throws
+        -> Bool
+    {
+        try await update(bookID: bookID, for: userID, now: now) { entry in
+            guard entry.shelf != shelf else { return }
+            entry.shelf = shelf
+            entry.applyMove(to: shelf, today: today)
+        }
+    }
+
+    /// Marks or unmarks the user's book as a favourite. False when absent.
+    @discardableResult
+    public func setFavourite(bookID: Int64, _ favourite: Bool, for userID: Int64, now: Date) async throws -> Bool {
+        try await update(bookID: bookID, for: userID, now: now) { $0.favourite = favourite }
+    }
+
+    /// Sets the start and finish dates (`yyyy-mm-dd`, already validated). False when absent.
+    @discardableResult
+    public func setDates(bookID: Int64, started: String?, finished: String?, for userID: Int64, now: Date)
+        async throws -> Bool
+    {
+        try await update(bookID: bookID, for: userID, now: now) { entry in
+            entry.startedAt = started
+            entry.finishedAt = finished
+        }
+    }
+
+    /// Takes the book off the user's shelves (the shared catalog row stays). False when absent.
+    @discardableResult
+    public func remove(bookID: Int64, for userID: Int64) async throws -> Bool {
+        try await db.write { db in
+            try Self.request(of: userID, filter: .all).filter(Column("book_id") == bookID).deleteAll(db) > 0
+        }
+    }
+
+    private func update(bookID: Int64, for userID: Int64, now: Date, _ change: @Sendable @escaping (inout UserBook) -> Void)
+        async throws -> Bool
+    {
+        try await db.write { db in
+            guard var entry = try Self.request(of: userID, filter: .all)
+                .filter(Column("book_id") == bookID).fetchOne(db)
+            else { return false }
+            change(&entry)
+            entry.updatedAt = now
+            try entry.update(db)
+            return true
+        }
+    }
+
+    private static func existingBook(matching new: NewBook, db: Database) throws -> Book? {
+        if let volume = new.googleVolumeId,
+            let book = try Book.filter(Column("google_volume_id") == volume).fetchOne(db)
+        {
+            return book
+        }
+        if let isbn13 = new.isbn?.isbn13 {
+            return try Book.filter(Column("isbn13") == isbn13).fetchOne(db)
+        }
+        return nil
+    }
+
+    private static func sameTitleAndAuthors(_ new: NewBook, userID: Int64, db: Database) throws -> Int64? {
+        let authors = String(decoding: try JSONEncoder().encode(new.authors), as: UTF8.self)
+        return try Int64.fetchOne(
+            db,
+            sql: """
+                SELECT book.id FROM user_book JOIN book ON book.id = user_book.book_id
+                WHERE user_book.user_id = ? AND book.title = ? COLLATE NOCASE AND lower(book.authors) = lower(?)
+                """, arguments: [userID, new.title, authors])
+    }
+}
+
+extension UserBook {
+    /// Moving to Reading starts a (re-)read today; moving to Read finishes it today.
+    mutating func applyMove(to shelf: Shelf, today: String) {
+        switch shelf {
+        case .wantToRead:
+            break
+        case .reading:
+            startedAt = today
+            finishedAt = nil
+        case .read:
+            finishedAt = today
+        }
+    }
+}

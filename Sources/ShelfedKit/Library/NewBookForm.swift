@@ -1,0 +1,111 @@
+import Foundation
+
+/// The manual-add form as typed, and its rules.
+struct NewBookForm: Sendable {
+    var title = ""
+    var authors = ""
+    var isbn = ""
+    var pageCount = ""
+    var publishedDate = ""
+    var publisher = ""
+    var description = ""
+    var shelf = Shelf.wantToRead.rawValue
+
+    init() {}
+
+    init(_ fields: FormFields) {
+        title = fields.trimmed("title") ?? ""
+        authors = fields.trimmed("authors") ?? ""
+        isbn = fields.trimmed("isbn") ?? ""
+        pageCount = fields.trimmed("page_count") ?? ""
+        publishedDate = fields.trimmed("published_date") ?? ""
+        publisher = fields.trimmed("publisher") ?? ""
+        description = fields.trimmed("description") ?? ""
+        shelf = fields.trimmed("shelf") ?? Shelf.wantToRead.rawValue
+    }
+
+    /// The validated book and shelf, or a message per invalid field.
+    func validate() -> Result<(NewBook, Shelf), FieldErrors> {
+        var errors = FieldErrors()
+        if title.isEmpty { errors["title"] = "Enter the book's title." }
+        if title.count > 500 { errors["title"] = "Keep the title to 500 characters or fewer." }
+        var isbnValue: ISBN?
+        if !isbn.isEmpty {
+            isbnValue = ISBN(isbn)
+            if isbnValue == nil {
+                errors["isbn"] = "That is not a valid ISBN-10 or ISBN-13. Check the digits, or leave it empty."
+            }
+        }
+        var pages: Int?
+        if !pageCount.isEmpty {
+            pages = Int(pageCount)
+            if pages == nil || !(1...100_000).contains(pages!) {
+                errors["page_count"] = "Enter the number of pages as a whole number, like 320."
+            }
+        }
+        if !publishedDate.isEmpty, !CalendarDate.isValidPublishedDate(publishedDate) {
+            errors["published_date"] = "Use a year (1999), a month (1999-04) or a full date (1999-04-30)."
+        }
+        if description.count > 20_000 { errors["description"] = "Keep the description to 20,000 characters." }
+        guard let chosenShelf = Shelf(rawValue: shelf) else {
+            errors["shelf"] = "Choose Want to read, Reading or Read."
+            return .failure(errors)
+        }
+        guard errors.isEmpty else { return .failure(errors) }
+
+        var book = NewBook(title: title)
+        book.authors = authors.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }
+        book.isbn = isbnValue
+        book.pageCount = pages
+        book.publishedDate = publishedDate.isEmpty ? nil : publishedDate
+        book.publisher = publisher.isEmpty ? nil : publisher
+        book.description = description.isEmpty ? nil : description
+        book.source = .manual
+        return .success((book, chosenShelf))
+    }
+}
+
+/// Messages keyed by form field name.
+struct FieldErrors: Error, Sendable {
+    private var messages: [String: String] = [:]
+
+    subscript(field: String) -> String? {
+        get { messages[field] }
+        set { messages[field] = newValue }
+    }
+
+    var isEmpty: Bool { messages.isEmpty }
+}
+
+/// Calendar dates as Shelfed stores them (`yyyy-mm-dd`), checked to be real days.
+enum CalendarDate {
+    static func isValidDay(_ text: String) -> Bool {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
+            (1...12).contains(month), day >= 1
+        else { return false }
+        return day <= daysIn(month: month, year: year)
+    }
+
+    /// Publishers give a year, a month or a day.
+    static func isValidPublishedDate(_ text: String) -> Bool {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        switch parts.count {
+        case 1: return parts[0].count == 4 && Int(parts[0]) != nil
+        case 2: return parts[0].count == 4 && Int(parts[0]) != nil && parts[1].count == 2
+            && (1...12).contains(Int(parts[1]) ?? 0)
+        case 3: return isValidDay(text)
+        default: return false
+        }
+    }
+
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import Hummingbird
+
+/// The shelf lists (`/shelves`, `/shelves/:shelf`) and the favourites tab.
+struct ShelfController: Sendable {
+    let library: LibraryStore
+    let renderer: PageRenderer
+
+    func addRoutes(to router: RouterGroup<AppRequestContext>) {
+        router.get("/shelves", use: index)
+        router.get("/shelves/:shelf", use: show)
+        router.get("/favourites", use: favourites)
+    }
+
+    /// GET /shelves: every book in the library.
+    @Sendable func index(_ request: Request, context: AppRequestContext) async throws -> HTML {
+        try await list(.all, request: request, context: context)
+    }
+
+    /// GET /shelves/:shelf
+    @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> HTML {
+        guard let shelf = context.parameters.get("shelf").flatMap(Shelf.init(slug:)) else {
+            throw HTTPError(.notFound, message: "There is no such shelf. Your shelves are Want to read, Reading and Read.")
+        }
+        return try await list(.shelf(shelf), request: request, context: context)
+    }
+
+    /// GET /favourites
+    @Sendable func favourites(_ request: Request, context: AppRequestContext) async throws -> HTML {
+        try await list(.favourites, request: request, context: context)
+    }
+
+    private func list(_ filter: LibraryStore.Filter, request: Request, context: AppRequestContext) async throws
+        -> HTML
+    {
+        let user = try context.requireUser()
+        let query = request.uri.queryParameters
+        let sort = LibrarySort(query: query["sort"].map(String.init), order: query["order"].map(String.init))
+        let pageNumber = max(1, query["page"].flatMap { Int(String($0)) } ?? 1)
+        async let counts = library.counts(of: user.id!)
+        async let page = library.entries(of: user.id!, filter: filter, sort: sort, page: pageNumber)
+        let (shelfCounts, books) = try await (counts, page)
+
+        let heading: String
+        let path: String
+        let empty: String
+        switch filter {
+        case .all:
+            (heading, path) = ("Shelves", Paths.shelves)
+            empty = "Your shelves are empty. Add a book by hand to get started."
+        case .shelf(let shelf):
+            (heading, path) = (shelf.title, Paths.shelf(shelf))
+            empty = "Nothing on \(shelf.title) yet."
+        case .favourites:
+            (heading, path) = ("Favourites", Paths.favourites)
+            empty = "No favourites yet. Tap the star on any book to keep it here."
+        }
+        var tabs = [ShelfListPage.Tab(title: "All", path: Paths.shelves, count: shelfCounts.total, current: filter == .all)]
+        tabs += Shelf.allCases.map {
+            ShelfListPage.Tab(title: $0.title, path: Paths.shelf($0), count: shelfCounts[$0], current: filter == .shelf($0))
+        }
+        let isFavourites = filter == .favourites
+        let listPage = ShelfListPage(
+            chrome: PageChrome(title: heading, context: context, tab: isFavourites ? .favourites : .shelves),
+            heading: heading, tabs: isFavourites ? [] : tabs, page: books, pageNumber: pageNumber, sort: sort,
+            listPath: path, emptyMessage: empty, isFavourites: isFavourites)
+        return try renderer.render(listPage, template: "library/list")
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import Hummingbird
+import Logging
+
+/// Turns every error into a page a person can act on (HTML) or the JSON error shape for `/api/` paths;
+/// unexpected errors are logged and answered with a plain 500, never a stack trace or a blank page.
+struct ErrorPageMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
+    let renderer: PageRenderer
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
+        async throws -> Response
+    {
+        do {
+            return try await next(request, context)
+        } catch {
+            let status: HTTPResponse.Status
+            var headers: HTTPFields = [:]
+            var message: String?
+            switch error {
+            case let error as HTTPError:
+                status = error.status
+                headers = error.headers
+                message = error.body
+            case let error as any HTTPResponseError:
+                status = error.status
+            default:
+                context.logger.error("Unhandled error on \(request.method) \(request.uri.path): \(error)")
+                status = .internalServerError
+            }
+            if request.uri.path.hasPrefix("/api/") {
+                return jsonError(status: status, headers: headers, message: message ?? status.reasonPhrase)
+            }
+            let page = ErrorPage(status: status, message: message, context: context)
+            var response = try renderer.render(page, template: "errors/error", status: status).response
+            response.headers.append(contentsOf: headers)
+            return response
+        }
+    }
+
+    private func jsonError(status: HTTPResponse.Status, headers: HTTPFields, message: String) -> Response {
+        let body = (try? JSONEncoder().encode(["error": message])) ?? Data("{}".utf8)
+        var response = Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
+                                body: .init(byteBuffer: ByteBuffer(bytes: body)))
+        response.headers.append(contentsOf: headers)
+        return response
+    }
+}
+
+/// The error page: a title and advice chosen by status, and the specific message when there is one.
+struct ErrorPage: Sendable {
+    let chrome: PageChrome
+    let statusCode: Int
+    let heading: String
+    let message: String
+
+    init(status: HTTPResponse.Status, message: String?, context: AppRequestContext) {
+        let (heading, advice) = Self.wording(for: status)
+        self.statusCode = status.code
+        self.heading = heading
+        self.message = message ?? advice
+        self.chrome = PageChrome(title: heading, context: context)
+    }
+
+    private static func wording(for status: HTTPResponse.Status) -> (String, String) {
+        switch status {
+        case .badRequest:
+            return ("That request didn't make sense", "Something in the link or form was malformed. Go back and try again.")
+        case .unauthorized:
+            return ("Please sign in", "You need to sign in to see this page.")
+        case .forbidden:
+            return ("That form has expired", "Go back, reload the page and submit it again.")
+        case .notFound:
+            return ("Page not found", "There is nothing here. It may have been removed, or the link is wrong.")
+        case .contentTooLarge:
+            return ("That was too large", "The upload was bigger than this server accepts.")
+        case .tooManyRequests:
+            return ("Too many attempts", "Please wait a while and try again.")
+        default:
+            return ("Something went wrong", "Shelfed hit a problem it didn't expect. Your data is safe; try again.")
+        }
+    }
+}

@@ -1,0 +1,24 @@
+/// What the shared layout needs on every page: who is signed in, the CSRF token and the active tab.
+public struct PageChrome: Sendable {
+    public enum Tab: Sendable { case feed, shelves, favourites, profile, none }
+
+    let title: String
+    let csrfToken: String
+    let userDisplayName: String?
+    let isFeed: Bool
+    let isShelves: Bool
+    let isFavourites: Bool
+    let isProfile: Bool
+    let notice: String?
+
+    init(title: String, context: AppRequestContext, tab: Tab = .none, notice: String? = nil) {
+        self.title = title
+        self.csrfToken = context.csrfToken
+        self.userDisplayName = context.identity?.displayName
+        self.isFeed = tab == .feed
+        self.isShelves = tab == .shelves
+        self.isFavourites = tab == .favourites
+        self.isProfile = tab == .profile
+        self.notice = notice
+    }
+}

@@ -1,0 +1,34 @@
+/// Page links for a long list, keeping the list's other query values (sort, order) on every link.
+struct Pagination: Sendable {
+    struct Link: Sendable {
+        let number: Int
+        let path: String
+        let current: Bool
+    }
+
+    let links: [Link]
+    let previousPath: String?
+    let nextPath: String?
+    let summary: String
+    let hasPages: Bool
+
+    init(path: String, query: [String: String], current: Int, total: Int, pageSize: Int) {
+        let pageCount = max(1, (total + pageSize - 1) / pageSize)
+        links = (1...pageCount).map {
+            Link(number: $0, path: Self.link(path, query: query, page: $0), current: $0 == current)
+        }
+        previousPath = current > 1 ? Self.link(path, query: query, page: current - 1) : nil
+        nextPath = current < pageCount ? Self.link(path, query: query, page: current + 1) : nil
+        hasPages = pageCount > 1
+        let first = min(total, (current - 1) * pageSize + 1)
+        let last = min(total, current * pageSize)
+        summary = total == 0 ? "No books" : "\(first)–\(last) of \(total) book\(total == 1 ? "" : "s")"
+    }
+
+    /// `path?sort=…&order=…&page=N`, with keys in a stable order and page 1 left implicit.
+    static func link(_ path: String, query: [String: String], page: Int) -> String {
+        var items = query.sorted { $0.key < $1.key }.map { "\($0.key)=\(Paths.queryEscape($0.value))" }
+        if page > 1 { items.append("page=\(page)") }
+        return items.isEmpty ? path : path + "?" + items.joined(separator: "&")
+    }
+}

@@ -1,0 +1,3 @@
+import Testing
+@testable import ShelfedKit
+@Test func placeholder() { #expect(true) }
