@@ -1,3 +1,0 @@
-import Testing
-@testable import ShelfedKit
-@Test func placeholder() { #expect(true) }

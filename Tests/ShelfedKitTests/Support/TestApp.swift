@@ -1,0 +1,57 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Synchronization
+
+@testable import ShelfedKit
+
+/// A clock the test moves by hand.
+final class TestClock: Sendable {
+    private let current: Mutex<Date>
+
+    init(_ start: String = "2026-03-15T10:00:00Z") {
+        current = Mutex(ISO8601DateFormatter().date(from: start)!)
+    }
+
+    var now: Date { current.withLock { $0 } }
+
+    func advance(by seconds: TimeInterval) {
+        current.withLock { $0 = $0.addingTimeInterval(seconds) }
+    }
+
+    var appClock: AppClock {
+        AppClock(timeZone: TimeZone(identifier: "UTC")!, now: { self.now })
+    }
+}
+
+/// Builds the real application on a fresh temporary data directory.
+struct TestApp {
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    let config: AppConfig
+    let clock: TestClock
+
+    init(registration: AppConfig.Registration = .open, secureCookies: Bool = false, clock: TestClock = TestClock()) {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("shelfed-tests-\(UUID().uuidString)")
+        self.clock = clock
+        // bcrypt's minimum cost keeps the suites fast; production uses AppConfig's default.
+        config = AppConfig(
+            dataDirectory: directory, registration: registration, secureCookies: secureCookies, bcryptCost: 4,
+            resourcesDirectory: Self.packageRoot, logLevel: "error", clock: clock.appClock)
+    }
+
+    /// Runs `body` against the router, then deletes the data directory.
+    func run<Value: Sendable>(_ body: @Sendable (any TestClientProtocol) async throws -> Value) async throws -> Value {
+        defer { try? FileManager.default.removeItem(at: config.dataDirectory) }
+        let app = try await buildApplication(config: config)
+        return try await app.test(.router, body)
+    }
+
+    /// A second connection to the same database file, for setting up and checking rows.
+    func database() throws -> AppDatabase {
+        try AppDatabase(path: config.databasePath)
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+
+/// A browser stand-in: keeps cookies between requests and fills in the CSRF field of forms.
+final class WebSession {
+    let client: any TestClientProtocol
+    private(set) var cookies: [String: String] = [:]
+
+    init(_ client: any TestClientProtocol) {
+        self.client = client
+    }
+
+    var csrfToken: String? { cookies["shelfed_csrf"] }
+
+    @discardableResult
+    func get(_ path: String) async throws -> TestResponse {
+        try await send(path, method: .get, body: nil, contentType: nil)
+    }
+
+    /// Posts `fields` as a URL-encoded form; `_csrf` is added from the cookie unless `csrf` says otherwise.
+    @discardableResult
+    func post(_ path: String, _ fields: [String: String] = [:], csrf: String? = nil) async throws -> TestResponse {
+        if csrfToken == nil { try await get("/login") }
+        var fields = fields
+        if fields["_csrf"] == nil { fields["_csrf"] = csrf ?? csrfToken }
+        let body = fields.map { "\(Self.escape($0.key))=\(Self.escape($0.value))" }.joined(separator: "&")
+        return try await send(path, method: .post, body: body, contentType: "application/x-www-form-urlencoded")
+    }
+
+    func send(_ path: String, method: HTTPRequest.Method, body: String?, contentType: String?) async throws
+        -> TestResponse
+    {
+        var headers: HTTPFields = [:]
+        if !cookies.isEmpty {
+            headers[.cookie] = cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")
+        }
+        if let contentType { headers[.contentType] = contentType }
+        let response = try await client.execute(
+            uri: path, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) })
+        for header in response.headers[values: .setCookie] {
+            let pair = header.split(separator: ";")[0].split(separator: "=", maxSplits: 1)
+            let name = String(pair[0])
+            let value = pair.count > 1 ? String(pair[1]) : ""
+            if header.contains("Max-Age=0") || value.isEmpty || Self.isExpired(header) {
+                cookies[name] = nil
+            } else {
+                cookies[name] = value
+            }
+        }
+        return response
+    }
+
+    /// Registers and signs in; returns the session for chaining.
+    @discardableResult
+    func register(_ username: String, password: String = "correct horse") async throws -> TestResponse {
+        try await post(
+            "/register",
+            ["username": username, "display_name": username.capitalized, "email": "\(username)@example.com",
+             "password": password])
+    }
+
+    @discardableResult
+    func login(_ login: String, password: String = "correct horse", next: String? = nil) async throws -> TestResponse {
+        var fields = ["login": login, "password": password]
+        if let next { fields["next"] = next }
+        return try await post("/login", fields)
+    }
+
+    /// Adds a book by hand and returns its id from the redirect.
+    func addBook(_ fields: [String: String]) async throws -> Int64 {
+        let response = try await post("/books", fields)
+        guard response.status == .seeOther, let location = response.headers[.location],
+            let id = Int64(location.split(separator: "/").last ?? "")
+        else {
+            throw TestFailure("adding \(fields) answered \(response.status): \(String(buffer: response.body))")
+        }
+        return id
+    }
+
+    private static func escape(_ value: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value
+    }
+
+    private static func isExpired(_ header: String) -> Bool {
+        guard let range = header.range(of: "Expires=") else { return false }
+        let rest = header[range.upperBound...].split(separator: ";")[0]
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        guard let date = formatter.date(from: String(rest)) else { return false }
+        return date < Date()
+    }
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+extension TestResponse {
+    var text: String { String(buffer: body) }
+}
