@@ -10,7 +10,7 @@ import Testing
 struct SortingTests {
     /// Three books whose order differs under every sort key.
     static func seed(_ app: TestApp, userID: Int64) async throws {
-        let library = LibraryStore(db: try app.database().writer)
+        let library = LibraryStore(db: try app.database())
         let base = Date(timeIntervalSince1970: 1_700_000_000)
         let books: [(String, String, String?)] = [
             ("banana split", "Zed Zimmer", "2024-05-01"),
@@ -73,7 +73,7 @@ struct SortingTests {
         try await app.run { client in
             let web = WebSession(client)
             try await web.register("alice")
-            let library = LibraryStore(db: try app.database().writer)
+            let library = LibraryStore(db: try app.database())
             for number in 1...130 {
                 _ = try await library.add(
                     NewBook(title: String(format: "Book %03d", number)), to: .wantToRead, for: 1,

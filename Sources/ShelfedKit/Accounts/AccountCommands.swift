@@ -23,7 +23,7 @@ public enum AccountCommands {
         let database = try AppDatabase(path: config.databasePath)
         let hash = try await PasswordHasher(cost: config.bcryptCost).hash(password)
         do {
-            return try await UserStore(db: database.writer).create(
+            return try await UserStore(db: database).create(
                 username: form.username, email: form.email, displayName: form.displayName, passwordHash: hash,
                 at: config.clock.now())
         } catch UserStore.Conflict.username {

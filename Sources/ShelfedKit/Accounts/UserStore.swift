@@ -3,9 +3,9 @@ import GRDB
 
 /// All SQL about accounts.
 public struct UserStore: Sendable {
-    let db: any DatabaseWriter
+    let db: AppDatabase
 
-    public init(db: any DatabaseWriter) {
+    public init(db: AppDatabase) {
         self.db = db
     }
 

@@ -25,8 +25,8 @@ func buildRouter(config: AppConfig, database: AppDatabase, renderer: PageRendere
     -> Router<AppRequestContext>
 {
     let clock = config.clock
-    let users = UserStore(db: database.writer)
-    let library = LibraryStore(db: database.writer)
+    let users = UserStore(db: database)
+    let library = LibraryStore(db: database)
     let router = Router(context: AppRequestContext.self)
 
     router.add(middleware: LogRequestsMiddleware(.debug))
@@ -41,7 +41,7 @@ func buildRouter(config: AppConfig, database: AppDatabase, renderer: PageRendere
     router.get("/health") { _, _ in "ok" }
     router.add(
         middleware: SessionMiddleware(
-            storage: SQLitePersistDriver(db: database.writer, now: clock.now),
+            storage: SQLitePersistDriver(db: database, now: clock.now),
             configuration: .init(
                 sessionCookieParameters: .init(name: "shelfed_session", secure: config.secureCookies, sameSite: .lax),
                 defaultSessionExpiration: AccountController.sessionLength)))

@@ -5,10 +5,10 @@ import Hummingbird
 /// Keeps Hummingbird's persisted key/values (the login sessions) in the `session` table, so sign-ins
 /// survive a restart. Expired rows are never returned and are swept whenever a new session is created.
 public struct SQLitePersistDriver: PersistDriver {
-    let db: any DatabaseWriter
+    let db: AppDatabase
     let now: @Sendable () -> Date
 
-    public init(db: any DatabaseWriter, now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(db: AppDatabase, now: @escaping @Sendable () -> Date = { Date() }) {
         self.db = db
         self.now = now
     }
@@ -52,14 +52,16 @@ public struct SQLitePersistDriver: PersistDriver {
         -> (object: Object, ttl: Duration?)?
     {
         let now = self.now()
-        let row = try await db.read { db in
-            try Row.fetchOne(
-                db, sql: "SELECT value, expires_at FROM session WHERE key = ? AND (expires_at IS NULL OR expires_at > ?)",
-                arguments: [key, now])
+        let stored = try await db.read { db -> (Data, Date?)? in
+            guard
+                let row = try Row.fetchOne(
+                    db,
+                    sql: "SELECT value, expires_at FROM session WHERE key = ? AND (expires_at IS NULL OR expires_at > ?)",
+                    arguments: [key, now])
+            else { return nil }
+            return (row["value"], row["expires_at"])
         }
-        guard let row else { return nil }
-        let data: Data = row["value"]
-        let expiresAt: Date? = row["expires_at"]
+        guard let (data, expiresAt) = stored else { return nil }
         do {
             let object = try JSONDecoder().decode(type, from: data)
             return (object, expiresAt.map { .seconds($0.timeIntervalSince(now)) })

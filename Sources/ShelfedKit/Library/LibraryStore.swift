@@ -4,10 +4,10 @@ import GRDB
 /// All SQL about a user's library: their books, shelves, favourites and dates. Every method is scoped
 /// to one user; a book that user does not have reads as absent.
 public struct LibraryStore: Sendable {
-    let db: any DatabaseWriter
+    let db: AppDatabase
     public static let pageSize = 60
 
-    public init(db: any DatabaseWriter) {
+    public init(db: AppDatabase) {
         self.db = db
     }
 

@@ -1,0 +1,26 @@
+import GRDB
+import NIOPosix
+
+extension AppDatabase {
+    /// Threads that run database work. GRDB's own async accessors wait for a reader on libdispatch
+    /// worker threads; on a 2-core machine under load every worker ended up waiting for a reader whose
+    /// queue needed a worker to finish — a deadlock seen at 16 concurrent requests. Running GRDB's
+    /// synchronous API on these dedicated threads keeps each connection's work on the calling thread.
+    static let threadPool: NIOThreadPool = {
+        let pool = NIOThreadPool(numberOfThreads: 4)
+        pool.start()
+        return pool
+    }()
+
+    /// Reads from a pooled reader connection, off the event loops and the cooperative pool.
+    public func read<T: Sendable>(_ block: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        let writer = self.writer
+        return try await Self.threadPool.runIfActive { try writer.read(block) }
+    }
+
+    /// Writes in a transaction on the single writer connection.
+    public func write<T: Sendable>(_ block: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        let writer = self.writer
+        return try await Self.threadPool.runIfActive { try writer.write(block) }
+    }
+}
