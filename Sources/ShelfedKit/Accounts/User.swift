@@ -16,6 +16,32 @@ public struct User: Codable, Sendable, Identifiable, FetchableRecord, MutablePer
     public static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
     public static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
 
+    /// Read by column name without Codable: every signed-in request loads its user.
+    public init(row: Row) {
+        id = row["id"]
+        username = row["username"]
+        email = row["email"]
+        displayName = row["display_name"]
+        passwordHash = row["password_hash"]
+        avatarPhotoId = row["avatar_photo_id"]
+        readingGoal = row["reading_goal"]
+        createdAt = row["created_at"]
+    }
+
+    public init(
+        id: Int64?, username: String, email: String, displayName: String, passwordHash: String,
+        avatarPhotoId: Int64?, readingGoal: Int?, createdAt: Date
+    ) {
+        self.id = id
+        self.username = username
+        self.email = email
+        self.displayName = displayName
+        self.passwordHash = passwordHash
+        self.avatarPhotoId = avatarPhotoId
+        self.readingGoal = readingGoal
+        self.createdAt = createdAt
+    }
+
     public mutating func didInsert(_ inserted: InsertionSuccess) {
         id = inserted.rowID
     }

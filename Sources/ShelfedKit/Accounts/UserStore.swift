@@ -36,7 +36,9 @@ public struct UserStore: Sendable {
 
     /// The account with this id, if it still exists.
     public func user(id: Int64) async throws -> User? {
-        try await db.read { db in try User.fetchOne(db, key: id) }
+        try await db.read { db in
+            try User.fetchOne(db.cachedStatement(sql: "SELECT * FROM user WHERE id = ?"), arguments: [id])
+        }
     }
 
     /// The account whose username or email is `login` (any letter case).

@@ -105,7 +105,7 @@ struct BookController: Sendable {
         let entry = try await requireEntry(context)
         let page = RemoveBookPage(
             chrome: PageChrome(title: "Remove \(entry.book.title)?", context: context, tab: .shelves),
-            card: BookCard(entry, returnTo: Paths.book(entry.book.id!)), removePath: Paths.bookRemove(entry.book.id!))
+            card: BookCard(LibraryItem(entry)), removePath: Paths.bookRemove(entry.book.id!))
         return try renderer.render(page, template: "library/remove")
     }
 

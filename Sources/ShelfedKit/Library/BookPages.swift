@@ -76,9 +76,8 @@ struct BookPage: Sendable {
          errors: FieldErrors = .init())
     {
         let book = entry.book
-        let path = Paths.book(book.id!)
         chrome = PageChrome(title: book.title, context: context, tab: .shelves)
-        card = BookCard(entry, returnTo: path)
+        card = BookCard(LibraryItem(entry))
         subtitle = book.subtitle
         publisher = book.publisher
         publishedDate = book.publishedDate

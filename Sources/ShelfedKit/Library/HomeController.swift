@@ -13,24 +13,31 @@ struct HomeController: Sendable {
     /// GET /
     @Sendable func index(_ request: Request, context: AppRequestContext) async throws -> HTML {
         let userID = try context.requireUser().id!
-        async let reading = library.entries(
+        async let reading = library.items(
             of: userID, filter: .shelf(.reading), sort: LibrarySort(key: .added), page: 1)
-        async let added = library.entries(of: userID, filter: .all, sort: LibrarySort(key: .added), page: 1, pageSize: Self.recentCount)
-        async let finished = library.entries(
+        async let added = library.items(
+            of: userID, filter: .all, sort: LibrarySort(key: .added), page: 1, pageSize: Self.recentCount)
+        async let finished = library.items(
             of: userID, filter: .shelf(.read), sort: LibrarySort(key: .finished), page: 1, pageSize: Self.recentCount)
-        let page = try await HomePage(
+        let (readingItems, addedItems, finishedItems) = try await (reading.items, added.items, finished.items)
+        func cards(_ items: [LibraryItem]) -> String {
+            BookCardList.html(items, csrfToken: context.csrfToken, returnTo: Paths.home)
+        }
+        let page = HomePage(
             chrome: PageChrome(title: "Home", context: context, tab: .feed),
-            reading: reading.entries.map { BookCard($0, returnTo: Paths.home) },
-            recentlyAdded: added.entries.map { BookCard($0, returnTo: Paths.home) },
-            recentlyFinished: finished.entries.map { BookCard($0, returnTo: Paths.home) })
+            hasBooks: !addedItems.isEmpty,
+            readingCards: readingItems.isEmpty ? nil : cards(readingItems),
+            recentlyAddedCards: addedItems.isEmpty ? nil : cards(addedItems),
+            recentlyFinishedCards: finishedItems.isEmpty ? nil : cards(finishedItems))
         return try renderer.render(page, template: "library/home")
     }
 }
 
-/// `library/home`
+/// `library/home`: each section's cards as ready HTML, nil when the section is empty.
 struct HomePage: Sendable {
     let chrome: PageChrome
-    let reading: [BookCard]
-    let recentlyAdded: [BookCard]
-    let recentlyFinished: [BookCard]
+    let hasBooks: Bool
+    let readingCards: String?
+    let recentlyAddedCards: String?
+    let recentlyFinishedCards: String?
 }

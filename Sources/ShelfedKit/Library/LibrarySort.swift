@@ -1,5 +1,3 @@
-import GRDB
-
 /// How a list of books is ordered: `?sort=added|title|author|finished&order=asc|desc`.
 public struct LibrarySort: Sendable, Equatable {
     public enum Key: String, Sendable, CaseIterable {
@@ -35,21 +33,25 @@ public struct LibrarySort: Sendable, Equatable {
         self.init(key: sort.flatMap(Key.init(rawValue:)) ?? .added, order: order.flatMap(Order.init(rawValue:)))
     }
 
-    /// The ordering terms for a `user_book` request whose book is aliased `book`.
-    func orderings(book: TableAlias<Book>) -> [any SQLOrderingTerm] {
-        let primary: SQLExpression
+    /// The `ORDER BY` terms for a query over `user_book` joined to `book`. Built only from the enums,
+    /// so no user text reaches the SQL.
+    var orderBy: String {
+        let primary: String
         switch key {
-        case .added: primary = Column("added_at").sqlExpression
-        case .title: primary = book[Column("title")].collating(.nocase).sqlExpression
-        case .author: primary = SQL("json_extract(\(book[Column("authors")]), '$[0]') COLLATE NOCASE").sqlExpression
-        case .finished: primary = Column("finished_at").sqlExpression
+        case .added: primary = "user_book.added_at"
+        case .title: primary = "book.title COLLATE NOCASE"
+        case .author: primary = "json_extract(book.authors, '$[0]') COLLATE NOCASE"
+        case .finished: primary = "user_book.finished_at"
         }
-        let tiebreak = Column("id")
-        // Books without a finish date sort after the dated ones whichever way the list runs.
-        let undatedLast = SQL("\(primary) IS NULL").sqlExpression.asc
-        switch order {
-        case .asc: return [undatedLast, primary.asc, tiebreak.asc]
-        case .desc: return [undatedLast, primary.desc, tiebreak.desc]
+        let direction = order == .asc ? "ASC" : "DESC"
+        let ordering = "\(primary) \(direction), user_book.id \(direction)"
+        switch key {
+        case .added, .title:
+            // Never null; the plain ordering lets SQLite walk the (user_id, shelf, added_at) index.
+            return ordering
+        case .author, .finished:
+            // Books without a finish date (or author) sort after the others whichever way the list runs.
+            return "(\(primary)) IS NULL, " + ordering
         }
     }
 }

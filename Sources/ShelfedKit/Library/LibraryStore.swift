@@ -20,45 +20,63 @@ public struct LibraryStore: Sendable {
 
     /// One page of a list plus how many books the whole list has.
     public struct Page: Sendable {
-        public let entries: [LibraryEntry]
+        public let items: [LibraryItem]
         public let total: Int
     }
 
     /// The `page`-th (1-based) page of the user's books matching `filter`, ordered by `sort`.
-    public func entries(
+    public func items(
         of userID: Int64, filter: Filter, sort: LibrarySort, page: Int, pageSize: Int = LibraryStore.pageSize
     ) async throws -> Page {
         try await db.read { db in
-            let request = Self.request(of: userID, filter: filter)
-            let total = try request.fetchCount(db)
-            let book = TableAlias<Book>(name: "book")
-            let entries = try request
-                .including(required: UserBook.book.aliased(book))
-                .order(sort.orderings(book: book))
-                .limit(pageSize, offset: max(0, page - 1) * pageSize)
-                .asRequest(of: LibraryEntry.self)
-                .fetchAll(db)
-            return Page(entries: entries, total: total)
+            try Self.fetchPage(db, of: userID, filter: filter, sort: sort, page: page, pageSize: pageSize)
+        }
+    }
+
+    /// A page of a list together with the shelf counts its tabs show, in one read.
+    public func listing(of userID: Int64, filter: Filter, sort: LibrarySort, page: Int) async throws
+        -> (counts: ShelfCounts, page: Page)
+    {
+        try await db.read { db in
+            let counts = try Self.fetchCounts(db, of: userID)
+            let page = try Self.fetchPage(db, of: userID, filter: filter, sort: sort, page: page, pageSize: Self.pageSize)
+            return (counts, page)
         }
     }
 
     /// How many books the user has on each shelf, plus favourites.
     public func counts(of userID: Int64) async throws -> ShelfCounts {
-        try await db.read { db in
-            let rows = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT shelf, COUNT(*) AS n, SUM(favourite) AS favourites
-                    FROM user_book WHERE user_id = ? GROUP BY shelf
-                    """, arguments: [userID])
-            var counts = ShelfCounts()
-            for row in rows {
-                let shelf = Shelf(rawValue: row["shelf"]) ?? .wantToRead
-                counts.byShelf[shelf] = row["n"]
-                counts.favourites += row["favourites"] as Int? ?? 0
-            }
-            return counts
+        try await db.read { db in try Self.fetchCounts(db, of: userID) }
+    }
+
+    static func fetchPage(
+        _ db: Database, of userID: Int64, filter: Filter, sort: LibrarySort, page: Int, pageSize: Int
+    ) throws -> Page {
+        let (condition, conditionArguments) = sqlCondition(for: filter)
+        let total = try Int.fetchOne(
+            db.cachedStatement(sql: "SELECT COUNT(*) FROM user_book WHERE user_id = ?\(condition)"),
+            arguments: [userID] + conditionArguments) ?? 0
+        let statement = try db.cachedStatement(
+            sql: """
+                SELECT \(LibraryItem.selection) FROM user_book JOIN book ON book.id = user_book.book_id
+                WHERE user_book.user_id = ?\(condition) ORDER BY \(sort.orderBy) LIMIT ? OFFSET ?
+                """)
+        let arguments: StatementArguments = [userID] + conditionArguments + [pageSize, max(0, page - 1) * pageSize]
+        let items = try Array(Row.fetchCursor(statement, arguments: arguments).map(LibraryItem.init(row:)))
+        return Page(items: items, total: total)
+    }
+
+    static func fetchCounts(_ db: Database, of userID: Int64) throws -> ShelfCounts {
+        let statement = try db.cachedStatement(
+            sql: "SELECT shelf, COUNT(*), SUM(favourite) FROM user_book WHERE user_id = ? GROUP BY shelf")
+        var counts = ShelfCounts()
+        let rows = try Row.fetchCursor(statement, arguments: [userID])
+        while let row = try rows.next() {
+            let shelf = Shelf(rawValue: row[0]) ?? .wantToRead
+            counts.byShelf[shelf] = row[1]
+            counts.favourites += row[2] as Int? ?? 0
         }
+        return counts
     }
 
     /// The user's entry for catalog book `bookID`, or nil when they do not have it.
@@ -69,6 +87,15 @@ public struct LibraryStore: Sendable {
                 .including(required: UserBook.book)
                 .asRequest(of: LibraryEntry.self)
                 .fetchOne(db)
+        }
+    }
+
+    /// The extra `AND …` for a list filter, over `user_book`, with its arguments.
+    static func sqlCondition(for filter: Filter) -> (String, StatementArguments) {
+        switch filter {
+        case .all: ("", [])
+        case .shelf(let shelf): (" AND shelf = ?", [shelf.rawValue])
+        case .favourites: (" AND favourite = 1", [])
         }
     }
 

@@ -36,9 +36,8 @@ struct ShelfController: Sendable {
         let query = request.uri.queryParameters
         let sort = LibrarySort(query: query["sort"].map(String.init), order: query["order"].map(String.init))
         let pageNumber = max(1, query["page"].flatMap { Int(String($0)) } ?? 1)
-        async let counts = library.counts(of: user.id!)
-        async let page = library.entries(of: user.id!, filter: filter, sort: sort, page: pageNumber)
-        let (shelfCounts, books) = try await (counts, page)
+        let (shelfCounts, books) = try await library.listing(
+            of: user.id!, filter: filter, sort: sort, page: pageNumber)
 
         let heading: String
         let path: String

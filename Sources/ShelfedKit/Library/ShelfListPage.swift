@@ -1,3 +1,5 @@
+import Mustache
+
 /// `library/list`: a sorted, paginated list of books (a shelf, all shelves, or favourites).
 struct ShelfListPage: Sendable {
     struct Tab: Sendable {
@@ -16,7 +18,9 @@ struct ShelfListPage: Sendable {
     let chrome: PageChrome
     let heading: String
     let tabs: [Tab]
-    let books: [BookCard]
+    /// The page's cards as ready HTML (empty when the list is).
+    let cards: String
+    let hasCards: Bool
     let emptyMessage: String
     let isFavourites: Bool
     let listPath: String
@@ -33,7 +37,8 @@ struct ShelfListPage: Sendable {
         self.chrome = chrome
         self.heading = heading
         self.tabs = tabs
-        self.books = page.entries.map { BookCard($0, returnTo: returnTo) }
+        self.cards = BookCardList.html(page.items, csrfToken: chrome.csrfToken, returnTo: returnTo)
+        self.hasCards = !page.items.isEmpty
         self.emptyMessage = emptyMessage
         self.isFavourites = isFavourites
         self.listPath = listPath
@@ -46,5 +51,47 @@ struct ShelfListPage: Sendable {
         ]
         self.pagination = Pagination(
             path: listPath, query: query, current: pageNumber, total: page.total, pageSize: LibraryStore.pageSize)
+    }
+}
+
+extension ShelfListPage: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "chrome": chrome
+        case "heading": heading
+        case "tabs": tabs
+        case "cards": cards
+        case "hasCards": hasCards
+        case "emptyMessage": emptyMessage
+        case "isFavourites": isFavourites
+        case "listPath": listPath
+        case "sortOptions": sortOptions
+        case "orderOptions": orderOptions
+        case "pagination": pagination
+        default: nil
+        }
+    }
+}
+
+extension ShelfListPage.Tab: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "title": title
+        case "path": path
+        case "count": count
+        case "current": current
+        default: nil
+        }
+    }
+}
+
+extension ShelfListPage.Option: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "value": value
+        case "label": label
+        case "selected": selected
+        default: nil
+        }
     }
 }

@@ -1,3 +1,5 @@
+import Mustache
+
 /// What the shared layout needs on every page: who is signed in, the CSRF token and the active tab.
 public struct PageChrome: Sendable {
     public enum Tab: Sendable { case feed, shelves, favourites, profile, none }
@@ -20,5 +22,21 @@ public struct PageChrome: Sendable {
         self.isFavourites = tab == .favourites
         self.isProfile = tab == .profile
         self.notice = notice
+    }
+}
+
+extension PageChrome: MustacheParent {
+    public func child(named name: String) -> Any? {
+        switch name {
+        case "title": title
+        case "csrfToken": csrfToken
+        case "userDisplayName": userDisplayName
+        case "isFeed": isFeed
+        case "isShelves": isShelves
+        case "isFavourites": isFavourites
+        case "isProfile": isProfile
+        case "notice": notice
+        default: nil
+        }
     }
 }

@@ -1,3 +1,5 @@
+import Mustache
+
 /// Page links for a long list, keeping the list's other query values (sort, order) on every link.
 struct Pagination: Sendable {
     struct Link: Sendable {
@@ -14,11 +16,14 @@ struct Pagination: Sendable {
 
     init(path: String, query: [String: String], current: Int, total: Int, pageSize: Int) {
         let pageCount = max(1, (total + pageSize - 1) / pageSize)
-        links = (1...pageCount).map {
-            Link(number: $0, path: Self.link(path, query: query, page: $0), current: $0 == current)
+        let firstPage = Self.link(path, query: query, page: 1)
+        func link(_ page: Int) -> String {
+            guard page > 1 else { return firstPage }
+            return firstPage + (query.isEmpty ? "?" : "&") + "page=\(page)"
         }
-        previousPath = current > 1 ? Self.link(path, query: query, page: current - 1) : nil
-        nextPath = current < pageCount ? Self.link(path, query: query, page: current + 1) : nil
+        links = (1...pageCount).map { Link(number: $0, path: link($0), current: $0 == current) }
+        previousPath = current > 1 ? link(current - 1) : nil
+        nextPath = current < pageCount ? link(current + 1) : nil
         hasPages = pageCount > 1
         let first = min(total, (current - 1) * pageSize + 1)
         let last = min(total, current * pageSize)
@@ -30,5 +35,29 @@ struct Pagination: Sendable {
         var items = query.sorted { $0.key < $1.key }.map { "\($0.key)=\(Paths.queryEscape($0.value))" }
         if page > 1 { items.append("page=\(page)") }
         return items.isEmpty ? path : path + "?" + items.joined(separator: "&")
+    }
+}
+
+extension Pagination: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "links": links
+        case "previousPath": previousPath
+        case "nextPath": nextPath
+        case "summary": summary
+        case "hasPages": hasPages
+        default: nil
+        }
+    }
+}
+
+extension Pagination.Link: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "number": number
+        case "path": path
+        case "current": current
+        default: nil
+        }
     }
 }

@@ -1,0 +1,54 @@
+/// Renders lists of book cards straight to HTML. Shelf pages show 60 cards; through Mustache's reflection
+/// a page cost ~9 ms of CPU against a budget of 0.5 ms, so this one hot fragment is built in Swift.
+/// Its markup matches the rest of the templates (classes in static/css/app.css).
+///
+/// All cards share one form: each button names its own action (`formaction`), so the CSRF token and the
+/// page to return to are sent once per page instead of three times per card.
+enum BookCardList {
+    /// The cards for `items` inside one form whose buttons favourite or move a book, then return to `returnTo`.
+    static func html(_ items: [LibraryItem], csrfToken: String, returnTo: String) -> String {
+        var html = ""
+        html.reserveCapacity(400 + items.count * 900)
+        html += """
+            <form method="post" action="\(Paths.books)" class="cards">\
+            <input type="hidden" name="_csrf" value="\(csrfToken.htmlEscaped)">\
+            <input type="hidden" name="return_to" value="\(returnTo.htmlEscaped)">\n
+            """
+        for item in items {
+            append(item, to: &html)
+        }
+        html += "</form>"
+        return html
+    }
+
+    private static func append(_ item: LibraryItem, to html: inout String) {
+        let title = item.title.htmlEscaped
+        let path = Paths.book(item.bookID)
+        let cover = item.coverPath == nil ? "No cover" : "Cover of \(title)"
+        let starLabel = item.favourite ? "Remove \(title) from favourites" : "Add \(title) to favourites"
+        html += """
+            <article class="card"><a class="card-cover" href="\(path)" tabindex="-1" aria-hidden="true">\
+            <img src="\(BookCover.url(for: item.coverPath).htmlEscaped)" alt="\(cover)" width="80" height="120" \
+            loading="lazy"></a><div class="card-body"><h3 class="card-title"><a href="\(path)">\(title)</a></h3>
+            """
+        if !item.authors.isEmpty {
+            html += "<p class=\"card-authors\">\(item.authors.htmlEscaped)</p>"
+        }
+        html += "<p class=\"card-meta\"><span class=\"badge\">\(item.shelf.title)</span>"
+        if let started = item.startedAt { html += " <span>Started \(started.htmlEscaped)</span>" }
+        if let finished = item.finishedAt { html += " <span>Finished \(finished.htmlEscaped)</span>" }
+        html += """
+            </p><div class="card-actions"><button type="submit" formaction="\(Paths.bookFavourite(item.bookID))" \
+            name="favourite" value="\(item.favourite ? "0" : "1")" class="star\(item.favourite ? " is-on" : "")" \
+            aria-pressed="\(item.favourite)" aria-label="\(starLabel)" title="\(starLabel)">\
+            \(item.favourite ? "★" : "☆")</button>
+            """
+        for shelf in Shelf.allCases where shelf != item.shelf {
+            html += """
+                <button type="submit" formaction="\(Paths.bookShelf(item.bookID))" name="shelf" \
+                value="\(shelf.rawValue)" class="chip">→ \(shelf.title)</button>
+                """
+        }
+        html += "</div></div></article>\n"
+    }
+}
