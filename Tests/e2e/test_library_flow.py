@@ -70,6 +70,11 @@ def test_register_add_move_favourite_logout(server, browser):
 
     click_and_wait(driver, driver.find_element(By.CSS_SELECTOR, "nav.tabs a[href='/shelves']"))
     check_page(driver, "10-shelves")
+    # The card's own buttons move the book and come back to the same list.
+    click_and_wait(driver, driver.find_element(By.CSS_SELECTOR, ".card button[name='shelf'][value='read']"))
+    assert driver.current_url == server + "/shelves"
+    assert driver.find_element(By.CSS_SELECTOR, ".card .badge").text == "Read"
+    assert "Finished " in driver.find_element(By.CSS_SELECTOR, ".card-meta").text
     click_and_wait(driver, driver.find_element(By.CSS_SELECTOR, "nav.tabs a[href='/profile']"))
     assert "@" + username in driver.page_source
     check_page(driver, "11-profile")

@@ -61,7 +61,7 @@ struct ShelfController: Sendable {
         let listPage = ShelfListPage(
             chrome: PageChrome(title: heading, context: context, tab: isFavourites ? .favourites : .shelves),
             heading: heading, tabs: isFavourites ? [] : tabs, page: books, pageNumber: pageNumber, sort: sort,
-            listPath: path, emptyMessage: empty, isFavourites: isFavourites)
+            listPath: path, returnTo: request.uri.description, emptyMessage: empty, isFavourites: isFavourites)
         return try renderer.render(listPage, template: "library/list")
     }
 }

@@ -30,10 +30,9 @@ struct ShelfListPage: Sendable {
 
     init(
         chrome: PageChrome, heading: String, tabs: [Tab], page: LibraryStore.Page, pageNumber: Int,
-        sort: LibrarySort, listPath: String, emptyMessage: String, isFavourites: Bool = false
+        sort: LibrarySort, listPath: String, returnTo: String, emptyMessage: String, isFavourites: Bool = false
     ) {
         let query = ["sort": sort.key.rawValue, "order": sort.order.rawValue]
-        let returnTo = Pagination.link(listPath, query: query, page: pageNumber)
         self.chrome = chrome
         self.heading = heading
         self.tabs = tabs
