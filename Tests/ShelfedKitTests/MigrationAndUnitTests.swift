@@ -15,7 +15,7 @@ struct MigrationTests {
         let path = Self.temporaryPath()
         defer { try? FileManager.default.removeItem(atPath: path) }
         let database = try AppDatabase(path: path)
-        #expect(try database.appliedMigrations() == ["v1 accounts and sessions", "v1 library"])
+        #expect(try database.appliedMigrations() == ["v1 accounts and sessions", "v1 library", "v2 search cache"])
         let tables = try database.writer.read { db in
             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
         }
@@ -40,10 +40,10 @@ struct MigrationTests {
             }
         }
         let database = try AppDatabase(path: path)
-        #expect(try database.appliedMigrations().count == 2)
+        #expect(try database.appliedMigrations().count == 3)
         #expect(try database.writer.read { db in try User.fetchOne(db)?.username } == "alice")
         // Opening again is a no-op.
-        #expect(try AppDatabase(path: path).appliedMigrations().count == 2)
+        #expect(try AppDatabase(path: path).appliedMigrations().count == 3)
     }
 }
 

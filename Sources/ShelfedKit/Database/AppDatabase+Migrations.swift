@@ -68,6 +68,15 @@ extension AppDatabase {
             try db.create(index: "user_book_shelf", on: "user_book", columns: ["user_id", "shelf", "added_at"])
             try db.create(index: "user_book_added", on: "user_book", columns: ["user_id", "added_at"])
         }
+        migrator.registerMigration("v2 search cache") { db in
+            try db.create(table: "search_cache") { t in
+                t.primaryKey("key", .text)
+                t.column("body", .blob).notNull()
+                t.column("fetched_at", .datetime).notNull()
+                t.column("expires_at", .datetime).notNull()
+            }
+            try db.create(index: "search_cache_expires_at", on: "search_cache", columns: ["expires_at"])
+        }
         return migrator
     }
 }

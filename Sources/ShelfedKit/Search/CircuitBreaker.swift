@@ -1,0 +1,55 @@
+import Foundation
+
+/// Stops calling a provider after `threshold` failed calls in a row; after `coolDown` one trial call is let
+/// through (half-open): success closes the circuit, failure opens it for another `coolDown`.
+public actor CircuitBreaker {
+    enum State: Equatable {
+        case closed(failures: Int)
+        case open(until: Date)
+        case halfOpen
+    }
+
+    let threshold: Int
+    let coolDown: TimeInterval
+    let now: @Sendable () -> Date
+    private(set) var state = State.closed(failures: 0)
+
+    public init(threshold: Int = 5, coolDown: TimeInterval = 60, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.threshold = threshold
+        self.coolDown = coolDown
+        self.now = now
+    }
+
+    /// Throws `circuitOpen` while the provider is resting; otherwise the call may go ahead.
+    func permit() throws {
+        switch state {
+        case .closed:
+            return
+        case .open(let until):
+            let wait = until.timeIntervalSince(now())
+            guard wait <= 0 else { throw UpstreamFailure.circuitOpen(retryAfter: Int(wait.rounded(.up))) }
+            state = .halfOpen
+        case .halfOpen:
+            // One trial at a time; others wait for its verdict.
+            throw UpstreamFailure.circuitOpen(retryAfter: 1)
+        }
+    }
+
+    func recordSuccess() {
+        state = .closed(failures: 0)
+    }
+
+    func recordFailure() {
+        switch state {
+        case .closed(let failures) where failures + 1 < threshold:
+            state = .closed(failures: failures + 1)
+        default:
+            state = .open(until: now().addingTimeInterval(coolDown))
+        }
+    }
+
+    /// Lets a call that was permitted but ended in neither verdict (e.g. not found) release a half-open trial.
+    func recordNeutral() {
+        if state == .halfOpen { state = .closed(failures: 0) }
+    }
+}

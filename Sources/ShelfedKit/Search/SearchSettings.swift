@@ -1,0 +1,40 @@
+/// Where the book providers live and how patiently to ask them; tests point the URLs at local fakes.
+public struct SearchSettings: Sendable {
+    public var googleBooksURL: String
+    public var googleBooksAPIKey: String?
+    public var openLibraryURL: String
+    public var openLibraryCoversURL: String
+    /// For each call, including reading the body.
+    public var timeout: Duration
+    public var retry: RetryPolicy
+    /// A larger answer is refused rather than read into memory.
+    public var maxBodyBytes: Int
+    public var maxCoverBytes: Int
+    public var breakerThreshold: Int
+    public var breakerCoolDown: Double
+
+    public init(
+        googleBooksURL: String = "https://www.googleapis.com/books/v1", googleBooksAPIKey: String? = nil,
+        openLibraryURL: String = "https://openlibrary.org",
+        openLibraryCoversURL: String = "https://covers.openlibrary.org", timeout: Duration = .seconds(5),
+        retry: RetryPolicy = RetryPolicy(), maxBodyBytes: Int = 2 * 1024 * 1024, maxCoverBytes: Int = 5 * 1024 * 1024,
+        breakerThreshold: Int = 5, breakerCoolDown: Double = 60
+    ) {
+        self.googleBooksURL = googleBooksURL.trimmingSuffix("/")
+        self.googleBooksAPIKey = googleBooksAPIKey
+        self.openLibraryURL = openLibraryURL.trimmingSuffix("/")
+        self.openLibraryCoversURL = openLibraryCoversURL.trimmingSuffix("/")
+        self.timeout = timeout
+        self.retry = retry
+        self.maxBodyBytes = maxBodyBytes
+        self.maxCoverBytes = maxCoverBytes
+        self.breakerThreshold = breakerThreshold
+        self.breakerCoolDown = breakerCoolDown
+    }
+}
+
+extension String {
+    func trimmingSuffix(_ suffix: String) -> String {
+        hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
+    }
+}

@@ -1,0 +1,78 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// Why a call to a book provider did not give an answer, in the terms the retry policy needs.
+public enum UpstreamFailure: Error, Sendable, Equatable {
+    case timeout
+    case network
+    case serverError(status: Int)
+    /// 429. `retryAfter` is the provider's `Retry-After` in seconds; `dailyQuota` means tomorrow at the earliest.
+    case rateLimited(retryAfter: Int?, dailyQuota: Bool)
+    /// 403 and other refusals that will not change by asking again.
+    case refused(status: Int)
+    case notFound
+    case malformed
+    case tooLarge
+    /// The circuit breaker is open; the provider is not asked until `retryAfter` seconds pass.
+    case circuitOpen(retryAfter: Int)
+
+    /// Worth another try after a short wait (timeouts, network errors, 5xx).
+    var isTransient: Bool {
+        switch self {
+        case .timeout, .network, .serverError: true
+        default: false
+        }
+    }
+
+    /// Counts against the provider's health; a missing book is an answer, not a failure.
+    var countsAsFailure: Bool {
+        switch self {
+        case .notFound, .circuitOpen: false
+        default: true
+        }
+    }
+}
+
+/// GETs from a provider with a deadline and a cap on the body, sorting every outcome into `UpstreamFailure`.
+struct UpstreamClient: Sendable {
+    let http: HTTPClient
+    let timeout: Duration
+    let maxBodyBytes: Int
+    static let userAgent = "Shelfed/1.0 (self-hosted reading tracker; https://github.com/shelfed)"
+
+    func get(_ url: String) async throws -> Data {
+        var request = HTTPClientRequest(url: url)
+        request.headers.add(name: "User-Agent", value: Self.userAgent)
+        request.headers.add(name: "Accept", value: "application/json")
+        let response: HTTPClientResponse
+        let body: ByteBuffer
+        do {
+            response = try await http.execute(request, timeout: .nanoseconds(Int64(timeout.seconds * 1e9)))
+            body = try await response.body.collect(upTo: maxBodyBytes)
+        } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout
+            || error == .connectTimeout
+        {
+            throw UpstreamFailure.timeout
+        } catch is NIOTooManyBytesError {
+            throw UpstreamFailure.tooLarge
+        } catch {
+            throw UpstreamFailure.network
+        }
+        let data = Data(buffer: body)
+        switch response.status.code {
+        case 200..<300:
+            return data
+        case 404:
+            throw UpstreamFailure.notFound
+        case 429:
+            let retryAfter = response.headers.first(name: "Retry-After").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+            throw UpstreamFailure.rateLimited(retryAfter: retryAfter, dailyQuota: GoogleBooksError.isDailyQuota(data))
+        case 500..<600:
+            throw UpstreamFailure.serverError(status: Int(response.status.code))
+        default:
+            throw UpstreamFailure.refused(status: Int(response.status.code))
+        }
+    }
+}
