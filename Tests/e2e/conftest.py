@@ -9,6 +9,8 @@ import time
 
 import pytest
 import requests
+
+from fake_books import FakeBooks
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 
@@ -27,12 +29,22 @@ def _free_port():
 
 
 @pytest.fixture(scope="session")
-def server():
+def fake_books():
+    fake = FakeBooks().start()
+    yield fake
+    fake.shutdown()
+
+
+@pytest.fixture(scope="session")
+def server(fake_books):
     binary = pathlib.Path(os.environ.get("SHELFED_BINARY", ROOT / ".build" / "debug" / "shelfed"))
     data_dir = tempfile.mkdtemp(prefix="shelfed-e2e-")
     port = _free_port()
     env = dict(os.environ, SHELFED_HOST="127.0.0.1", SHELFED_PORT=str(port), SHELFED_DATA_DIR=data_dir,
-               SHELFED_RESOURCES_DIR=str(ROOT), SHELFED_LOG_LEVEL="warning")
+               SHELFED_RESOURCES_DIR=str(ROOT), SHELFED_LOG_LEVEL="warning",
+               SHELFED_GOOGLE_BOOKS_URL=fake_books.base_url + "/books/v1",
+               SHELFED_OPEN_LIBRARY_URL=fake_books.base_url + "/ol",
+               SHELFED_OPEN_LIBRARY_COVERS_URL=fake_books.base_url + "/olcovers")
     log = open(pathlib.Path(data_dir) / "server.log", "w")
     process = subprocess.Popen([str(binary), "serve"], env=env, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"

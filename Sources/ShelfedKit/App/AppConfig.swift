@@ -20,6 +20,7 @@ public struct AppConfig: Sendable {
     public var resourcesDirectory: URL
     public var logLevel: String
     public var clock: AppClock
+    public var search: SearchSettings
 
     public init(
         host: String = "127.0.0.1",
@@ -30,7 +31,8 @@ public struct AppConfig: Sendable {
         bcryptCost: UInt8 = 11,
         resourcesDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
         logLevel: String = "info",
-        clock: AppClock = AppClock()
+        clock: AppClock = AppClock(),
+        search: SearchSettings = SearchSettings()
     ) {
         self.host = host
         self.port = port
@@ -41,9 +43,11 @@ public struct AppConfig: Sendable {
         self.resourcesDirectory = resourcesDirectory
         self.logLevel = logLevel
         self.clock = clock
+        self.search = search
     }
 
     public var databasePath: String { dataDirectory.appendingPathComponent("shelfed.sqlite").path }
+    public var coversDirectory: URL { dataDirectory.appendingPathComponent("covers") }
     public var templatesDirectory: String { resourcesDirectory.appendingPathComponent("templates").path }
     public var staticDirectory: String { resourcesDirectory.appendingPathComponent("static").path }
 }
@@ -91,6 +95,18 @@ extension AppConfig {
             config.resourcesDirectory = URL(fileURLWithPath: resources)
         }
         if let level = value("SHELFED_LOG_LEVEL") { config.logLevel = level }
+        for (name, keyPath) in [
+            ("SHELFED_GOOGLE_BOOKS_URL", \SearchSettings.googleBooksURL),
+            ("SHELFED_OPEN_LIBRARY_URL", \SearchSettings.openLibraryURL),
+            ("SHELFED_OPEN_LIBRARY_COVERS_URL", \SearchSettings.openLibraryCoversURL),
+        ] {
+            guard let url = value(name) else { continue }
+            guard url.hasPrefix("http://") || url.hasPrefix("https://") else {
+                throw InvalidSetting(name: name, value: url, expected: "an http:// or https:// URL")
+            }
+            config.search[keyPath: keyPath] = url.trimmingSuffix("/")
+        }
+        config.search.googleBooksAPIKey = value("SHELFED_GOOGLE_BOOKS_API_KEY")
         if let zone = value("SHELFED_TIMEZONE") {
             guard let timeZone = TimeZone(identifier: zone) else {
                 throw InvalidSetting(name: "SHELFED_TIMEZONE", value: zone, expected: "a zone name such as Europe/Berlin")

@@ -8,7 +8,7 @@ public func buildApplication(config: AppConfig) async throws -> some Application
     var logger = Logger(label: "shelfed")
     logger.logLevel = Logger.Level(rawValue: config.logLevel) ?? .info
 
-    try FileManager.default.createDirectory(at: config.dataDirectory, withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(at: config.coversDirectory, withIntermediateDirectories: true)
     let database = try AppDatabase(path: config.databasePath)
     let renderer = try await PageRenderer(directory: config.templatesDirectory)
     let router = try buildRouter(config: config, database: database, renderer: renderer, logger: logger)
@@ -38,6 +38,11 @@ func buildRouter(config: AppConfig, database: AppDatabase, renderer: PageRendere
                 (.text, [.public, .maxAge(60 * 60)]), (.image, [.public, .maxAge(60 * 60)]),
                 (.application, [.public, .maxAge(60 * 60)]),
             ]), logger: logger))
+    router.add(
+        middleware: FileMiddleware(
+            config.coversDirectory.path, urlBasePath: "/covers",
+            // Cover files get a new random name when replaced, so they can be cached for good.
+            cacheControl: .init([(.image, [.public, .maxAge(60 * 60 * 24 * 365)])]), logger: logger))
     router.get("/health") { _, _ in "ok" }
     router.add(
         middleware: SessionMiddleware(
@@ -61,5 +66,13 @@ func buildRouter(config: AppConfig, database: AppDatabase, renderer: PageRendere
     ShelfController(library: library, renderer: renderer).addRoutes(to: signedIn)
     BookController(library: library, renderer: renderer, clock: clock).addRoutes(to: signedIn)
     ProfileController(library: library, renderer: renderer).addRoutes(to: signedIn)
+    SearchController(
+        search: BookSearchService(settings: config.search, database: database, clock: clock, logger: logger),
+        library: library,
+        covers: CoverStore(
+            directory: config.coversDirectory, timeout: config.search.timeout,
+            maxBytes: config.search.maxCoverBytes, logger: logger),
+        renderer: renderer, clock: clock
+    ).addRoutes(to: signedIn)
     return router
 }

@@ -21,11 +21,11 @@ struct BookController: Sendable {
     /// GET /books/new: the manual-add form, pre-filled from the query when given (e.g. `?title=`).
     @Sendable func new(_ request: Request, context: AppRequestContext) async throws -> HTML {
         var form = NewBookForm()
-        let query = request.uri.queryParameters
-        form.title = query["title"].map(String.init) ?? ""
-        form.authors = query["authors"].map(String.init) ?? ""
-        form.isbn = query["isbn"].map(String.init) ?? ""
-        if let shelf = query["shelf"].map(String.init), Shelf(rawValue: shelf) != nil { form.shelf = shelf }
+        let query = FormFields(urlEncoded: request.uri.query ?? "")
+        form.title = query["title"] ?? ""
+        form.authors = query["authors"] ?? ""
+        form.isbn = query["isbn"] ?? ""
+        if let shelf = query["shelf"], Shelf(rawValue: shelf) != nil { form.shelf = shelf }
         return try renderer.render(NewBookPage(context: context, form: form), template: "library/new")
     }
 

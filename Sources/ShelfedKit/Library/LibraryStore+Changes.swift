@@ -156,3 +156,44 @@ extension UserBook {
         }
     }
 }
+
+extension LibraryStore {
+    /// Records a downloaded cover for a catalog book that has none; false when another cover won the race.
+    public func setCover(bookID: Int64, path: String, now: Date) async throws -> Bool {
+        try await db.write { db in
+            try db.execute(
+                sql: "UPDATE book SET cover_path = ?, updated_at = ? WHERE id = ? AND cover_path IS NULL",
+                arguments: [path, now, bookID])
+            return db.changesCount > 0
+        }
+    }
+
+    /// Which of these books (by Google volume id or ISBN-13) the user has, and on which shelf.
+    public func shelves(of userID: Int64, volumeIDs: [String], isbn13s: [String]) async throws
+        -> [String: (bookID: Int64, shelf: Shelf)]
+    {
+        guard !volumeIDs.isEmpty || !isbn13s.isEmpty else { return [:] }
+        return try await db.read { db in
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT book.id, book.google_volume_id, book.isbn13, user_book.shelf
+                    FROM user_book JOIN book ON book.id = user_book.book_id
+                    WHERE user_book.user_id = ? AND (book.google_volume_id IN (SELECT value FROM json_each(?))
+                        OR book.isbn13 IN (SELECT value FROM json_each(?)))
+                    """,
+                arguments: [userID, Self.jsonArray(volumeIDs), Self.jsonArray(isbn13s)])
+            var found: [String: (bookID: Int64, shelf: Shelf)] = [:]
+            for row in rows {
+                let entry = (bookID: row[0] as Int64, shelf: Shelf(rawValue: row[3]) ?? .wantToRead)
+                if let volume: String = row[1] { found["volume:" + volume] = entry }
+                if let isbn: String = row[2] { found["isbn:" + isbn] = entry }
+            }
+            return found
+        }
+    }
+
+    private static func jsonArray(_ values: [String]) -> String {
+        String(decoding: (try? JSONEncoder().encode(values)) ?? Data("[]".utf8), as: UTF8.self)
+    }
+}

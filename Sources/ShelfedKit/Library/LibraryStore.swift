@@ -121,3 +121,10 @@ public struct ShelfCounts: Sendable, Equatable {
 extension UserBook {
     static let book = belongsTo(Book.self)
 }
+
+extension LibraryStore {
+    /// A catalog book by id, whoever has it (for shared catalog work such as covers).
+    public func catalogBook(id: Int64) async throws -> Book? {
+        try await db.read { db in try Book.fetchOne(db, key: id) }
+    }
+}

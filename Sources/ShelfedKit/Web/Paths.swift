@@ -16,6 +16,28 @@ enum Paths {
         return "/login?next=" + queryEscape(next)
     }
 
+    static let search = "/search"
+    static let searchAdd = "/search/add"
+
+    static func search(_ text: String, field: SearchRequest.Field = .all, start: Int = 0) -> String {
+        var path = "/search?q=" + queryEscape(text)
+        if field != .all { path += "&field=" + field.rawValue }
+        if start > 0 { path += "&start=\(start)" }
+        return path
+    }
+
+    static func searchVolume(_ volumeID: String) -> String {
+        "/search/volumes/" + (volumeID.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(.init(charactersIn: "-_"))) ?? volumeID)
+    }
+
+    /// The manual-add form filled in from a search that could not be answered.
+    static func newBook(prefilledFrom request: SearchRequest) -> String {
+        guard !request.text.isEmpty else { return newBook }
+        if let isbn = request.isbn { return newBook + "?isbn=" + queryEscape(isbn.isbn13) }
+        let field = request.field == .author ? "authors" : "title"
+        return newBook + "?\(field)=" + queryEscape(request.text)
+    }
+
     static func shelf(_ shelf: Shelf) -> String { "/shelves/\(shelf.slug)" }
     static func book(_ id: Int64) -> String { "/books/\(id)" }
     static func bookShelf(_ id: Int64) -> String { "/books/\(id)/shelf" }

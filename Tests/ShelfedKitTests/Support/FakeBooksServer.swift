@@ -23,6 +23,14 @@ final class FakeBooksServer: Sendable {
     static let fixtures = TestApp.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/fixtures")
 
     private let state = Mutex(State())
+    private let stopper = Mutex<(@Sendable () async -> Void)?>(nil)
+
+    /// Stops answering (connections are refused from then on), as when the internet goes away.
+    func stop() async {
+        let stop = stopper.withLock { $0 }
+        await stop?()
+        try? await Task.sleep(for: .milliseconds(100))
+    }
     private struct State {
         var port = 0
         var googleFaults: [Fault] = []
@@ -61,6 +69,7 @@ final class FakeBooksServer: Sendable {
                 readyContinuation.yield()
             }, logger: logger)
         let group = ServiceGroup(services: [app], gracefulShutdownSignals: [], logger: logger)
+        fake.stopper.withLock { $0 = { await group.triggerGracefulShutdown() } }
         return try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await group.run() }
             for await _ in ready { break }

@@ -33,14 +33,17 @@ struct TestApp {
     let config: AppConfig
     let clock: TestClock
 
-    init(registration: AppConfig.Registration = .open, secureCookies: Bool = false, clock: TestClock = TestClock()) {
+    init(
+        registration: AppConfig.Registration = .open, secureCookies: Bool = false, clock: TestClock = TestClock(),
+        search: SearchSettings = SearchSettings(googleBooksURL: "http://127.0.0.1:9/books/v1", openLibraryURL: "http://127.0.0.1:9")
+    ) {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("shelfed-tests-\(UUID().uuidString)")
         self.clock = clock
         // bcrypt's minimum cost keeps the suites fast; production uses AppConfig's default.
         config = AppConfig(
             dataDirectory: directory, registration: registration, secureCookies: secureCookies, bcryptCost: 4,
-            resourcesDirectory: Self.packageRoot, logLevel: "error", clock: clock.appClock)
+            resourcesDirectory: Self.packageRoot, logLevel: "error", clock: clock.appClock, search: search)
     }
 
     /// Runs `body` against the router, then deletes the data directory.

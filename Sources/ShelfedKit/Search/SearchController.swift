@@ -1,0 +1,132 @@
+import Foundation
+import Hummingbird
+import Logging
+
+public typealias HTTPStatusCode = HTTPResponse.Status
+
+/// The search page, a result's detail page, and adding a result to a shelf.
+struct SearchController: Sendable {
+    let search: BookSearchService
+    let library: LibraryStore
+    let covers: CoverStore
+    let renderer: PageRenderer
+    let clock: AppClock
+
+    func addRoutes(to router: RouterGroup<AppRequestContext>) {
+        router.get("/search", use: index)
+        router.get("/search/volumes/:volumeId", use: show)
+        router.post("/search/add", use: add)
+    }
+
+    /// GET /search?q=&field=all|title|author&start=
+    @Sendable func index(_ request: Request, context: AppRequestContext) async throws -> HTML {
+        let userID = try context.requireUser().id!
+        // Parsed as a form so the `+` browsers send for spaces reads as a space.
+        let query = FormFields(urlEncoded: request.uri.query ?? "")
+        let searchRequest = SearchRequest(
+            text: query["q"] ?? "",
+            field: query["field"].flatMap(SearchRequest.Field.init(rawValue:)) ?? .all,
+            startIndex: query["start"].flatMap { Int($0) } ?? 0)
+        guard !searchRequest.text.isEmpty else {
+            let page = SearchPage(context: context, request: searchRequest, results: [], total: 0, failure: nil)
+            return try renderer.render(page, template: "search/index")
+        }
+        do {
+            let answer = try await search.search(searchRequest)
+            let items = answer.results.items
+            let owned = try await library.shelves(
+                of: userID, volumeIDs: items.compactMap(\.volumeId), isbn13s: items.compactMap(\.isbn13))
+            let views = items.map { SearchResultView($0, inLibrary: Self.match($0, in: owned)) }
+            let page = SearchPage(
+                context: context, request: searchRequest, results: views, total: answer.results.totalItems, failure: nil)
+            return try renderer.render(page, template: "search/index")
+        } catch let failure as UpstreamFailure {
+            let page = SearchPage(
+                context: context, request: searchRequest, results: [], total: 0, failure: failure.userMessage)
+            return try renderer.render(page, template: "search/index", status: failure.pageStatus)
+        }
+    }
+
+    /// GET /search/volumes/:volumeId
+    @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> HTML {
+        let userID = try context.requireUser().id!
+        let volumeID = context.parameters.get("volumeId") ?? ""
+        do {
+            let volume = try await search.volume(id: volumeID)
+            let owned = try await library.shelves(
+                of: userID, volumeIDs: [volumeID], isbn13s: volume.isbn13.map { [$0] } ?? [])
+            let page = VolumePage(context: context, volume: volume, inLibrary: Self.match(volume, in: owned))
+            return try renderer.render(page, template: "search/volume")
+        } catch let failure as UpstreamFailure {
+            throw HTTPError(failure.pageStatus, message: failure.userMessage)
+        }
+    }
+
+    /// POST /search/add (`volume_id` or `isbn`, and `shelf`): adds the book with its metadata and cover.
+    @Sendable func add(_ request: Request, context: AppRequestContext) async throws -> Response {
+        var request = request
+        let userID = try context.requireUser().id!
+        let fields = try await request.formFields()
+        guard let shelf = fields["shelf"].flatMap(Shelf.init(rawValue:)) else {
+            throw HTTPError(.badRequest, message: "Choose Want to read, Reading or Read.")
+        }
+        let volume: VolumeResult
+        do {
+            if let volumeID = fields.trimmed("volume_id") {
+                volume = try await search.volume(id: volumeID)
+            } else if let isbn = fields.trimmed("isbn").flatMap(ISBN.init) {
+                guard let found = try await search.lookup(isbn: isbn).results.items.first else {
+                    throw UpstreamFailure.notFound
+                }
+                volume = found
+            } else {
+                throw HTTPError(.badRequest, message: "Choose a book from the search results to add.")
+            }
+        } catch let failure as UpstreamFailure {
+            throw HTTPError(failure.pageStatus, message: failure.userMessage)
+        }
+        let bookID: Int64
+        do {
+            bookID = try await library.add(
+                NewBook(volume), to: shelf, for: userID, now: clock.now(), today: clock.today())
+        } catch let duplicate as AlreadyInLibrary {
+            return .seeOther(Paths.book(duplicate.bookID))
+        }
+        await storeCover(of: volume, for: bookID)
+        return .seeOther(Paths.book(bookID))
+    }
+
+    /// Downloads the cover when the catalog book has none yet; a failure leaves the placeholder.
+    private func storeCover(of volume: VolumeResult, for bookID: Int64) async {
+        guard let url = volume.coverURL, let entry = try? await library.catalogBook(id: bookID), entry.coverPath == nil,
+            let file = await covers.download(url, for: bookID)
+        else { return }
+        if (try? await library.setCover(bookID: bookID, path: file, now: clock.now())) != true {
+            covers.remove(file)
+        }
+    }
+
+    static func match(_ volume: VolumeResult, in owned: [String: (bookID: Int64, shelf: Shelf)])
+        -> (bookID: Int64, shelf: Shelf)?
+    {
+        volume.volumeId.flatMap { owned["volume:" + $0] } ?? volume.isbn13.flatMap { owned["isbn:" + $0] }
+    }
+}
+
+extension NewBook {
+    /// The catalog entry for a provider's result.
+    init(_ volume: VolumeResult) {
+        self.init(title: volume.title)
+        subtitle = volume.subtitle
+        authors = volume.authors
+        isbn = (volume.isbn13 ?? volume.isbn10).flatMap(ISBN.init)
+        googleVolumeId = volume.volumeId
+        pageCount = volume.pageCount.flatMap { $0 > 0 ? $0 : nil }
+        publishedDate = volume.publishedDate.flatMap { CalendarDate.isValidPublishedDate($0) ? $0 : nil }
+        publisher = volume.publisher
+        description = volume.description
+        categories = volume.categories
+        language = volume.language
+        source = volume.provider == .googleBooks ? .google : .openlibrary
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+
+/// One result as the search page and the detail page show it.
+struct SearchResultView: Sendable {
+    let title: String
+    let subtitle: String?
+    let authors: String
+    let year: String?
+    let pageCount: Int?
+    let thumbnailURL: String
+    let detailPath: String?
+    let volumeId: String?
+    let isbn: String?
+    let inLibraryShelf: String?
+    let bookPath: String?
+    let addButtons: [AddButton]
+
+    struct AddButton: Sendable {
+        let shelf: String
+        let label: String
+    }
+
+    init(_ result: VolumeResult, inLibrary: (bookID: Int64, shelf: Shelf)?) {
+        title = result.title
+        subtitle = result.subtitle
+        authors = result.authors.joined(separator: ", ")
+        year = result.year
+        pageCount = result.pageCount
+        thumbnailURL = result.thumbnailURL ?? BookCover.placeholder
+        detailPath = result.volumeId.map(Paths.searchVolume)
+        volumeId = result.volumeId
+        isbn = result.volumeId == nil ? result.isbn13 : nil
+        inLibraryShelf = inLibrary?.shelf.title
+        bookPath = inLibrary.map { Paths.book($0.bookID) }
+        addButtons = inLibrary == nil ? Shelf.allCases.map { AddButton(shelf: $0.rawValue, label: $0.title) } : []
+    }
+}
+
+/// `search/index`: the search box, results or a friendly failure, and the way to add by hand.
+struct SearchPage: Sendable {
+    struct FieldOption: Sendable {
+        let value: String
+        let label: String
+        let selected: Bool
+    }
+
+    let chrome: PageChrome
+    let query: String
+    let fields: [FieldOption]
+    let hasQuery: Bool
+    let results: [SearchResultView]
+    let summary: String?
+    let morePath: String?
+    let failure: String?
+    let manualAddPath: String
+
+    init(context: AppRequestContext, request: SearchRequest, results: [SearchResultView], total: Int,
+         failure: String?)
+    {
+        chrome = PageChrome(title: request.text.isEmpty ? "Find a book" : "Search: \(request.text)", context: context, tab: .feed)
+        query = request.text
+        let labels: [SearchRequest.Field: String] = [.all: "Everything", .title: "Title", .author: "Author"]
+        fields = SearchRequest.Field.allCases.map {
+            FieldOption(value: $0.rawValue, label: labels[$0]!, selected: $0 == request.field)
+        }
+        hasQuery = !request.text.isEmpty
+        self.results = results
+        self.failure = failure
+        let shown = request.startIndex + results.count
+        summary = hasQuery && failure == nil
+            ? (results.isEmpty ? nil : "Results \(request.startIndex + 1)–\(shown)") : nil
+        morePath = results.count == GoogleBooksClient.pageSize && shown < total
+            ? Paths.search(request.text, field: request.field, start: shown) : nil
+        manualAddPath = Paths.newBook(prefilledFrom: request)
+    }
+}
+
+/// `search/volume`: one result in full before adding it.
+struct VolumePage: Sendable {
+    let chrome: PageChrome
+    let result: SearchResultView
+    let publisher: String?
+    let publishedDate: String?
+    let isbn13: String?
+    let isbn10: String?
+    let categories: String?
+    let language: String?
+    let coverURL: String
+    let descriptionParagraphs: [String]
+
+    init(context: AppRequestContext, volume: VolumeResult, inLibrary: (bookID: Int64, shelf: Shelf)?) {
+        chrome = PageChrome(title: volume.title, context: context, tab: .feed)
+        result = SearchResultView(volume, inLibrary: inLibrary)
+        publisher = volume.publisher
+        publishedDate = volume.publishedDate
+        isbn13 = volume.isbn13
+        isbn10 = volume.isbn10
+        categories = volume.categories.isEmpty ? nil : volume.categories.joined(separator: " · ")
+        language = volume.language
+        coverURL = volume.coverURL ?? BookCover.placeholder
+        descriptionParagraphs = (volume.description ?? "").split(separator: "\n").map(String.init)
+    }
+}
+
+extension UpstreamFailure {
+    /// What the user reads when a provider could not answer, with the way forward.
+    var userMessage: String {
+        switch self {
+        case .rateLimited(_, dailyQuota: true):
+            "Google Books' daily limit for this server is used up; it resets tomorrow. Until then, add the book by hand. "
+                + "(Giving Shelfed its own Google API key in SHELFED_GOOGLE_BOOKS_API_KEY avoids the shared limit.)"
+        case .rateLimited(let retryAfter?, _):
+            "Google Books asks us to slow down — try again in \(retryAfter) seconds, or add the book by hand."
+        case .rateLimited:
+            "Google Books is busy right now — try again in a minute, or add the book by hand."
+        case .refused:
+            "Google Books refused the search (it may need an API key from this network). Add the book by hand for now."
+        case .notFound:
+            "Google Books does not know this book any more. Search again, or add it by hand."
+        default:
+            "Google Books is not answering right now — try again in a minute, or add the book by hand."
+        }
+    }
+
+    /// The status of the page that carries `userMessage`.
+    var pageStatus: HTTPStatusCode {
+        switch self {
+        case .rateLimited: .tooManyRequests
+        case .notFound: .notFound
+        case .refused: .badGateway
+        default: .serviceUnavailable
+        }
+    }
+}

@@ -1,0 +1,159 @@
+import Foundation
+import GRDB
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+@testable import ShelfedKit
+
+@Suite("Search pages and adding from search")
+struct SearchPageTests {
+    @Test("results show cover, title, authors and year, with add buttons posting volume_id and shelf")
+    func results() async throws {
+        try await FakeBooksServer.run { fake in
+            try await TestApp(search: fake.settings()).run { client in
+                let web = WebSession(client)
+                try await web.register("alice")
+                let page = try await web.get("/search?q=harry+potter")
+                #expect(page.status == .ok)
+                let html = page.text
+                #expect(html.contains("Harry Potter and the Deathly Hallows"))
+                #expect(html.contains("href=\"/search/volumes/gCtazG4ZXlQC\""))
+                #expect(html.contains("name=\"volume_id\" value=\"gCtazG4ZXlQC\""))
+                #expect(html.contains("name=\"shelf\" value=\"want_to_read\""))
+                #expect(html.contains("J.K. Rowling · 2015") || html.contains("J. K. Rowling"))
+                #expect(html.contains("src=\"\(fake.baseURL)/gcovers/books/content?id=gCtazG4ZXlQC"))
+                #expect(html.contains("value=\"harry potter\""))
+            }
+        }
+    }
+
+    @Test("an ISBN typed with hyphens is looked up as isbn:")
+    func isbnSearch() async throws {
+        try await FakeBooksServer.run { fake in
+            try await TestApp(search: fake.settings()).run { client in
+                let web = WebSession(client)
+                try await web.register("alice")
+                let html = try await web.get("/search?q=0-14-044604-4").text
+                #expect(html.contains("The Complete Essays"))
+                #expect(fake.googleRequests.last?.contains("q=isbn:9780140446043") == true)
+            }
+        }
+    }
+
+    @Test("adding a result stores its metadata and cover, and never duplicates the book")
+    func addFromSearch() async throws {
+        let app = TestApp()
+        try await FakeBooksServer.run { fake in
+            let app = TestApp(clock: app.clock, search: fake.settings())
+            try await app.run { client in
+                let web = WebSession(client)
+                try await web.register("alice")
+                let detail = try await web.get("/search/volumes/0yNhEAAAQBAJ")
+                #expect(detail.text.contains("Near to the Wild Heart"))
+                #expect(!detail.text.contains("&lt;p&gt;"))
+
+                let added = try await web.post("/search/add", ["volume_id": "0yNhEAAAQBAJ", "shelf": "want_to_read"])
+                #expect(added.status == .seeOther)
+                let location = try #require(added.headers[.location])
+                let book = try #require(try await app.database().writer.read { db in try Book.fetchOne(db) })
+                #expect(location == "/books/\(book.id!)")
+                #expect(book.title == "Near to the Wild Heart")
+                #expect(book.authors == ["Clarice Lispector"])
+                #expect(book.pageCount == 208)
+                #expect(book.publisher == "Random House")
+                #expect(book.publishedDate == "2022-04-28")
+                #expect(book.isbn13 == "9780241600504")
+                #expect(book.isbn10 == "0241600502")
+                #expect(book.categories.contains("Fiction / Literary"))
+                #expect(book.googleVolumeId == "0yNhEAAAQBAJ")
+                #expect(book.source == .google)
+                #expect(book.description?.contains("<") == false)
+                let cover = try #require(book.coverPath)
+                let coverFile = app.config.coversDirectory.appendingPathComponent(cover)
+                #expect(FileManager.default.fileExists(atPath: coverFile.path))
+                #expect(fake.coverRequests.count == 1)
+
+                let served = try await web.get("/covers/\(cover)")
+                #expect(served.status == .ok)
+                #expect(served.headers[.contentType] == "image/jpeg")
+                #expect(served.headers[.cacheControl]?.contains("max-age=31536000") == true)
+                let page = try await web.get(location).text
+                #expect(page.contains("src=\"/covers/\(cover)\""))
+
+                // Again from search, by ISBN by hand, and from the results list: still one book.
+                let again = try await web.post("/search/add", ["volume_id": "0yNhEAAAQBAJ", "shelf": "read"])
+                #expect(again.headers[.location] == location)
+                #expect(try await web.post("/books", ["title": "Near", "isbn": "9780241600504"]).status == .conflict)
+                #expect(try await app.database().writer.read { db in try UserBook.fetchCount(db) } == 1)
+                let results = try await web.get("/search?q=0241600502")
+                #expect(results.status == .ok)
+
+                // Another reader adds the same volume: the catalog row and its cover are shared.
+                let bob = WebSession(client)
+                try await bob.register("bob")
+                let bobAdded = try await bob.post("/search/add", ["volume_id": "0yNhEAAAQBAJ", "shelf": "reading"])
+                #expect(bobAdded.headers[.location] == location)
+                #expect(try await app.database().writer.read { db in try Book.fetchCount(db) } == 1)
+                #expect(fake.coverRequests.count == 1)
+            }
+        }
+    }
+
+    @Test("a book already on a shelf shows that shelf in the results instead of add buttons")
+    func inLibraryState() async throws {
+        try await FakeBooksServer.run { fake in
+            try await TestApp(search: fake.settings()).run { client in
+                let web = WebSession(client)
+                try await web.register("alice")
+                try await web.post("/search/add", ["volume_id": "WTBA-wzX7cwC", "shelf": "reading"])
+                let detail = try await web.get("/search/volumes/WTBA-wzX7cwC").text
+                #expect(detail.contains("On your <a href=\"/books/1\">Reading</a> shelf"))
+            }
+        }
+    }
+
+    @Test("when Google is down the user gets a plain message and a pre-filled manual-add form")
+    func friendlyFailure() async throws {
+        try await FakeBooksServer.run { fake in
+            try await TestApp(search: fake.settings()).run { client in
+                let web = WebSession(client)
+                try await web.register("alice")
+                fake.failGoogle(.status(503), .status(503), .status(503))
+                let page = try await web.get("/search?q=batman")
+                #expect(page.status == .serviceUnavailable)
+                #expect(page.text.contains("Google Books is not answering right now — try again in a minute, or add the book by hand."))
+                #expect(page.text.contains("href=\"/books/new?title=batman\""))
+                fake.failGoogle(.dailyQuota)
+                let quota = try await web.get("/search?q=popular&field=author")
+                #expect(quota.status == .tooManyRequests)
+                #expect(quota.text.contains("daily limit"))
+                #expect(quota.text.contains("href=\"/books/new?authors=popular\""))
+                let form = try await web.get("/books/new?title=batman")
+                #expect(form.text.contains("id=\"title\" name=\"title\" value=\"batman\""))
+            }
+        }
+    }
+
+    @Test("with both providers gone, the library still renders, covers included, and search says so")
+    func offline() async throws {
+        try await FakeBooksServer.run { fake in
+            let app = TestApp(search: fake.settings())
+            try await app.run { client in
+                let web = WebSession(client)
+                try await web.register("alice")
+                try await web.post("/search/add", ["volume_id": "0yNhEAAAQBAJ", "shelf": "reading"])
+                await fake.stop()
+
+                let cover = try #require(try await app.database().writer.read { db in try Book.fetchOne(db)?.coverPath })
+                for path in ["/", "/shelves", "/shelves/reading", "/books/1", "/covers/\(cover)"] {
+                    #expect(try await web.get(path).status == .ok, "\(path)")
+                }
+                #expect(try await web.get("/shelves").text.contains("Near to the Wild Heart"))
+                let search = try await web.get("/search?q=something+new")
+                #expect(search.status == .serviceUnavailable)
+                #expect(search.text.contains("add the book by hand"))
+            }
+        }
+    }
+}

@@ -1,0 +1,73 @@
+"""A small fake Google Books / Open Library for the browser suite: replays ../shared/fixtures on 127.0.0.1."""
+import http.server
+import json
+import pathlib
+import threading
+import urllib.parse
+
+FIXTURES = pathlib.Path(__file__).resolve().parents[3] / "shared" / "fixtures"
+SEARCHES = {
+    "harry potter": "search_harry_potter__sfiggis_enumerables.json",
+    "batman": "search_batman__Founden_doers.json",
+    "isbn:9780140446043": "isbn_0140446044__nembrotorg_nembrot.json",
+}
+
+
+class FakeBooks(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+
+    def __init__(self):
+        super().__init__(("127.0.0.1", 0), Handler)
+        self.base_url = f"http://127.0.0.1:{self.server_address[1]}"
+
+    def start(self):
+        threading.Thread(target=self.serve_forever, daemon=True).start()
+        return self
+
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+    def do_GET(self):
+        url = urllib.parse.urlparse(self.path)
+        query = urllib.parse.parse_qs(url.query)
+        if url.path == "/books/v1/volumes":
+            name = SEARCHES.get(query.get("q", [""])[0].lower())
+            self.send_fixture(name)
+        elif url.path.startswith("/books/v1/volumes/"):
+            volume_id = url.path.rsplit("/", 1)[1]
+            recorded = f"volume_{volume_id}__ajluc_lit-link.json"
+            if (FIXTURES / "googlebooks" / recorded).exists():
+                self.send_fixture(recorded)
+            else:
+                # No single-volume recording: answer with the item as the recorded search returned it.
+                self.send_item(volume_id)
+        elif url.path.startswith("/gcovers/"):
+            self.send_bytes((FIXTURES / "images" / "Portrait_1.jpg").read_bytes(), "image/jpeg")
+        else:
+            self.send_error(404)
+
+    def send_fixture(self, name):
+        if name is None:
+            body = json.dumps({"kind": "books#volumes", "totalItems": 0})
+        else:
+            body = (FIXTURES / "googlebooks" / name).read_text(encoding="utf-8")
+        # Cover links point at Google; keep the browser and the server on this machine.
+        body = body.replace("http://books.google.com/", self.server.base_url + "/gcovers/")
+        self.send_bytes(body.encode(), "application/json; charset=UTF-8")
+
+    def send_item(self, volume_id):
+        for name in SEARCHES.values():
+            for item in json.loads((FIXTURES / "googlebooks" / name).read_text(encoding="utf-8")).get("items", []):
+                if item.get("id") == volume_id:
+                    body = json.dumps(item).replace("http://books.google.com/", self.server.base_url + "/gcovers/")
+                    return self.send_bytes(body.encode(), "application/json; charset=UTF-8")
+        self.send_error(404)
+
+    def send_bytes(self, body, content_type):
+        self.send_response(200)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
