@@ -34,7 +34,8 @@ test-e2e: build
 bench: system-deps release
 	@bash scripts/install-system-packages.sh $(BENCH_PACKAGES)
 	@bash scripts/setup-python.sh
-	.venv/bin/python benchmarks/shelf_page.py
+	.venv/bin/python -u benchmarks/shelf_page.py
+	.venv/bin/python -u benchmarks/search_cache.py
 
 clean:
 	rm -rf .build .venv Tests/e2e/screenshots

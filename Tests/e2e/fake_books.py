@@ -3,6 +3,7 @@ import http.server
 import json
 import pathlib
 import threading
+import time
 import urllib.parse
 
 FIXTURES = pathlib.Path(__file__).resolve().parents[3] / "shared" / "fixtures"
@@ -16,9 +17,11 @@ SEARCHES = {
 class FakeBooks(http.server.ThreadingHTTPServer):
     daemon_threads = True
 
-    def __init__(self):
+    def __init__(self, delay=0.0):
         super().__init__(("127.0.0.1", 0), Handler)
         self.base_url = f"http://127.0.0.1:{self.server_address[1]}"
+        self.delay = delay  # seconds each search answer takes, to hold requests in flight
+        self.search_requests = 0
 
     def start(self):
         threading.Thread(target=self.serve_forever, daemon=True).start()
@@ -33,6 +36,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         url = urllib.parse.urlparse(self.path)
         query = urllib.parse.parse_qs(url.query)
         if url.path == "/books/v1/volumes":
+            self.server.search_requests += 1
+            time.sleep(self.server.delay)
             name = SEARCHES.get(query.get("q", [""])[0].lower())
             self.send_fixture(name)
         elif url.path.startswith("/books/v1/volumes/"):

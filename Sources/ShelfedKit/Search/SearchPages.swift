@@ -1,4 +1,5 @@
 import Foundation
+import Mustache
 
 /// One result as the search page and the detail page show it.
 struct SearchResultView: Sendable {
@@ -129,6 +130,54 @@ extension UpstreamFailure {
         case .notFound: .notFound
         case .refused: .badGateway
         default: .serviceUnavailable
+        }
+    }
+}
+
+// Result lists are looked up field by field; answering directly spares Mustache a Mirror per lookup.
+extension SearchResultView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "title": title
+        case "subtitle": subtitle
+        case "authors": authors
+        case "year": year
+        case "pageCount": pageCount
+        case "thumbnailURL": thumbnailURL
+        case "detailPath": detailPath
+        case "volumeId": volumeId
+        case "isbn": isbn
+        case "inLibraryShelf": inLibraryShelf
+        case "bookPath": bookPath
+        case "addButtons": addButtons
+        default: nil
+        }
+    }
+}
+
+extension SearchResultView.AddButton: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "shelf": shelf
+        case "label": label
+        default: nil
+        }
+    }
+}
+
+extension SearchPage: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "chrome": chrome
+        case "query": query
+        case "fields": fields
+        case "hasQuery": hasQuery
+        case "results": results
+        case "summary": summary
+        case "morePath": morePath
+        case "failure": failure
+        case "manualAddPath": manualAddPath
+        default: nil
         }
     }
 }
