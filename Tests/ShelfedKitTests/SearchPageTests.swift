@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Hummingbird
 import HummingbirdTesting
+import NIOEmbedded
 import Testing
 
 @testable import ShelfedKit
@@ -154,6 +155,36 @@ struct SearchPageTests {
                 #expect(search.status == .serviceUnavailable)
                 #expect(search.text.contains("add the book by hand"))
             }
+        }
+    }
+}
+
+@Suite("Search page details")
+struct SearchPageDetailTests {
+    @Test("cover downloads must be images by their bytes, whatever the server calls them")
+    func coverSignature() throws {
+        let jpeg = try Data(contentsOf: FakeBooksServer.fixtures.appendingPathComponent("images/Landscape_1.jpg"))
+        #expect(CoverStore.imageExtension(of: jpeg) == "jpg")
+        #expect(CoverStore.imageExtension(of: Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])) == "png")
+        #expect(CoverStore.imageExtension(of: Data("RIFF\u{0}\u{0}\u{0}\u{0}WEBPVP8 ".utf8)) == "webp")
+        #expect(CoverStore.imageExtension(of: Data("<html>not a cover</html>".utf8)) == nil)
+    }
+
+    @Test("a full page of 20 results links to the next 20 with the same query and field")
+    func moreLink() {
+        do {
+            let volume = VolumeResult(
+                provider: .googleBooks, volumeId: "x", title: "T", subtitle: nil, authors: [], publisher: nil,
+                publishedDate: nil, description: nil, pageCount: nil, categories: [], language: nil, isbn10: nil,
+                isbn13: nil, coverURL: nil, thumbnailURL: nil, averageRating: nil, ratingsCount: nil)
+            let views = Array(repeating: SearchResultView(volume, inLibrary: nil), count: 20)
+            let request = SearchRequest(text: "old man", field: .title, startIndex: 20)
+            let context = AppRequestContext(source: .init(channel: NIOAsyncTestingChannel(), logger: .init(label: "t")))
+            let full = SearchPage(context: context, request: request, results: views, total: 100, failure: nil)
+            #expect(full.morePath == "/search?q=old%20man&field=title&start=40")
+            #expect(full.summary == "Results 21–40")
+            let last = SearchPage(context: context, request: request, results: Array(views.prefix(7)), total: 100, failure: nil)
+            #expect(last.morePath == nil)
         }
     }
 }
