@@ -1,6 +1,6 @@
 # Shelfed: `make run` starts the server, `make test` runs every test suite. Both install what they need.
 SHELL := /bin/bash
-SYSTEM_PACKAGES := libsqlite3-dev pkg-config
+SYSTEM_PACKAGES := libsqlite3-dev libvips-dev pkg-config
 TEST_PACKAGES := chromium chromium-driver
 BENCH_PACKAGES := wrk time
 SWIFT_BUILD_FLAGS ?=

@@ -16,6 +16,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/vapor/multipart-kit.git", from: "4.7.1"),
     ],
     targets: [
         .executableTarget(
@@ -25,9 +26,16 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .systemLibrary(
+            name: "CImaging",
+            pkgConfig: "vips",
+            providers: [.apt(["libvips-dev"])]
+        ),
         .target(
             name: "ShelfedKit",
             dependencies: [
+                "CImaging",
+                .product(name: "MultipartKit", package: "multipart-kit"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),

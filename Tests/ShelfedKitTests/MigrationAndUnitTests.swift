@@ -15,11 +15,12 @@ struct MigrationTests {
         let path = Self.temporaryPath()
         defer { try? FileManager.default.removeItem(atPath: path) }
         let database = try AppDatabase(path: path)
-        #expect(try database.appliedMigrations() == ["v1 accounts and sessions", "v1 library", "v2 search cache"])
+        #expect(try database.appliedMigrations() == AppDatabase.migrator.migrations)
+        #expect(AppDatabase.migrator.migrations.starts(with: ["v1 accounts and sessions", "v1 library", "v2 search cache", "v3 photos"]))
         let tables = try database.writer.read { db in
             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
         }
-        for table in ["book", "book_author", "session", "user", "user_book"] {
+        for table in ["book", "book_author", "photo", "search_cache", "session", "user", "user_book"] {
             #expect(tables.contains(table))
         }
     }
@@ -40,10 +41,10 @@ struct MigrationTests {
             }
         }
         let database = try AppDatabase(path: path)
-        #expect(try database.appliedMigrations().count == 3)
+        #expect(try database.appliedMigrations() == AppDatabase.migrator.migrations)
         #expect(try database.writer.read { db in try User.fetchOne(db)?.username } == "alice")
         // Opening again is a no-op.
-        #expect(try AppDatabase(path: path).appliedMigrations().count == 3)
+        #expect(try AppDatabase(path: path).appliedMigrations() == AppDatabase.migrator.migrations)
     }
 }
 

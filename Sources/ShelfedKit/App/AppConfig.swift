@@ -21,6 +21,10 @@ public struct AppConfig: Sendable {
     public var logLevel: String
     public var clock: AppClock
     public var search: SearchSettings
+    /// The most one upload request may carry (`SHELFED_MAX_UPLOAD_MB`).
+    public var maxUploadBytes: Int
+    /// How many photos are processed at once (`SHELFED_IMAGE_WORKERS`).
+    public var imageWorkers: Int
 
     public init(
         host: String = "127.0.0.1",
@@ -32,7 +36,9 @@ public struct AppConfig: Sendable {
         resourcesDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
         logLevel: String = "info",
         clock: AppClock = AppClock(),
-        search: SearchSettings = SearchSettings()
+        search: SearchSettings = SearchSettings(),
+        maxUploadBytes: Int = 25 * 1_048_576,
+        imageWorkers: Int = 2
     ) {
         self.host = host
         self.port = port
@@ -44,9 +50,12 @@ public struct AppConfig: Sendable {
         self.logLevel = logLevel
         self.clock = clock
         self.search = search
+        self.maxUploadBytes = maxUploadBytes
+        self.imageWorkers = imageWorkers
     }
 
     public var databasePath: String { dataDirectory.appendingPathComponent("shelfed.sqlite").path }
+    public var mediaDirectory: URL { dataDirectory.appendingPathComponent("media") }
     public var coversDirectory: URL { dataDirectory.appendingPathComponent("covers") }
     public var templatesDirectory: String { resourcesDirectory.appendingPathComponent("templates").path }
     public var staticDirectory: String { resourcesDirectory.appendingPathComponent("static").path }
@@ -107,6 +116,18 @@ extension AppConfig {
             config.search[keyPath: keyPath] = url.trimmingSuffix("/")
         }
         config.search.googleBooksAPIKey = value("SHELFED_GOOGLE_BOOKS_API_KEY")
+        if let megabytes = value("SHELFED_MAX_UPLOAD_MB") {
+            guard let number = Int(megabytes), (1...1024).contains(number) else {
+                throw InvalidSetting(name: "SHELFED_MAX_UPLOAD_MB", value: megabytes, expected: "a whole number of MB, 1 to 1024")
+            }
+            config.maxUploadBytes = number * 1_048_576
+        }
+        if let workers = value("SHELFED_IMAGE_WORKERS") {
+            guard let number = Int(workers), (1...16).contains(number) else {
+                throw InvalidSetting(name: "SHELFED_IMAGE_WORKERS", value: workers, expected: "a number from 1 to 16")
+            }
+            config.imageWorkers = number
+        }
         if let zone = value("SHELFED_TIMEZONE") {
             guard let timeZone = TimeZone(identifier: zone) else {
                 throw InvalidSetting(name: "SHELFED_TIMEZONE", value: zone, expected: "a zone name such as Europe/Berlin")

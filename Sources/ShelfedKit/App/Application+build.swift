@@ -27,6 +27,12 @@ func buildRouter(config: AppConfig, database: AppDatabase, renderer: PageRendere
     let clock = config.clock
     let users = UserStore(db: database)
     let library = LibraryStore(db: database)
+    let photos = PhotoStore(db: database)
+    let media = MediaStore(root: config.mediaDirectory)
+    // Whatever an interrupted upload left behind goes before the first request.
+    try media.prepare()
+    let uploader = PhotoUploader(
+        media: media, processor: ImageProcessor(concurrentImages: config.imageWorkers), photos: photos, logger: logger)
     let router = Router(context: AppRequestContext.self)
 
     router.add(middleware: LogRequestsMiddleware(.debug))
@@ -64,8 +70,15 @@ func buildRouter(config: AppConfig, database: AppDatabase, renderer: PageRendere
     let signedIn = router.group().add(middleware: LoginRedirectMiddleware())
     HomeController(library: library, renderer: renderer).addRoutes(to: signedIn)
     ShelfController(library: library, renderer: renderer).addRoutes(to: signedIn)
-    BookController(library: library, renderer: renderer, clock: clock).addRoutes(to: signedIn)
-    ProfileController(library: library, renderer: renderer).addRoutes(to: signedIn)
+    BookController(library: library, photos: photos, renderer: renderer, clock: clock).addRoutes(to: signedIn)
+    ProfileController(
+        library: library, photos: photos, uploader: uploader, renderer: renderer, clock: clock,
+        maxUploadBytes: config.maxUploadBytes
+    ).addRoutes(to: signedIn)
+    PhotoController(
+        photos: photos, library: library, uploader: uploader, renderer: renderer, clock: clock,
+        maxUploadBytes: config.maxUploadBytes
+    ).addRoutes(to: signedIn)
     SearchController(
         search: BookSearchService(settings: config.search, database: database, clock: clock, logger: logger),
         library: library,

@@ -77,6 +77,28 @@ extension AppDatabase {
             }
             try db.create(index: "search_cache_expires_at", on: "search_cache", columns: ["expires_at"])
         }
+        migrator.registerMigration("v3 photos") { db in
+            try db.create(table: "photo") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("user_id", .integer).notNull().references("user", onDelete: .cascade)
+                // Null for a profile picture; otherwise the catalog book the photo belongs to.
+                t.column("book_id", .integer).references("book", onDelete: .restrict)
+                t.column("original_path", .text).notNull()
+                t.column("display_path", .text).notNull()
+                t.column("thumb_path", .text).notNull()
+                t.column("width", .integer).notNull()
+                t.column("height", .integer).notNull()
+                t.column("bytes", .integer).notNull()
+                t.column("sha256", .text)
+                t.column("content_type", .text).notNull()
+                t.column("page_number", .integer)
+                t.column("comment", .text)
+                t.column("taken_at", .datetime)
+                t.column("created_at", .datetime).notNull()
+            }
+            try db.create(index: "photo_user_book", on: "photo", columns: ["user_id", "book_id", "created_at"])
+            try db.create(index: "photo_user_created", on: "photo", columns: ["user_id", "created_at"])
+        }
         return migrator
     }
 }

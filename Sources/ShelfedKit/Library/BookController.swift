@@ -4,6 +4,7 @@ import Hummingbird
 /// One book: manual add, its page, moving it between shelves, favourite, dates and removal.
 struct BookController: Sendable {
     let library: LibraryStore
+    let photos: PhotoStore
     let renderer: PageRenderer
     let clock: AppClock
 
@@ -52,7 +53,8 @@ struct BookController: Sendable {
     /// GET /books/:id
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> HTML {
         let entry = try await requireEntry(context)
-        return try renderer.render(BookPage(context: context, entry: entry), template: "library/book")
+        let strip = try await photoStrip(entry)
+        return try renderer.render(BookPage(context: context, entry: entry, photos: strip), template: "library/book")
     }
 
     /// POST /books/:id/shelf (`shelf`, optional `return_to`)
@@ -92,7 +94,9 @@ struct BookController: Sendable {
             errors["finished_at"] = "The finish date is before the start date."
         }
         guard errors.isEmpty else {
-            let page = BookPage(context: context, entry: entry, dates: (started ?? "", finished ?? ""), errors: errors)
+            let page = BookPage(
+                context: context, entry: entry, photos: try await photoStrip(entry), dates: (started ?? "", finished ?? ""),
+                errors: errors)
             return try renderer.render(page, template: "library/book", status: .unprocessableContent).response
         }
         try await library.setDates(
@@ -114,6 +118,17 @@ struct BookController: Sendable {
         let entry = try await requireEntry(context)
         try await library.remove(bookID: entry.book.id!, for: entry.userBook.userId)
         return .seeOther(Paths.shelves)
+    }
+
+    /// The latest few thumbnails and the total count, for the book page.
+    private func photoStrip(_ entry: LibraryEntry) async throws -> BookPage.PhotoStrip {
+        let bookID = entry.book.id!
+        let userID = entry.userBook.userId
+        async let latest = photos.photos(ofBook: bookID, userID: userID, order: .date, limit: 6)
+        async let count = photos.count(ofBook: bookID, userID: userID)
+        return try await BookPage.PhotoStrip(
+            thumbs: latest.map { PhotoThumb($0, bookTitle: entry.book.title) }, count: count,
+            galleryPath: Paths.bookPhotos(bookID), newPhotoPath: Paths.newBookPhoto(bookID))
     }
 
     /// The signed-in user's entry for `:id`; anything else (unknown, malformed, someone else's) is a 404.

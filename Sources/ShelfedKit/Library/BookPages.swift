@@ -54,8 +54,17 @@ struct BookPage: Sendable {
         let current: Bool
     }
 
+    /// The photo strip under the book's heading.
+    struct PhotoStrip: Sendable {
+        let thumbs: [PhotoThumb]
+        let count: Int
+        let galleryPath: String
+        let newPhotoPath: String
+    }
+
     let chrome: PageChrome
     let card: BookCard
+    let photos: PhotoStrip
     let subtitle: String?
     let publisher: String?
     let publishedDate: String?
@@ -72,9 +81,10 @@ struct BookPage: Sendable {
     let startedError: String?
     let finishedError: String?
 
-    init(context: AppRequestContext, entry: LibraryEntry, dates: (started: String, finished: String)? = nil,
-         errors: FieldErrors = .init())
+    init(context: AppRequestContext, entry: LibraryEntry, photos: PhotoStrip,
+         dates: (started: String, finished: String)? = nil, errors: FieldErrors = .init())
     {
+        self.photos = photos
         let book = entry.book
         chrome = PageChrome(title: book.title, context: context, tab: .shelves)
         card = BookCard(LibraryItem(entry))

@@ -25,7 +25,7 @@ struct CSRFMiddleware: RouterMiddleware {
         let token = existing ?? Self.makeToken()
         context.csrfToken = token
 
-        if Self.isStateChanging(request.method), !request.uri.path.hasPrefix("/api/") {
+        if Self.isStateChanging(request.method), !request.uri.path.hasPrefix("/api/"), !Self.isMultipart(request) {
             let submitted = try await submittedToken(in: &request)
             guard let submitted, existing != nil, Self.constantTimeEquals(submitted, token) else {
                 throw HTTPError(
@@ -54,6 +54,12 @@ struct CSRFMiddleware: RouterMiddleware {
         let body = try await request.collectBody(upTo: Self.maxFormBytes)
         let fields = FormFields(urlEncoded: String(buffer: body))
         return fields[Self.fieldName]
+    }
+
+    /// Uploads are streamed, so their handler checks `_csrf` as the first part, before reading any file
+    /// (`Request.receiveMultipart`); every other handler refuses a multipart body.
+    static func isMultipart(_ request: Request) -> Bool {
+        request.headers[.contentType]?.lowercased().hasPrefix("multipart/form-data") == true
     }
 
     static func isStateChanging(_ method: HTTPRequest.Method) -> Bool {

@@ -38,6 +38,17 @@ enum Paths {
         return newBook + "?\(field)=" + queryEscape(request.text)
     }
 
+    enum PhotoVariant: String, Sendable {
+        case thumb, display, original
+    }
+
+    static func bookPhotos(_ bookID: Int64) -> String { "/books/\(bookID)/photos" }
+    static func newBookPhoto(_ bookID: Int64) -> String { "/books/\(bookID)/photos/new" }
+    static func photo(_ id: Int64) -> String { "/photos/\(id)" }
+    static func photoDelete(_ id: Int64) -> String { "/photos/\(id)/delete" }
+    static func photoFile(_ id: Int64, _ variant: PhotoVariant) -> String { "/photos/\(id)/\(variant.rawValue)" }
+    static let avatar = "/profile/avatar"
+
     static func shelf(_ shelf: Shelf) -> String { "/shelves/\(shelf.slug)" }
     static func book(_ id: Int64) -> String { "/books/\(id)" }
     static func bookShelf(_ id: Int64) -> String { "/books/\(id)/shelf" }

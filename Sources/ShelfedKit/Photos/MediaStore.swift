@@ -1,0 +1,51 @@
+import Foundation
+
+/// The media folder: per-user folders of finished files, and `.incoming/` for uploads in progress.
+public struct MediaStore: Sendable {
+    public let root: URL
+
+    public init(root: URL) {
+        self.root = root
+    }
+
+    var incoming: URL { root.appendingPathComponent(".incoming") }
+
+    /// Creates the folders and removes whatever an interrupted upload left in `.incoming/`.
+    public func prepare() throws {
+        try? FileManager.default.removeItem(at: incoming)
+        try FileManager.default.createDirectory(at: incoming, withIntermediateDirectories: true)
+    }
+
+    /// A fresh path in `.incoming/`; nothing is created there yet.
+    func temporaryFile(_ suffix: String = "") -> URL {
+        incoming.appendingPathComponent(UUID().uuidString.lowercased() + suffix)
+    }
+
+    /// Moves finished files into `<user-id>/` under one random name and returns their relative paths.
+    /// Either all arrive or none stay.
+    func commit(_ files: [(source: URL, suffix: String)], userID: Int64) throws -> [String] {
+        let folder = root.appendingPathComponent(String(userID))
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let name = UUID().uuidString.lowercased()
+        var moved: [String] = []
+        do {
+            for file in files {
+                let relative = "\(userID)/\(name)\(file.suffix)"
+                try FileManager.default.moveItem(at: file.source, to: root.appendingPathComponent(relative))
+                moved.append(relative)
+            }
+        } catch {
+            remove(moved)
+            throw error
+        }
+        return moved
+    }
+
+    func url(for relativePath: String) -> URL {
+        root.appendingPathComponent(relativePath)
+    }
+
+    func remove(_ relativePaths: [String]) {
+        for path in relativePaths { try? FileManager.default.removeItem(at: url(for: path)) }
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+import GRDB
+
+/// An uploaded picture: of a page or moment in a book, or (without a book) a profile picture.
+public struct Photo: Codable, Sendable, Identifiable, FetchableRecord, MutablePersistableRecord {
+    public var id: Int64?
+    public var userId: Int64
+    public var bookId: Int64?
+    /// Paths relative to the media folder.
+    public var originalPath: String
+    public var displayPath: String
+    public var thumbPath: String
+    /// Of the display image, upright.
+    public var width: Int
+    public var height: Int
+    /// Of the original upload.
+    public var bytes: Int
+    public var sha256: String?
+    public var contentType: String
+    public var pageNumber: Int?
+    public var comment: String?
+    public var takenAt: Date?
+    public var createdAt: Date
+
+    public static let databaseTableName = "photo"
+    public static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
+    public static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) {
+        id = inserted.rowID
+    }
+
+    /// The three files of this photo, relative to the media folder.
+    var files: [String] { [originalPath, displayPath, thumbPath] }
+}

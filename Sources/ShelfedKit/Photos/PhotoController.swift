@@ -1,0 +1,212 @@
+import Foundation
+import Hummingbird
+
+/// Uploading, viewing, editing and deleting photos of a book's pages and moments.
+struct PhotoController: Sendable {
+    let photos: PhotoStore
+    let library: LibraryStore
+    let uploader: PhotoUploader
+    let renderer: PageRenderer
+    let clock: AppClock
+    let maxUploadBytes: Int
+
+    func addRoutes(to router: RouterGroup<AppRequestContext>) {
+        router.get("/books/:id/photos/new", use: new)
+        router.post("/books/:id/photos", use: create)
+        router.get("/books/:id/photos", use: gallery)
+        router.get("/photos/:photoID", use: show)
+        router.post("/photos/:photoID", use: update)
+        router.get("/photos/:photoID/delete", use: confirmDelete)
+        router.post("/photos/:photoID/delete", use: delete)
+        router.get("/photos/:photoID/:variant", use: file)
+    }
+
+    /// GET /books/:id/photos/new
+    @Sendable func new(_ request: Request, context: AppRequestContext) async throws -> HTML {
+        let entry = try await requireBook(context)
+        return try renderer.render(newPage(entry, context: context, form: PhotoForm()), template: "photos/new")
+    }
+
+    /// POST /books/:id/photos (multipart: `_csrf` first, then `page_number`, `comment`, one or more `photo`)
+    @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let entry = try await requireBook(context)
+        let userID = entry.userBook.userId
+        let upload = try await request.receiveMultipart(
+            fileField: "photo", maxBytes: maxUploadBytes, csrfToken: context.csrfToken,
+            temporaryFile: { uploader.media.temporaryFile() })
+        let form = PhotoForm(pageNumber: upload.fields["page_number"], comment: upload.fields["comment"])
+        var errors = FieldErrors()
+        var details = PhotoUploader.Details(bookID: entry.book.id)
+        switch form.validate(pageCount: entry.book.pageCount) {
+        case .success(let (page, comment)):
+            details.pageNumber = page
+            details.comment = comment
+        case .failure(let fieldErrors):
+            errors = fieldErrors
+        }
+        if errors.isEmpty && upload.files.isEmpty { errors["photo"] = "Choose a photo to upload." }
+        guard errors.isEmpty else {
+            upload.discardFiles()
+            let page = newPage(entry, context: context, form: form, errors: errors)
+            return try renderer.render(page, template: "photos/new", status: .unprocessableContent).response
+        }
+        var stored: [Photo] = []
+        do {
+            for file in upload.files {
+                stored.append(try await uploader.store(file, userID: userID, details: details, now: clock.now()))
+            }
+        } catch {
+            // One bad file fails the whole upload, so the user never wonders which photos made it.
+            upload.discardFiles()
+            for photo in stored { _ = try? await deletePhoto(photo.id!, userID: userID) }
+            throw error
+        }
+        let target = stored.count == 1 ? Paths.photo(stored[0].id!) : Paths.bookPhotos(entry.book.id!)
+        return .seeOther(target)
+    }
+
+    /// GET /books/:id/photos?sort=page|date
+    @Sendable func gallery(_ request: Request, context: AppRequestContext) async throws -> HTML {
+        let entry = try await requireBook(context)
+        let bookID = entry.book.id!
+        let byPage = request.uri.queryParameters["sort"] == "page"
+        let list = try await photos.photos(ofBook: bookID, userID: entry.userBook.userId, order: byPage ? .page : .date)
+        let page = GalleryPage(
+            chrome: PageChrome(title: "Photos of \(entry.book.title)", context: context, tab: .shelves),
+            bookTitle: entry.book.title, bookPath: Paths.book(bookID), newPhotoPath: Paths.newBookPhoto(bookID),
+            photos: list.map { PhotoThumb($0, bookTitle: entry.book.title) }, byPage: byPage,
+            byPagePath: Paths.bookPhotos(bookID) + "?sort=page", byDatePath: Paths.bookPhotos(bookID) + "?sort=date")
+        return try renderer.render(page, template: "photos/gallery")
+    }
+
+    /// GET /photos/:photoID
+    @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> HTML {
+        let (photo, title) = try await requirePhoto(context)
+        return try renderer.render(photoPage(photo, bookTitle: title, context: context), template: "photos/show")
+    }
+
+    /// POST /photos/:photoID (`page_number`, `comment`)
+    @Sendable func update(_ request: Request, context: AppRequestContext) async throws -> Response {
+        var request = request
+        let (photo, title) = try await requirePhoto(context)
+        let fields = try await request.formFields()
+        let form = PhotoForm(pageNumber: fields["page_number"], comment: fields["comment"])
+        let pageCount = try await photo.bookId.asyncFlatMap { try await library.catalogBook(id: $0)?.pageCount }
+        switch form.validate(pageCount: pageCount) {
+        case .success(let (page, comment)):
+            _ = try await photos.update(id: photo.id!, of: photo.userId, pageNumber: page, comment: comment)
+            return .seeOther(Paths.photo(photo.id!))
+        case .failure(let errors):
+            let page = photoPage(photo, bookTitle: title, context: context, form: form, errors: errors)
+            return try renderer.render(page, template: "photos/show", status: .unprocessableContent).response
+        }
+    }
+
+    /// GET /photos/:photoID/delete
+    @Sendable func confirmDelete(_ request: Request, context: AppRequestContext) async throws -> HTML {
+        let (photo, title) = try await requirePhoto(context)
+        let id = photo.id!
+        let page = DeletePhotoPage(
+            chrome: PageChrome(title: "Delete this photo?", context: context, tab: .shelves),
+            thumbURL: Paths.photoFile(id, .thumb), alt: PhotoThumb(photo, bookTitle: title).alt,
+            deletePath: Paths.photoDelete(id), photoPath: Paths.photo(id))
+        return try renderer.render(page, template: "photos/delete")
+    }
+
+    /// POST /photos/:photoID/delete: removes the row and the three files.
+    @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let (photo, _) = try await requirePhoto(context)
+        _ = try await deletePhoto(photo.id!, userID: photo.userId)
+        return .seeOther(photo.bookId.map(Paths.bookPhotos) ?? Paths.profile)
+    }
+
+    /// GET /photos/:photoID/thumb|display|original: only for the owner, cached privately.
+    @Sendable func file(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard let variant = context.parameters.get("variant").flatMap(Paths.PhotoVariant.init(rawValue:)) else {
+            throw HTTPError(.notFound)
+        }
+        let (photo, _) = try await requirePhoto(context)
+        let relative: String
+        switch variant {
+        case .thumb: relative = photo.thumbPath
+        case .display: relative = photo.displayPath
+        case .original: relative = photo.originalPath
+        }
+        // Files never change under a name (an edit keeps them, a new upload gets new names).
+        let etag = "\"\(relative.split(separator: "/").last ?? "")\""
+        var headers: HTTPFields = [
+            .cacheControl: "private, max-age=2592000", .eTag: etag,
+            .contentType: variant == .original ? photo.contentType : "image/jpeg",
+        ]
+        if request.headers[.ifNoneMatch] == etag { return Response(status: .notModified, headers: headers) }
+        if variant == .original {
+            let fileExtension = URL(fileURLWithPath: relative).pathExtension
+            headers[.contentDisposition] = "attachment; filename=\"photo-\(photo.id!).\(fileExtension)\""
+        }
+        let body = try await FileIO().loadFile(path: uploader.media.url(for: relative).path, context: context)
+        return Response(status: .ok, headers: headers, body: body)
+    }
+
+    private func deletePhoto(_ id: Int64, userID: Int64) async throws -> Bool {
+        guard let removed = try await photos.delete(id: id, of: userID) else { return false }
+        uploader.media.remove(removed.files)
+        return true
+    }
+
+    private func newPage(_ entry: LibraryEntry, context: AppRequestContext, form: PhotoForm, errors: FieldErrors = .init())
+        -> NewPhotoPage
+    {
+        NewPhotoPage(
+            chrome: PageChrome(title: "Add a photo", context: context, tab: .shelves), bookTitle: entry.book.title,
+            bookPath: Paths.book(entry.book.id!), action: Paths.bookPhotos(entry.book.id!), pageNumber: form.pageNumber,
+            comment: form.comment, pageCount: entry.book.pageCount, pageNumberError: errors["page_number"],
+            commentError: errors["comment"] ?? errors["photo"], maxUploadMB: maxUploadBytes / 1_048_576,
+            acceptsHEIC: ImageProcessor.canReadHEIC)
+    }
+
+    private func photoPage(
+        _ photo: Photo, bookTitle: String, context: AppRequestContext, form: PhotoForm? = nil,
+        errors: FieldErrors = .init()
+    ) -> PhotoPage {
+        let id = photo.id!
+        return PhotoPage(
+            chrome: PageChrome(title: "Photo from \(bookTitle)", context: context, tab: .shelves), id: id,
+            displayURL: Paths.photoFile(id, .display), originalURL: Paths.photoFile(id, .original), width: photo.width,
+            height: photo.height, alt: PhotoThumb(photo, bookTitle: bookTitle).alt, bookTitle: bookTitle,
+            bookPath: photo.bookId.map(Paths.book) ?? Paths.profile,
+            galleryPath: photo.bookId.map(Paths.bookPhotos) ?? Paths.profile,
+            pageNumber: form?.pageNumber ?? photo.pageNumber.map(String.init) ?? "",
+            comment: form?.comment ?? photo.comment ?? "",
+            uploaded: photo.createdAt.formatted(.dateTime.year().month(.wide).day()), editPath: Paths.photo(id),
+            deletePath: Paths.photoDelete(id), pageNumberError: errors["page_number"], commentError: errors["comment"])
+    }
+
+    private func requireBook(_ context: AppRequestContext) async throws -> LibraryEntry {
+        let user = try context.requireUser()
+        guard let id = context.parameters.get("id", as: Int64.self),
+            let entry = try await library.entry(bookID: id, of: user.id!)
+        else {
+            throw HTTPError(.notFound, message: "This book is not in your library. It may have been removed.")
+        }
+        return entry
+    }
+
+    /// The signed-in user's photo for `:photoID` and its book's title; anyone else's is a 404.
+    private func requirePhoto(_ context: AppRequestContext) async throws -> (Photo, String) {
+        let user = try context.requireUser()
+        guard let id = context.parameters.get("photoID", as: Int64.self),
+            let photo = try await photos.photo(id: id, of: user.id!)
+        else {
+            throw HTTPError(.notFound, message: "There is no such photo. It may have been deleted.")
+        }
+        let title = try await photo.bookId.asyncFlatMap { try await library.catalogBook(id: $0)?.title }
+        return (photo, title ?? "your profile")
+    }
+}
+
+extension Optional where Wrapped: Sendable {
+    func asyncFlatMap<T>(_ transform: (Wrapped) async throws -> T?) async rethrows -> T? {
+        guard let value = self else { return nil }
+        return try await transform(value)
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+
+/// The page number and comment of a photo as typed, and their rules.
+struct PhotoForm: Sendable {
+    var pageNumber = ""
+    var comment = ""
+    static let maxComment = 2_000
+
+    init(pageNumber: String? = nil, comment: String? = nil) {
+        self.pageNumber = pageNumber?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        self.comment = comment?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+    }
+
+    /// The checked values, or messages keyed `page_number` / `comment`.
+    func validate(pageCount: Int?) -> Result<(page: Int?, comment: String?), FieldErrors> {
+        var errors = FieldErrors()
+        var page: Int?
+        if !pageNumber.isEmpty {
+            if let number = Int(pageNumber), number > 0 {
+                page = number
+                if let pageCount, number > pageCount {
+                    errors["page_number"] = "This book has \(pageCount) pages; enter a page from 1 to \(pageCount)."
+                }
+            } else {
+                errors["page_number"] = "Enter the page as a whole number, like 42."
+            }
+        }
+        if comment.count > Self.maxComment {
+            errors["comment"] = "Keep the comment to \(Self.maxComment) characters (it has \(comment.count))."
+        }
+        guard errors.isEmpty else { return .failure(errors) }
+        return .success((page, comment.isEmpty ? nil : comment))
+    }
+}
+

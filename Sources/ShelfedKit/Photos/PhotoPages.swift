@@ -1,0 +1,81 @@
+import Foundation
+
+/// A photo as lists show it.
+struct PhotoThumb: Sendable {
+    let path: String
+    let thumbURL: String
+    let alt: String
+    let pageLabel: String?
+    let comment: String?
+    let bookTitle: String?
+    let bookPath: String?
+
+    init(_ photo: Photo, bookTitle: String? = nil) {
+        let id = photo.id!
+        path = Paths.photo(id)
+        thumbURL = Paths.photoFile(id, .thumb)
+        pageLabel = photo.pageNumber.map { "Page \($0)" }
+        comment = photo.comment
+        alt = [bookTitle.map { "Photo from \($0)" } ?? "Photo", pageLabel.map { ", \($0.lowercased())" }]
+            .compactMap { $0 }.joined()
+        self.bookTitle = bookTitle
+        bookPath = photo.bookId.map(Paths.book)
+    }
+}
+
+/// `photos/new`: the upload form, with what was typed and a message per field.
+struct NewPhotoPage: Sendable {
+    let chrome: PageChrome
+    let bookTitle: String
+    let bookPath: String
+    let action: String
+    let pageNumber: String
+    let comment: String
+    let pageCount: Int?
+    let pageNumberError: String?
+    let commentError: String?
+    let maxUploadMB: Int
+    let acceptsHEIC: Bool
+}
+
+/// `photos/gallery`: one book's photos, sortable by page or date.
+struct GalleryPage: Sendable {
+    let chrome: PageChrome
+    let bookTitle: String
+    let bookPath: String
+    let newPhotoPath: String
+    let photos: [PhotoThumb]
+    let byPage: Bool
+    let byPagePath: String
+    let byDatePath: String
+}
+
+/// `photos/show`: the large image, its page and comment, the edit form and the delete link.
+struct PhotoPage: Sendable {
+    let chrome: PageChrome
+    let id: Int64
+    let displayURL: String
+    let originalURL: String
+    let width: Int
+    let height: Int
+    let alt: String
+    let bookTitle: String
+    let bookPath: String
+    let galleryPath: String
+    let pageNumber: String
+    let comment: String
+    let uploaded: String
+    let editPath: String
+    let deletePath: String
+    let pageNumberError: String?
+    let commentError: String?
+}
+
+/// `photos/delete`: asks before a photo and its files go.
+struct DeletePhotoPage: Sendable {
+    let chrome: PageChrome
+    let thumbURL: String
+    let alt: String
+    let deletePath: String
+    let photoPath: String
+}

@@ -1,0 +1,98 @@
+import Foundation
+import GRDB
+
+/// All SQL about photos, always scoped to their owner.
+public struct PhotoStore: Sendable {
+    let db: AppDatabase
+
+    public enum Order: String, Sendable {
+        case page, date
+    }
+
+    public init(db: AppDatabase) {
+        self.db = db
+    }
+
+    public func insert(_ photo: Photo) async throws -> Photo {
+        try await db.write { db in
+            var photo = photo
+            try photo.insert(db)
+            return photo
+        }
+    }
+
+    /// The user's photo, or nil when it is unknown or someone else's.
+    public func photo(id: Int64, of userID: Int64) async throws -> Photo? {
+        try await db.read { db in
+            try Photo.filter(Column("id") == id && Column("user_id") == userID).fetchOne(db)
+        }
+    }
+
+    /// The user's photos of one book: by page (photos without a page last) or newest first.
+    public func photos(ofBook bookID: Int64, userID: Int64, order: Order = .date, limit: Int? = nil) async throws
+        -> [Photo]
+    {
+        try await db.read { db in
+            var request = Photo.filter(Column("user_id") == userID && Column("book_id") == bookID)
+            switch order {
+            case .page:
+                request = request.order(Column("page_number") == nil, Column("page_number"), Column("created_at").desc)
+            case .date:
+                request = request.order(Column("created_at").desc, Column("id").desc)
+            }
+            if let limit { request = request.limit(limit) }
+            return try request.fetchAll(db)
+        }
+    }
+
+    public func count(ofBook bookID: Int64, userID: Int64) async throws -> Int {
+        try await db.read { db in
+            try Photo.filter(Column("user_id") == userID && Column("book_id") == bookID).fetchCount(db)
+        }
+    }
+
+    /// The user's latest book photos across all books, with each book's title.
+    public func latestUploads(of userID: Int64, limit: Int) async throws -> [(photo: Photo, bookTitle: String)] {
+        try await db.read { db in
+            let photos = try Photo.filter(Column("user_id") == userID && Column("book_id") != nil)
+                .order(Column("created_at").desc, Column("id").desc).limit(limit).fetchAll(db)
+            return try photos.map { photo in
+                let title = try String.fetchOne(db, sql: "SELECT title FROM book WHERE id = ?", arguments: [photo.bookId])
+                return (photo, title ?? "")
+            }
+        }
+    }
+
+    /// Changes page number and comment; false when the photo is not the user's.
+    public func update(id: Int64, of userID: Int64, pageNumber: Int?, comment: String?) async throws -> Bool {
+        try await db.write { db in
+            try db.execute(
+                sql: "UPDATE photo SET page_number = ?, comment = ? WHERE id = ? AND user_id = ?",
+                arguments: [pageNumber, comment, id, userID])
+            return db.changesCount > 0
+        }
+    }
+
+    /// Deletes the row and returns it, so its files can go too; nil when it is not the user's.
+    public func delete(id: Int64, of userID: Int64) async throws -> Photo? {
+        try await db.write { db in
+            guard let photo = try Photo.filter(Column("id") == id && Column("user_id") == userID).fetchOne(db) else {
+                return nil
+            }
+            try db.execute(sql: "UPDATE user SET avatar_photo_id = NULL WHERE avatar_photo_id = ?", arguments: [id])
+            _ = try photo.delete(db)
+            return photo
+        }
+    }
+
+    /// Makes `photoID` the user's profile picture and returns the one it replaces, if any.
+    public func setAvatar(_ photoID: Int64, for userID: Int64) async throws -> Photo? {
+        try await db.write { db in
+            let previousID = try Int64.fetchOne(db, sql: "SELECT avatar_photo_id FROM user WHERE id = ?", arguments: [userID])
+            try db.execute(sql: "UPDATE user SET avatar_photo_id = ? WHERE id = ?", arguments: [photoID, userID])
+            guard let previousID, let previous = try Photo.fetchOne(db, key: previousID) else { return nil }
+            _ = try previous.delete(db)
+            return previous
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import Hummingbird
+import Logging
+
+/// Takes an uploaded file from `.incoming/` to a stored photo: checks its type by its bytes, derives the
+/// display image and thumbnail, moves all three files into the user's folder, then inserts the row.
+/// If any step fails, whatever was written is removed.
+struct PhotoUploader: Sendable {
+    let media: MediaStore
+    let processor: ImageProcessor
+    let photos: PhotoStore
+    let logger: Logger
+
+    struct Details: Sendable {
+        var bookID: Int64?
+        var pageNumber: Int?
+        var comment: String?
+        var squareThumbnail = false
+    }
+
+    func store(_ upload: UploadedFile, userID: Int64, details: Details, now: Date) async throws -> Photo {
+        let display = media.temporaryFile("-display.jpg")
+        let thumbnail = media.temporaryFile("-thumb.jpg")
+        defer {
+            for file in [upload.url, display, thumbnail] { try? FileManager.default.removeItem(at: file) }
+        }
+        guard let kind = ImageKind.detect(at: upload.url) else {
+            throw HTTPError(
+                .unsupportedMediaType,
+                message: "That file is not a photo Shelfed can read. Use a JPEG, PNG or WebP picture.")
+        }
+        if kind == .heic, !ImageProcessor.canReadHEIC {
+            throw HTTPError(
+                .unsupportedMediaType,
+                message: "This server cannot read iPhone HEIC photos. On the iPhone, choose Settings → Camera → "
+                    + "Formats → Most Compatible (JPEG), or share the photo as JPEG, and upload it again.")
+        }
+        let derived = try await processor.derive(
+            from: upload.url, display: display, thumbnail: thumbnail, squareThumbnail: details.squareThumbnail)
+        let paths = try media.commit(
+            [(upload.url, "-original.\(kind.fileExtension)"), (display, "-display.jpg"), (thumbnail, "-thumb.jpg")],
+            userID: userID)
+        do {
+            return try await photos.insert(
+                Photo(
+                    id: nil, userId: userID, bookId: details.bookID, originalPath: paths[0], displayPath: paths[1],
+                    thumbPath: paths[2], width: derived.displayWidth, height: derived.displayHeight,
+                    bytes: upload.bytes, sha256: nil, contentType: kind.contentType, pageNumber: details.pageNumber,
+                    comment: details.comment, takenAt: nil, createdAt: now))
+        } catch {
+            media.remove(paths)
+            throw error
+        }
+    }
+}

@@ -1,0 +1,182 @@
+import Foundation
+import Hummingbird
+import MultipartKit
+
+/// A file part of a multipart upload, already on disk in the media folder's `.incoming/`.
+struct UploadedFile: Sendable {
+    let url: URL
+    let bytes: Int
+}
+
+/// The text fields and file parts of a `multipart/form-data` upload.
+struct MultipartUpload: Sendable {
+    var fields: [String: String] = [:]
+    var files: [UploadedFile] = []
+
+    /// Removes every received file (after processing, or when the upload fails).
+    func discardFiles() {
+        for file in files { try? FileManager.default.removeItem(at: file.url) }
+    }
+}
+
+extension Request {
+    /// Streams a multipart body part by part: file parts named `fileField` go straight to disk, other fields
+    /// are kept as text. Counting bytes as they arrive, anything over `maxBytes` stops with 413 and nothing
+    /// left on disk. The first field must be `_csrf` matching `csrfToken`, checked before any file is read.
+    func receiveMultipart(
+        fileField: String, maxBytes: Int, csrfToken: String, temporaryFile: @escaping () -> URL
+    ) async throws -> MultipartUpload {
+        guard let contentType = headers[.contentType], contentType.lowercased().hasPrefix("multipart/form-data"),
+            let boundary = Self.boundary(in: contentType)
+        else {
+            throw HTTPError(.badRequest, message: "This page expects a file upload.")
+        }
+        let limitMessage = "That upload is larger than this server accepts (\(maxBytes / 1_048_576) MB in all). "
+            + "Send fewer photos at once, or smaller ones."
+        if let declared = headers[.contentLength].flatMap(Int.init), declared > maxBytes {
+            throw HTTPError(.contentTooLarge, message: limitMessage)
+        }
+        let state = MultipartState(fileField: fileField, csrfToken: csrfToken, temporaryFile: temporaryFile)
+        let parser = MultipartParser(boundary: boundary)
+        parser.onHeader = { name, value in state.header(name, value) }
+        parser.onBody = { buffer in state.body(&buffer) }
+        parser.onPartComplete = { state.partComplete() }
+        var received = 0
+        do {
+            for try await chunk in body {
+                received += chunk.readableBytes
+                guard received <= maxBytes else { throw HTTPError(.contentTooLarge, message: limitMessage) }
+                try parser.execute(chunk)
+                if let failure = state.failure { throw failure }
+            }
+            guard state.finished else { throw HTTPError(.badRequest, message: "The upload was cut short. Try again.") }
+        } catch {
+            state.discard()
+            if error is HTTPError { throw error }
+            throw HTTPError(.badRequest, message: "The upload could not be read. Try again.")
+        }
+        return state.upload
+    }
+
+    static func boundary(in contentType: String) -> String? {
+        for parameter in contentType.split(separator: ";").dropFirst() {
+            let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            if pair.count == 2, pair[0].lowercased() == "boundary" {
+                return pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            }
+        }
+        return nil
+    }
+}
+
+/// The parser's callbacks write here; it lives and dies within one request's task.
+private final class MultipartState {
+    let fileField: String
+    let csrfToken: String
+    let temporaryFile: () -> URL
+    var upload = MultipartUpload()
+    var failure: HTTPError?
+    /// True once a part has ended and no other has begun: the body was not cut off mid-part.
+    var finished: Bool { partsSeen > 0 && !inPart }
+    private var inPart = false
+
+    private var partName: String?
+    private var isFile = false
+    private var text = Data()
+    private var file: (url: URL, handle: FileHandle, bytes: Int)?
+    private var partsSeen = 0
+    static let maxFieldBytes = 64 * 1024
+
+    init(fileField: String, csrfToken: String, temporaryFile: @escaping () -> URL) {
+        self.fileField = fileField
+        self.csrfToken = csrfToken
+        self.temporaryFile = temporaryFile
+    }
+
+    func header(_ name: String, _ value: String) {
+        inPart = true
+        guard name.lowercased() == "content-disposition" else { return }
+        partName = Self.parameter("name", in: value)
+        // The client's file name is never used, not even for the extension.
+        isFile = Self.parameter("filename", in: value) != nil
+    }
+
+    func body(_ buffer: inout ByteBuffer) {
+        guard failure == nil else { return }
+        if partsSeen == 0 && partName != CSRFMiddleware.fieldName {
+            failure = forbidden()
+            return
+        }
+        if isFile {
+            guard partName == fileField else { return }
+            do {
+                if file == nil {
+                    let url = temporaryFile()
+                    FileManager.default.createFile(atPath: url.path, contents: nil)
+                    file = (url, try FileHandle(forWritingTo: url), 0)
+                }
+                let bytes = buffer.readBytes(length: buffer.readableBytes) ?? []
+                try file!.handle.write(contentsOf: bytes)
+                file!.bytes += bytes.count
+            } catch {
+                failure = HTTPError(.internalServerError, message: "The upload could not be saved. Try again.")
+            }
+        } else if text.count + buffer.readableBytes <= Self.maxFieldBytes {
+            text.append(contentsOf: buffer.readableBytesView)
+        } else {
+            failure = HTTPError(.contentTooLarge, message: "A text field in the form is too long.")
+        }
+    }
+
+    func partComplete() {
+        defer {
+            inPart = false
+            partsSeen += 1
+            partName = nil
+            isFile = false
+            text = Data()
+            file = nil
+        }
+        if let file {
+            try? file.handle.close()
+            // An empty file input still sends a part; it is no photo.
+            if file.bytes > 0 {
+                upload.files.append(UploadedFile(url: file.url, bytes: file.bytes))
+            } else {
+                try? FileManager.default.removeItem(at: file.url)
+            }
+            return
+        }
+        guard let partName, !isFile else { return }
+        let value = String(decoding: text, as: UTF8.self)
+        if partsSeen == 0 {
+            guard partName == CSRFMiddleware.fieldName, CSRFMiddleware.constantTimeEquals(value, csrfToken) else {
+                failure = forbidden()
+                return
+            }
+        }
+        upload.fields[partName] = value
+    }
+
+    func discard() {
+        if let file {
+            try? file.handle.close()
+            try? FileManager.default.removeItem(at: file.url)
+        }
+        upload.discardFiles()
+    }
+
+    private func forbidden() -> HTTPError {
+        HTTPError(.forbidden, message: "This form has expired or was not sent from Shelfed. Go back, reload the page and try again.")
+    }
+
+    static func parameter(_ name: String, in header: String) -> String? {
+        for part in header.split(separator: ";").dropFirst() {
+            let pair = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            if pair.count == 2, pair[0].lowercased() == name {
+                return pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            }
+        }
+        return nil
+    }
+}
