@@ -35,6 +35,7 @@ struct TestApp {
 
     init(
         registration: AppConfig.Registration = .open, secureCookies: Bool = false, clock: TestClock = TestClock(),
+        maxUploadBytes: Int = 25 * 1_048_576,
         search: SearchSettings = SearchSettings(googleBooksURL: "http://127.0.0.1:9/books/v1", openLibraryURL: "http://127.0.0.1:9")
     ) {
         let directory = FileManager.default.temporaryDirectory
@@ -43,14 +44,32 @@ struct TestApp {
         // bcrypt's minimum cost keeps the suites fast; production uses AppConfig's default.
         config = AppConfig(
             dataDirectory: directory, registration: registration, secureCookies: secureCookies, bcryptCost: 4,
-            resourcesDirectory: Self.packageRoot, logLevel: "error", clock: clock.appClock, search: search)
+            resourcesDirectory: Self.packageRoot, logLevel: "error", clock: clock.appClock, search: search,
+            maxUploadBytes: maxUploadBytes)
     }
 
-    /// Runs `body` against the router, then deletes the data directory.
-    func run<Value: Sendable>(_ body: @Sendable (any TestClientProtocol) async throws -> Value) async throws -> Value {
+    /// Runs `body` against the router (or a live server on 127.0.0.1), then deletes the data directory.
+    func run<Value: Sendable>(
+        live: Bool = false, _ body: @Sendable (any TestClientProtocol) async throws -> Value
+    ) async throws -> Value {
         defer { try? FileManager.default.removeItem(at: config.dataDirectory) }
+        var config = self.config
+        if live { config.port = 0 }
         let app = try await buildApplication(config: config)
-        return try await app.test(.router, body)
+        return try await app.test(live ? .live : .router, body)
+    }
+
+    /// Files left in the media folder's `.incoming/` (must be none once a request has finished).
+    func incomingFiles() -> [String] {
+        (try? FileManager.default.contentsOfDirectory(atPath: config.mediaDirectory.appendingPathComponent(".incoming").path)) ?? []
+    }
+
+    /// Every file under the media folder, relative to it, `.incoming/` excluded.
+    func mediaFiles() -> [String] {
+        let root = config.mediaDirectory
+        let files = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
+        return files.filter { !$0.hasDirectoryPath }.map { $0.path.replacingOccurrences(of: root.path + "/", with: "") }
+            .filter { !$0.hasPrefix(".incoming") }.sorted()
     }
 
     /// A second connection to the same database file, for setting up and checking rows.

@@ -53,6 +53,39 @@ final class WebSession {
         return response
     }
 
+    /// A file part for `upload`.
+    struct FilePart {
+        var field = "photo"
+        var filename = "photo.jpg"
+        var contentType = "image/jpeg"
+        var data: Data
+    }
+
+    /// Posts a multipart form the way a browser does: `_csrf` first (unless `csrf` is given), then the text
+    /// fields in order, then the files.
+    @discardableResult
+    func upload(_ path: String, fields: [(String, String)] = [], files: [FilePart], csrf: String? = nil)
+        async throws -> TestResponse
+    {
+        if csrfToken == nil { try await get("/login") }
+        let boundary = "----ShelfedTestBoundary\(UUID().uuidString.prefix(8))"
+        var body = Data()
+        func append(_ text: String) { body.append(Data(text.utf8)) }
+        for (name, value) in [("_csrf", csrf ?? csrfToken ?? "")] + fields {
+            append("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n")
+        }
+        for file in files {
+            append("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(file.field)\"; filename=\"\(file.filename)\"\r\n")
+            append("Content-Type: \(file.contentType)\r\n\r\n")
+            body.append(file.data)
+            append("\r\n")
+        }
+        append("--\(boundary)--\r\n")
+        var headers: HTTPFields = [.contentType: "multipart/form-data; boundary=\(boundary)"]
+        if !cookies.isEmpty { headers[.cookie] = cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; ") }
+        return try await client.execute(uri: path, method: .post, headers: headers, body: ByteBuffer(bytes: body))
+    }
+
     /// Registers and signs in; returns the session for chaining.
     @discardableResult
     func register(_ username: String, password: String = "correct horse") async throws -> TestResponse {
