@@ -3,7 +3,8 @@ struct BookCard: Sendable {
     let id: Int64
     let path: String
     let title: String
-    let authors: String
+    /// Nil when the book has no authors, so templates can leave out "by".
+    let authors: String?
     let coverURL: String
     let hasCover: Bool
     let favourite: Bool
@@ -14,7 +15,7 @@ struct BookCard: Sendable {
         id = item.bookID
         path = Paths.book(item.bookID)
         title = item.title
-        authors = item.authors
+        authors = item.authors.isEmpty ? nil : item.authors
         coverURL = BookCover.url(for: item.coverPath)
         hasCover = item.coverPath != nil
         favourite = item.favourite

@@ -5,7 +5,7 @@ import Mustache
 struct SearchResultView: Sendable {
     let title: String
     let subtitle: String?
-    let authors: String
+    let authors: String?
     let year: String?
     let pageCount: Int?
     let thumbnailURL: String
@@ -24,7 +24,7 @@ struct SearchResultView: Sendable {
     init(_ result: VolumeResult, inLibrary: (bookID: Int64, shelf: Shelf)?) {
         title = result.title
         subtitle = result.subtitle
-        authors = result.authors.joined(separator: ", ")
+        authors = result.authors.isEmpty ? nil : result.authors.joined(separator: ", ")
         year = result.year
         pageCount = result.pageCount
         thumbnailURL = result.thumbnailURL ?? BookCover.placeholder
