@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 SYSTEM_PACKAGES := libsqlite3-dev libvips-dev pkg-config
 TEST_PACKAGES := chromium chromium-driver
-BENCH_PACKAGES := wrk time
+BENCH_PACKAGES := wrk time libvips-tools
 SWIFT_BUILD_FLAGS ?=
 
 .PHONY: run test system-deps test-deps build release test-swift test-e2e bench clean
@@ -36,6 +36,7 @@ bench: system-deps release
 	@bash scripts/setup-python.sh
 	.venv/bin/python -u benchmarks/shelf_page.py
 	.venv/bin/python -u benchmarks/search_cache.py
+	.venv/bin/python -u benchmarks/photos.py
 
 clean:
 	rm -rf .build .venv Tests/e2e/screenshots

@@ -26,10 +26,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .systemLibrary(
+        .target(
             name: "CImaging",
-            pkgConfig: "vips",
-            providers: [.apt(["libvips-dev"])]
+            linkerSettings: [.linkedLibrary("dl")]
         ),
         .target(
             name: "ShelfedKit",

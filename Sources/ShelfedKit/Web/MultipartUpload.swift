@@ -112,7 +112,9 @@ private final class MultipartState {
             do {
                 if file == nil {
                     let url = temporaryFile()
-                    FileManager.default.createFile(atPath: url.path, contents: nil)
+                    guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+                        throw CocoaError(.fileWriteUnknown)
+                    }
                     file = (url, try FileHandle(forWritingTo: url), 0)
                 }
                 let bytes = buffer.readBytes(length: buffer.readableBytes) ?? []

@@ -1,0 +1,105 @@
+"""Photo pipeline: time for one 12-megapixel JPEG upload to be stored with its display image and thumbnail,
+and the server's peak RSS while 8 clients upload ~12 MB photos at once. Needs `vips` (Debian libvips-tools)
+to make the test photo, and .build/release/shelfed."""
+import concurrent.futures
+import os
+import pathlib
+import re
+import shutil
+import socket
+import statistics
+import subprocess
+import tempfile
+import time
+
+import requests
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+BINARY = pathlib.Path(os.environ.get("SHELFED_BINARY", ROOT / ".build" / "release" / "shelfed"))
+SOURCE = ROOT.parent / "shared" / "fixtures" / "images" / "Landscape_1.jpg"
+
+
+def make_photo(folder):
+    """A 4200×2800 (11.8 MP) JPEG with sensor-like noise, so it is as large as a real phone photo."""
+    photo = folder / "photo12mp.jpg"
+    commands = [
+        ["vips", "resize", str(SOURCE), str(folder / "big.v"), "2.3334"],
+        ["vips", "gaussnoise", str(folder / "noise.v"), "4200", "2800", "--sigma", "25"],
+        ["vips", "bandjoin", f"{folder / 'noise.v'} {folder / 'noise.v'} {folder / 'noise.v'}", str(folder / "noise3.v")],
+        ["vips", "add", str(folder / "big.v"), str(folder / "noise3.v"), str(folder / "sum.v")],
+        ["vips", "cast", str(folder / "sum.v"), str(folder / "cast.v"), "uchar"],
+        ["vips", "jpegsave", str(folder / "cast.v"), str(photo), "--Q", "98"],
+    ]
+    for command in commands:
+        subprocess.run(command, check=True)
+    return photo
+
+
+def free_port():
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def status_kib(pid, field):
+    return int(re.search(rf"{field}:\s+(\d+) kB", pathlib.Path(f"/proc/{pid}/status").read_text()).group(1))
+
+
+def main():
+    work = pathlib.Path(tempfile.mkdtemp(prefix="shelfed-photo-bench-"))
+    photo = make_photo(work)
+    data = photo.read_bytes()
+    print(f"test photo: {len(data) / 1_048_576:.1f} MB, 4200 x 2800")
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    env = dict(os.environ, SHELFED_PORT=str(port), SHELFED_DATA_DIR=str(work / "data"),
+               SHELFED_RESOURCES_DIR=str(ROOT), SHELFED_LOG_LEVEL="warning")
+    server = subprocess.Popen([str(BINARY), "serve"], env=env)
+    try:
+        while True:
+            try:
+                requests.get(base + "/health", timeout=1)
+                break
+            except requests.ConnectionError:
+                time.sleep(0.02)
+        session = requests.Session()
+        session.get(base + "/register")
+        token = session.cookies["shelfed_csrf"]
+        session.post(base + "/register", data={"_csrf": token, "username": "bench", "display_name": "Bench",
+                                               "email": "bench@example.com", "password": "benchmark password"})
+        created = session.post(base + "/books", data={"_csrf": token, "title": "Bench", "shelf": "reading"})
+        book = created.url.rstrip("/").rsplit("/", 1)[1]
+        cookies = dict(session.cookies)
+
+        def upload(_=None):
+            started = time.perf_counter()
+            response = requests.post(f"{base}/books/{book}/photos", cookies=cookies, allow_redirects=False,
+                                     data={"_csrf": token, "page_number": "1"},
+                                     files={"photo": ("photo.jpg", data, "image/jpeg")})
+            assert response.status_code == 303, response.status_code
+            return (time.perf_counter() - started) * 1000
+
+        upload()  # starts libvips, as the first photo after a restart does
+        rss_before = status_kib(server.pid, "VmRSS")
+        timings = sorted(upload() for _ in range(7))
+        print(f"one 12 MP upload, stored with display image and thumbnail: median {statistics.median(timings):.0f} ms "
+              f"(min {timings[0]:.0f}, max {timings[-1]:.0f}; includes sending {len(data) / 1_048_576:.1f} MB over loopback)")
+
+        peak = rss_before
+        with concurrent.futures.ThreadPoolExecutor(max_workers=8) as pool:
+            futures = [pool.submit(upload) for _ in range(8)]
+            while not all(f.done() for f in futures):
+                peak = max(peak, status_kib(server.pid, "VmRSS"))
+                time.sleep(0.01)
+            results = [f.result() for f in futures]
+        print(f"8 concurrent uploads: all stored, slowest {max(results):.0f} ms")
+        print(f"RSS before {rss_before / 1024:.1f} MiB, peak during the 8 uploads {peak / 1024:.1f} MiB "
+              f"(VmHWM since start {status_kib(server.pid, 'VmHWM') / 1024:.1f} MiB)")
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
