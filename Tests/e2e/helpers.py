@@ -1,7 +1,6 @@
 """Shared steps for the browser flows: axe checks and screenshots."""
 from axe_selenium_python import Axe
-from selenium.webdriver.common.by import By
-from selenium.webdriver.support import expected_conditions
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import SCREENSHOTS
@@ -23,9 +22,15 @@ def check_page(driver, name):
 
 
 def click_and_wait(driver, element):
-    """Clicks something that loads a new page and waits until the old page is gone."""
-    old_page = driver.find_element(By.TAG_NAME, "html")
+    """Clicks something that loads a new page and waits until the new document has loaded.
+
+    The old page is marked with a window property; the wait ends when a document without the mark is
+    complete. (Waiting for the old <html> element to go stale sometimes fails in chromedriver with
+    "Node with given id does not belong to the document" instead of a stale-element error.)
+    """
+    driver.execute_script("window.__shelfedOldPage = true")
     # A person scrolls a control into the middle of the screen before tapping it.
     driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
     element.click()
-    WebDriverWait(driver, 10).until(expected_conditions.staleness_of(old_page))
+    WebDriverWait(driver, 10, ignored_exceptions=(WebDriverException,)).until(
+        lambda d: d.execute_script("return !window.__shelfedOldPage && document.readyState === 'complete'"))

@@ -77,7 +77,13 @@ def test_register_add_move_favourite_logout(server, browser):
     assert "Finished " in driver.find_element(By.CSS_SELECTOR, ".card-meta").text
     click_and_wait(driver, driver.find_element(By.CSS_SELECTOR, "nav.tabs a[href='/profile']"))
     assert "@" + username in driver.page_source
+    chart = driver.find_element(By.CSS_SELECTOR, "svg.chart")
+    assert len(chart.find_elements(By.CSS_SELECTOR, "rect.bar")) == 12
+    assert chart.size["width"] > 300 if driver.viewport_name == "desktop" else chart.size["width"] > 200
+    assert "1 books finished" in driver.find_element(By.CSS_SELECTOR, ".statistics").text.replace("\n", " ")
     check_page(driver, "11-profile")
+    click_and_wait(driver, driver.find_element(By.LINK_TEXT, "Edit profile"))
+    check_page(driver, "12-profile-edit")
 
     click_and_wait(driver, driver.find_element(By.CSS_SELECTOR, "form[action='/logout'] button"))
     assert driver.current_url.startswith(server + "/login")

@@ -62,8 +62,9 @@ func buildRouter(config: AppConfig, database: AppDatabase, renderer: PageRendere
         })
     router.add(middleware: CSRFMiddleware(secureCookies: config.secureCookies))
 
+    let hasher = PasswordHasher(cost: config.bcryptCost)
     AccountController(
-        users: users, hasher: PasswordHasher(cost: config.bcryptCost), throttle: LoginThrottle(),
+        users: users, hasher: hasher, throttle: LoginThrottle(),
         renderer: renderer, registration: config.registration, now: clock.now
     ).addRoutes(to: router)
 
@@ -72,9 +73,10 @@ func buildRouter(config: AppConfig, database: AppDatabase, renderer: PageRendere
     ShelfController(library: library, renderer: renderer).addRoutes(to: signedIn)
     BookController(library: library, photos: photos, renderer: renderer, clock: clock).addRoutes(to: signedIn)
     ProfileController(
-        library: library, photos: photos, uploader: uploader, renderer: renderer, clock: clock,
+        library: library, statistics: StatisticsStore(db: database), users: users, photos: photos, uploader: uploader, renderer: renderer, clock: clock,
         maxUploadBytes: config.maxUploadBytes
     ).addRoutes(to: signedIn)
+    ProfileSettingsController(users: users, hasher: hasher, media: media, renderer: renderer).addRoutes(to: signedIn)
     PhotoController(
         photos: photos, library: library, uploader: uploader, renderer: renderer, clock: clock,
         maxUploadBytes: config.maxUploadBytes

@@ -45,6 +45,11 @@ public struct MediaStore: Sendable {
         root.appendingPathComponent(relativePath)
     }
 
+    /// Removes a user's whole folder (their account is being deleted).
+    func removeAll(of userID: Int64) {
+        try? FileManager.default.removeItem(at: root.appendingPathComponent(String(userID)))
+    }
+
     func remove(_ relativePaths: [String]) {
         for path in relativePaths { try? FileManager.default.removeItem(at: url(for: path)) }
     }

@@ -4,6 +4,8 @@ import Hummingbird
 /// The profile tab: who the user is, how their shelves add up, their uploads and their picture.
 struct ProfileController: Sendable {
     let library: LibraryStore
+    let statistics: StatisticsStore
+    let users: UserStore
     let photos: PhotoStore
     let uploader: PhotoUploader
     let renderer: PageRenderer
@@ -14,14 +16,31 @@ struct ProfileController: Sendable {
     func addRoutes(to router: RouterGroup<AppRequestContext>) {
         router.get("/profile", use: show)
         router.post("/profile/avatar", use: updateAvatar)
+        router.post("/profile/goal", use: updateGoal)
     }
 
-    /// GET /profile
+    /// GET /profile?year=: the person, their shelves, a year of statistics (default this year) and uploads.
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> HTML {
         let user = try context.requireUser()
-        async let counts = library.counts(of: user.id!)
-        async let uploads = photos.latestUploads(of: user.id!, limit: Self.uploadsShown)
-        let (shelfCounts, latest) = try await (counts, uploads)
+        let userID = user.id!
+        let today = clock.today()
+        let currentYear = Int(today.prefix(4))!
+        let year = request.uri.queryParameters["year"].flatMap { Int(String($0)) }.flatMap {
+            (1000...9999).contains($0) ? $0 : nil
+        } ?? currentYear
+        async let counts = library.counts(of: userID)
+        async let uploads = photos.latestUploads(of: userID, limit: Self.uploadsShown)
+        async let yearStatistics = statistics.year(year, of: userID)
+        async let allTime = statistics.allTime(of: userID)
+        async let reading = library.items(of: userID, filter: .shelf(.reading), sort: LibrarySort(key: .added), page: 1)
+        let (shelfCounts, latest, stats, totals, current) = try await (counts, uploads, yearStatistics, allTime, reading)
+
+        let years = Set(totals.perYear.map(\.year) + [currentYear, year]).sorted(by: >)
+        let goal = user.readingGoal.flatMap { goal -> GoalProgress? in
+            guard year == currentYear else { return nil }
+            let (day, days) = Self.dayOfYear(today)
+            return GoalProgress(goal: goal, finished: stats.booksFinished, dayOfYear: day, daysInYear: days)
+        }
         let page = ProfilePage(
             chrome: PageChrome(title: "Profile", context: context, tab: .profile),
             displayName: user.displayName, username: user.username,
@@ -29,8 +48,45 @@ struct ProfileController: Sendable {
             avatarURL: user.avatarPhotoId.map { Paths.photoFile($0, .thumb) } ?? "/static/img/avatar-placeholder.svg",
             wantToRead: shelfCounts[.wantToRead], reading: shelfCounts[.reading], read: shelfCounts[.read],
             favourites: shelfCounts.favourites, uploads: latest.map { PhotoThumb($0.photo, bookTitle: $0.bookTitle) },
-            maxUploadMB: maxUploadBytes / 1_048_576)
+            maxUploadMB: maxUploadBytes / 1_048_576, year: year,
+            yearOptions: years.map { .init(value: $0, selected: $0 == year) }, isCurrentYear: year == currentYear,
+            booksFinished: stats.booksFinished, pagesRead: stats.pagesRead, averageLength: stats.averageLength,
+            hasFinished: stats.booksFinished > 0, monthsChart: ReadingChart.months(stats),
+            monthRows: stats.months.enumerated().map {
+                .init(month: ReadingChart.monthNames[$0.offset], books: $0.element.books, pages: $0.element.pages)
+            },
+            topAuthors: stats.topAuthors.map { .init(name: $0.name, count: $0.count) },
+            topCategories: stats.topCategories.map { .init(name: $0.name, count: $0.count) },
+            longest: stats.longest.map(ProfilePage.BookLink.init), shortest: stats.shortest.map(ProfilePage.BookLink.init),
+            currentlyReading: current.items.map {
+                .init(title: $0.title, path: Paths.book($0.bookID), detail: $0.startedAt.map { "since \($0)" } ?? "")
+            },
+            goal: goal, goalValue: user.readingGoal.map(String.init) ?? "",
+            allTimeBooks: totals.booksRead, allTimePages: totals.pagesRead, yearsActive: totals.yearsActive,
+            yearsChart: ReadingChart.years(totals.perYear))
         return try renderer.render(page, template: "profile/show")
+    }
+
+    /// POST /profile/goal (`goal`: books this year; empty or 0 clears it)
+    @Sendable func updateGoal(_ request: Request, context: AppRequestContext) async throws -> Response {
+        var request = request
+        let userID = try context.requireUser().id!
+        let text = try await request.formFields().trimmed("goal") ?? ""
+        guard text.isEmpty || Int(text).map({ (0...1000).contains($0) }) == true else {
+            throw HTTPError(.badRequest, message: "Enter a goal as a number of books from 1 to 1000, or leave it empty.")
+        }
+        let goal = Int(text).flatMap { $0 > 0 ? $0 : nil }
+        try await users.setReadingGoal(id: userID, goal: goal)
+        return .seeOther(Paths.profile)
+    }
+
+    /// Day number of `date` (`yyyy-mm-dd`) in its year, and the year's length.
+    static func dayOfYear(_ date: String) -> (day: Int, days: Int) {
+        let parts = date.split(separator: "-").compactMap { Int($0) }
+        let (year, month, day) = (parts[0], parts[1], parts[2])
+        let before = (1..<month).reduce(0) { $0 + CalendarDate.daysIn(month: $1, year: year) }
+        let days = CalendarDate.daysIn(month: 2, year: year) == 29 ? 366 : 365
+        return (before + day, days)
     }
 
     /// POST /profile/avatar (multipart: `_csrf`, then `photo`): a new picture replaces the old one and its files.
@@ -51,19 +107,4 @@ struct ProfileController: Sendable {
         }
         return .seeOther(Paths.profile)
     }
-}
-
-/// `profile/show`
-struct ProfilePage: Sendable {
-    let chrome: PageChrome
-    let displayName: String
-    let username: String
-    let memberSince: String
-    let avatarURL: String
-    let wantToRead: Int
-    let reading: Int
-    let read: Int
-    let favourites: Int
-    let uploads: [PhotoThumb]
-    let maxUploadMB: Int
 }

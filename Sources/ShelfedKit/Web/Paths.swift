@@ -8,6 +8,7 @@ enum Paths {
     static let shelves = "/shelves"
     static let favourites = "/favourites"
     static let profile = "/profile"
+    static let profileEdit = "/profile/edit"
     static let newBook = "/books/new"
     static let books = "/books"
 

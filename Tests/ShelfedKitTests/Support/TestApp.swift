@@ -35,7 +35,7 @@ struct TestApp {
 
     init(
         registration: AppConfig.Registration = .open, secureCookies: Bool = false, clock: TestClock = TestClock(),
-        maxUploadBytes: Int = 25 * 1_048_576,
+        maxUploadBytes: Int = 25 * 1_048_576, timeZone: TimeZone = TimeZone(identifier: "UTC")!,
         search: SearchSettings = SearchSettings(googleBooksURL: "http://127.0.0.1:9/books/v1", openLibraryURL: "http://127.0.0.1:9")
     ) {
         let directory = FileManager.default.temporaryDirectory
@@ -44,7 +44,8 @@ struct TestApp {
         // bcrypt's minimum cost keeps the suites fast; production uses AppConfig's default.
         config = AppConfig(
             dataDirectory: directory, registration: registration, secureCookies: secureCookies, bcryptCost: 4,
-            resourcesDirectory: Self.packageRoot, logLevel: "error", clock: clock.appClock, search: search,
+            resourcesDirectory: Self.packageRoot, logLevel: "error",
+            clock: AppClock(timeZone: timeZone, now: { clock.now }), search: search,
             maxUploadBytes: maxUploadBytes)
     }
 

@@ -1,0 +1,45 @@
+import Foundation
+import GRDB
+
+extension UserStore {
+    /// Changes display name and email; a taken email (any letter case) throws `Conflict.email`.
+    public func updateProfile(id: Int64, displayName: String, email: String) async throws {
+        try await db.write { db in
+            if try User.filter(sql: "email = ? AND id != ?", arguments: [email, id]).fetchCount(db) > 0 {
+                throw Conflict.email
+            }
+            try db.execute(sql: "UPDATE user SET display_name = ?, email = ? WHERE id = ?", arguments: [displayName, email, id])
+        }
+    }
+
+    /// Stores a new password hash and ends every session of the user except `keepingSession`.
+    public func updatePassword(id: Int64, hash: String, keepingSession sessionKey: String?) async throws {
+        try await db.write { db in
+            try db.execute(sql: "UPDATE user SET password_hash = ? WHERE id = ?", arguments: [hash, id])
+            try db.execute(
+                sql: """
+                    DELETE FROM session WHERE json_extract(CAST(value AS TEXT), '$.userID') = ? AND key IS NOT ?
+                    """, arguments: [id, sessionKey])
+        }
+    }
+
+    /// The yearly reading goal in books; nil clears it.
+    public func setReadingGoal(id: Int64, goal: Int?) async throws {
+        try await db.write { db in
+            try db.execute(sql: "UPDATE user SET reading_goal = ? WHERE id = ?", arguments: [goal, id])
+        }
+    }
+
+    /// Deletes the account with its shelves, photo rows and sessions (the caller removes the photo files).
+    /// Catalog books stay: other people may have them.
+    public func delete(id: Int64) async throws {
+        try await db.write { db in
+            try db.execute(
+                sql: "DELETE FROM session WHERE json_extract(CAST(value AS TEXT), '$.userID') = ?", arguments: [id])
+            try db.execute(sql: "UPDATE user SET avatar_photo_id = NULL WHERE id = ?", arguments: [id])
+            try db.execute(sql: "DELETE FROM photo WHERE user_id = ?", arguments: [id])
+            try db.execute(sql: "DELETE FROM user_book WHERE user_id = ?", arguments: [id])
+            try db.execute(sql: "DELETE FROM user WHERE id = ?", arguments: [id])
+        }
+    }
+}

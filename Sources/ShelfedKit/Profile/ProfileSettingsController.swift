@@ -1,0 +1,107 @@
+import Foundation
+import Hummingbird
+
+/// Account settings: display name and email, password, and deleting the account.
+struct ProfileSettingsController: Sendable {
+    let users: UserStore
+    let hasher: PasswordHasher
+    let media: MediaStore
+    let renderer: PageRenderer
+
+    func addRoutes(to router: RouterGroup<AppRequestContext>) {
+        router.get("/profile/edit", use: edit)
+        router.post("/profile/edit", use: update)
+        router.post("/profile/password", use: changePassword)
+        router.post("/profile/delete", use: delete)
+    }
+
+    /// GET /profile/edit
+    @Sendable func edit(_ request: Request, context: AppRequestContext) async throws -> HTML {
+        let user = try context.requireUser()
+        let saved = request.uri.queryParameters["saved"].map(String.init)
+        let notice = saved == "password" ? "Password changed. Other devices have been signed out." : nil
+        return try renderer.render(
+            EditProfilePage(context: context, user: user, notice: notice), template: "profile/edit")
+    }
+
+    /// POST /profile/edit (`display_name`, `email`)
+    @Sendable func update(_ request: Request, context: AppRequestContext) async throws -> Response {
+        var request = request
+        let user = try context.requireUser()
+        let fields = try await request.formFields()
+        var form = RegistrationForm()
+        form.displayName = fields.trimmed("display_name") ?? ""
+        form.email = fields.trimmed("email") ?? ""
+        var errors = form.validate().filter { $0.key == "display_name" || $0.key == "email" }
+        if errors.isEmpty {
+            do {
+                try await users.updateProfile(id: user.id!, displayName: form.displayName, email: form.email)
+                return .seeOther(Paths.profile)
+            } catch UserStore.Conflict.email {
+                errors["email"] = "Another account uses this email."
+            }
+        }
+        var page = EditProfilePage(context: context, user: user)
+        page.displayName = form.displayName
+        page.email = form.email
+        page.displayNameError = errors["display_name"]
+        page.emailError = errors["email"]
+        return try renderer.render(page, template: "profile/edit", status: .unprocessableContent).response
+    }
+
+    /// POST /profile/password (`current_password`, `new_password`): signs out every other session.
+    @Sendable func changePassword(_ request: Request, context: AppRequestContext) async throws -> Response {
+        var request = request
+        let user = try context.requireUser()
+        let fields = try await request.formFields()
+        var page = EditProfilePage(context: context, user: user)
+        if !(try await hasher.verify(fields["current_password"] ?? "", against: user.passwordHash)) {
+            page.currentPasswordError = "That is not your current password."
+        } else if let problem = RegistrationForm.passwordProblem(fields["new_password"] ?? "") {
+            page.newPasswordError = problem
+        } else {
+            let hash = try await hasher.hash(fields["new_password"]!)
+            let currentSession = request.cookies["shelfed_session"].map { "hbs." + $0.value }
+            try await users.updatePassword(id: user.id!, hash: hash, keepingSession: currentSession)
+            return .seeOther(Paths.profileEdit + "?saved=password")
+        }
+        return try renderer.render(page, template: "profile/edit", status: .unprocessableContent).response
+    }
+
+    /// POST /profile/delete (`confirm_username` must be the username): removes every row and file of the user.
+    @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> Response {
+        var request = request
+        let user = try context.requireUser()
+        let typed = try await request.formFields().trimmed("confirm_username") ?? ""
+        guard typed.lowercased() == user.username else {
+            var page = EditProfilePage(context: context, user: user)
+            page.deleteError = "Type your username, \(user.username), to confirm."
+            return try renderer.render(page, template: "profile/edit", status: .unprocessableContent).response
+        }
+        try await users.delete(id: user.id!)
+        media.removeAll(of: user.id!)
+        context.sessions.clearSession()
+        context.logger.info("Deleted account \(user.username)")
+        return .seeOther(Paths.login())
+    }
+}
+
+/// `profile/edit`
+struct EditProfilePage: Sendable {
+    let chrome: PageChrome
+    let username: String
+    var displayName: String
+    var email: String
+    var displayNameError: String?
+    var emailError: String?
+    var currentPasswordError: String?
+    var newPasswordError: String?
+    var deleteError: String?
+
+    init(context: AppRequestContext, user: User, notice: String? = nil) {
+        chrome = PageChrome(title: "Edit profile", context: context, tab: .profile, notice: notice)
+        username = user.username
+        displayName = user.displayName
+        email = user.email
+    }
+}

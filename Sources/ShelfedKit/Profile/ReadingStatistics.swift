@@ -1,0 +1,130 @@
+import Foundation
+import GRDB
+
+/// What one year of reading adds up to, counted from books on the Read shelf by their finish date.
+public struct YearStatistics: Sendable, Equatable {
+    public struct Month: Sendable, Equatable {
+        public var books = 0
+        public var pages = 0
+    }
+
+    public struct RankedName: Sendable, Equatable {
+        public let name: String
+        public let count: Int
+    }
+
+    public struct BookLength: Sendable, Equatable {
+        public let bookID: Int64
+        public let title: String
+        public let pages: Int
+    }
+
+    public var year: Int
+    public var booksFinished = 0
+    /// Pages of the finished books that have a page count.
+    public var pagesRead = 0
+    /// Pages per finished book, over the books with a page count; nil when none has one.
+    public var averageLength: Int?
+    public var months = Array(repeating: Month(), count: 12)
+    public var topAuthors: [RankedName] = []
+    public var topCategories: [RankedName] = []
+    public var longest: BookLength?
+    public var shortest: BookLength?
+}
+
+/// Totals over every year.
+public struct AllTimeStatistics: Sendable, Equatable {
+    public var booksRead = 0
+    public var pagesRead = 0
+    /// Books finished per year, oldest first (only years with a finished book).
+    public var perYear: [(year: Int, books: Int)] = []
+
+    public var yearsActive: Int { perYear.count }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.booksRead == rhs.booksRead && lhs.pagesRead == rhs.pagesRead
+            && lhs.perYear.map(\.year) == rhs.perYear.map(\.year) && lhs.perYear.map(\.books) == rhs.perYear.map(\.books)
+    }
+}
+
+/// The SQL behind the statistics. Finish dates are calendar dates in the household's zone (`yyyy-mm-dd`),
+/// so a year is simply their first four characters; books without a date are never placed in a year.
+public struct StatisticsStore: Sendable {
+    let db: AppDatabase
+    static let ranked = 5
+
+    public init(db: AppDatabase) {
+        self.db = db
+    }
+
+    public func year(_ year: Int, of userID: Int64) async throws -> YearStatistics {
+        try await db.read { db in
+            var statistics = YearStatistics(year: year)
+            let finished = """
+                FROM user_book JOIN book ON book.id = user_book.book_id
+                WHERE user_book.user_id = ? AND user_book.shelf = 'read' AND user_book.finished_at LIKE ?
+                """
+            let arguments: StatementArguments = [userID, String(format: "%04d-%%", year)]
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT book.id, book.title, book.page_count, user_book.finished_at \(finished)",
+                arguments: arguments)
+            var lengths: [YearStatistics.BookLength] = []
+            for row in rows {
+                let finishedAt: String = row[3]
+                let month = Int(finishedAt.dropFirst(5).prefix(2)) ?? 1
+                statistics.booksFinished += 1
+                statistics.months[month - 1].books += 1
+                if let pages: Int = row[2], pages > 0 {
+                    statistics.pagesRead += pages
+                    statistics.months[month - 1].pages += pages
+                    lengths.append(.init(bookID: row[0], title: row[1], pages: pages))
+                }
+            }
+            if !lengths.isEmpty { statistics.averageLength = Int((Double(statistics.pagesRead) / Double(lengths.count)).rounded()) }
+            statistics.longest = lengths.max { ($0.pages, $1.title) < ($1.pages, $0.title) }
+            statistics.shortest = lengths.min { ($0.pages, $0.title) < ($1.pages, $1.title) }
+            for (column, keyPath) in [("authors", \YearStatistics.topAuthors), ("categories", \YearStatistics.topCategories)] {
+                statistics[keyPath: keyPath] = try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT names.value AS name, COUNT(*) AS n \(finished.replacingOccurrences(
+                            of: "JOIN book ON book.id = user_book.book_id",
+                            with: "JOIN book ON book.id = user_book.book_id JOIN json_each(book.\(column)) AS names"))
+                        GROUP BY names.value ORDER BY n DESC, names.value LIMIT \(Self.ranked)
+                        """, arguments: arguments
+                ).map { YearStatistics.RankedName(name: $0["name"], count: $0["n"]) }
+            }
+            return statistics
+        }
+    }
+
+    public func allTime(of userID: Int64) async throws -> AllTimeStatistics {
+        try await db.read { db in
+            var statistics = AllTimeStatistics()
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT substr(user_book.finished_at, 1, 4) AS year, COUNT(*) AS books,
+                        COALESCE(SUM(book.page_count), 0) AS pages
+                    FROM user_book JOIN book ON book.id = user_book.book_id
+                    WHERE user_book.user_id = ? AND user_book.shelf = 'read' AND user_book.finished_at IS NOT NULL
+                    GROUP BY year ORDER BY year
+                    """, arguments: [userID])
+            for row in rows {
+                guard let year = Int(row["year"] as String) else { continue }
+                statistics.perYear.append((year, row["books"]))
+            }
+            // Totals count every book on the Read shelf, dated or not.
+            let totals = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT COUNT(*) AS books, COALESCE(SUM(book.page_count), 0) AS pages
+                    FROM user_book JOIN book ON book.id = user_book.book_id
+                    WHERE user_book.user_id = ? AND user_book.shelf = 'read'
+                    """, arguments: [userID])
+            statistics.booksRead = totals?["books"] ?? 0
+            statistics.pagesRead = totals?["pages"] ?? 0
+            return statistics
+        }
+    }
+}
