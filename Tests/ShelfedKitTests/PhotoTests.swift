@@ -94,6 +94,7 @@ struct PhotoTests {
             #expect(book.text.contains("src=\"/photos/\(photo.id!)/thumb\""))
             let profile = try await web.get("/profile")
             #expect(profile.text.contains("My uploads"))
+            #expect(profile.text.contains("<strong>1</strong> Photos"))
             #expect(profile.text.contains("href=\"/photos/\(photo.id!)\""))
         }
     }
@@ -150,6 +151,29 @@ struct PhotoTests {
             #expect(response.status == .contentTooLarge)
             #expect(response.text.contains("1 MB"))
             #expect(app.mediaFiles().isEmpty)
+            #expect(app.incomingFiles().isEmpty)
+        }
+    }
+
+    @Test("an iPhone HEIC photo is read when libvips can, and otherwise refused with the setting to change")
+    func heic() async throws {
+        let app = TestApp()
+        let heic = try Data(contentsOf: TestApp.packageRoot.appendingPathComponent("Tests/Fixtures/portrait.heic"))
+        #expect(ImageKind.detect(Array(heic.prefix(16))) == .heic)
+        try await app.run(live: true) { client in
+            let web = WebSession(client)
+            let bookID = try await Self.setUp(web)
+            let response = try await web.upload(
+                "/books/\(bookID)/photos", files: [.init(filename: "IMG_0001.HEIC", contentType: "image/heic", data: heic)])
+            if ImageProcessor.canReadHEIC {
+                #expect(response.status == .seeOther)
+                let photo = try #require(try await app.database().writer.read { db in try Photo.fetchOne(db) })
+                #expect(photo.contentType == "image/heic")
+                #expect(photo.width == 200 && photo.height == 300)
+            } else {
+                #expect(response.status == .unsupportedMediaType)
+                #expect(response.text.contains("Most Compatible"))
+            }
             #expect(app.incomingFiles().isEmpty)
         }
     }

@@ -133,12 +133,6 @@ struct BookController: Sendable {
 
     /// The signed-in user's entry for `:id`; anything else (unknown, malformed, someone else's) is a 404.
     private func requireEntry(_ context: AppRequestContext) async throws -> LibraryEntry {
-        let user = try context.requireUser()
-        guard let id = context.parameters.get("id", as: Int64.self),
-            let entry = try await library.entry(bookID: id, of: user.id!)
-        else {
-            throw HTTPError(.notFound, message: "This book is not in your library. It may have been removed.")
-        }
-        return entry
+        try await library.requireEntry(bookID: context.parameters.get("id", as: Int64.self), of: context.requireUser().id!)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Hummingbird
 
 /// All SQL about a user's library: their books, shelves, favourites and dates. Every method is scoped
 /// to one user; a book that user does not have reads as absent.
@@ -97,6 +98,15 @@ public struct LibraryStore: Sendable {
         case .shelf(let shelf): (" AND shelf = ?", [shelf.rawValue])
         case .favourites: (" AND favourite = 1", [])
         }
+    }
+
+    /// The user's entry for the book id in a route, or the 404 every page answers for unknown,
+    /// malformed or someone else's ids.
+    public func requireEntry(bookID: Int64?, of userID: Int64) async throws -> LibraryEntry {
+        guard let bookID, let entry = try await entry(bookID: bookID, of: userID) else {
+            throw HTTPError(.notFound, message: "This book is not in your library. It may have been removed.")
+        }
+        return entry
     }
 
     static func request(of userID: Int64, filter: Filter) -> QueryInterfaceRequest<UserBook> {

@@ -182,13 +182,7 @@ struct PhotoController: Sendable {
     }
 
     private func requireBook(_ context: AppRequestContext) async throws -> LibraryEntry {
-        let user = try context.requireUser()
-        guard let id = context.parameters.get("id", as: Int64.self),
-            let entry = try await library.entry(bookID: id, of: user.id!)
-        else {
-            throw HTTPError(.notFound, message: "This book is not in your library. It may have been removed.")
-        }
-        return entry
+        try await library.requireEntry(bookID: context.parameters.get("id", as: Int64.self), of: context.requireUser().id!)
     }
 
     /// The signed-in user's photo for `:photoID` and its book's title; anyone else's is a 404.

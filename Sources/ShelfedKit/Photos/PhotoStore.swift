@@ -51,6 +51,13 @@ public struct PhotoStore: Sendable {
         }
     }
 
+    /// How many book photos the user has uploaded (the profile picture not counted).
+    public func count(of userID: Int64) async throws -> Int {
+        try await db.read { db in
+            try Photo.filter(Column("user_id") == userID && Column("book_id") != nil).fetchCount(db)
+        }
+    }
+
     /// The user's latest book photos across all books, with each book's title.
     public func latestUploads(of userID: Int64, limit: Int) async throws -> [(photo: Photo, bookTitle: String)] {
         try await db.read { db in

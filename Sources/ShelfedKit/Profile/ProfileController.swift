@@ -33,6 +33,7 @@ struct ProfileController: Sendable {
         async let yearStatistics = statistics.year(year, of: userID)
         async let allTime = statistics.allTime(of: userID)
         async let reading = library.items(of: userID, filter: .shelf(.reading), sort: LibrarySort(key: .added), page: 1)
+        async let photoCount = photos.count(of: userID)
         let (shelfCounts, latest, stats, totals, current) = try await (counts, uploads, yearStatistics, allTime, reading)
 
         let years = Set(totals.perYear.map(\.year) + [currentYear, year]).sorted(by: >)
@@ -47,7 +48,7 @@ struct ProfileController: Sendable {
             memberSince: user.createdAt.formatted(.dateTime.year().month(.wide).day()),
             avatarURL: user.avatarPhotoId.map { Paths.photoFile($0, .thumb) } ?? "/static/img/avatar-placeholder.svg",
             wantToRead: shelfCounts[.wantToRead], reading: shelfCounts[.reading], read: shelfCounts[.read],
-            favourites: shelfCounts.favourites, uploads: latest.map { PhotoThumb($0.photo, bookTitle: $0.bookTitle) },
+            favourites: shelfCounts.favourites, photoCount: try await photoCount, uploads: latest.map { PhotoThumb($0.photo, bookTitle: $0.bookTitle) },
             maxUploadMB: maxUploadBytes / 1_048_576, year: year,
             yearOptions: years.map { .init(value: $0, selected: $0 == year) }, isCurrentYear: year == currentYear,
             booksFinished: stats.booksFinished, pagesRead: stats.pagesRead, averageLength: stats.averageLength,

@@ -31,6 +31,7 @@ struct ProfilePage: Sendable {
     let reading: Int
     let read: Int
     let favourites: Int
+    let photoCount: Int
     let uploads: [PhotoThumb]
     let maxUploadMB: Int
     // The selected year

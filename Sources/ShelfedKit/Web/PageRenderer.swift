@@ -18,13 +18,6 @@ public struct PageRenderer: Sendable {
         return HTML(body, status: status)
     }
 
-    /// Fails start-up when a template a controller needs is not there.
-    public func requireTemplates(_ names: [String]) throws {
-        for name in names where library.getTemplate(named: name) == nil {
-            throw MissingTemplate(name: name)
-        }
-    }
-
     public struct MissingTemplate: Error, CustomStringConvertible {
         public let name: String
         public var description: String { "Template '\(name).mustache' is missing from the templates folder." }
