@@ -8,10 +8,20 @@ struct ShelfedCommand: AsyncParsableCommand {
         commandName: "shelfed",
         abstract: "Shelfed: a self-hosted reading tracker for the whole household.",
         discussion: """
-            Settings come from environment variables: SHELFED_HOST (127.0.0.1; 0.0.0.0 for the LAN),
-            SHELFED_PORT (8080), SHELFED_DATA_DIR (./data), SHELFED_REGISTRATION (open|closed),
-            SHELFED_SECURE_COOKIES (false; true behind TLS), SHELFED_TIMEZONE (system zone),
-            SHELFED_LOG_LEVEL (info). See README.md.
+            Settings come from environment variables (README.md has the details):
+              SHELFED_HOST                  listen address (127.0.0.1; 0.0.0.0 = LAN)
+              SHELFED_PORT                  port (8080)
+              SHELFED_DATA_DIR              database, photos, covers (./data)
+              SHELFED_REGISTRATION          open | closed (open)
+              SHELFED_SECURE_COOKIES        true behind HTTPS (false)
+              SHELFED_TIMEZONE              household time zone (system's)
+              SHELFED_GOOGLE_BOOKS_API_KEY  own Google Books quota (none)
+              SHELFED_GOOGLE_BOOKS_URL      Google Books API base
+              SHELFED_OPEN_LIBRARY_URL      Open Library base
+              SHELFED_OPEN_LIBRARY_COVERS_URL
+              SHELFED_MAX_UPLOAD_MB         largest photo upload (25)
+              SHELFED_IMAGE_WORKERS         photos processed at once (2)
+              SHELFED_LOG_LEVEL             info
             """,
         subcommands: [Serve.self, UserCommand.self],
         defaultSubcommand: Serve.self
