@@ -231,6 +231,10 @@ struct PhotoTests {
             #expect(response.status == .forbidden)
             #expect(app.mediaFiles().isEmpty)
             #expect(app.incomingFiles().isEmpty)
+            // A multipart body cannot skip the check on routes that are not uploads.
+            let logout = try await web.upload("/logout", files: [], csrf: String(repeating: "0", count: 64))
+            #expect(logout.status == .forbidden)
+            #expect(try await web.get("/profile").status == .ok)
         }
     }
 

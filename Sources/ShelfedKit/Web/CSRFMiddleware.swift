@@ -56,10 +56,12 @@ struct CSRFMiddleware: RouterMiddleware {
         return fields[Self.fieldName]
     }
 
-    /// Uploads are streamed, so their handler checks `_csrf` as the first part, before reading any file
-    /// (`Request.receiveMultipart`); every other handler refuses a multipart body.
+    /// Upload routes stream their body, so they check `_csrf` themselves as its first part, before reading
+    /// any file (`Request.receiveMultipart`). A multipart body sent anywhere else gets the usual check.
     static func isMultipart(_ request: Request) -> Bool {
-        request.headers[.contentType]?.lowercased().hasPrefix("multipart/form-data") == true
+        let path = request.uri.path
+        let isUploadRoute = path == Paths.avatar || (path.hasPrefix("/books/") && path.hasSuffix("/photos"))
+        return isUploadRoute && request.headers[.contentType]?.lowercased().hasPrefix("multipart/form-data") == true
     }
 
     static func isStateChanging(_ method: HTTPRequest.Method) -> Bool {
