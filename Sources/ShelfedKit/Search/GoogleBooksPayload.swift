@@ -66,14 +66,8 @@ struct GoogleBooksVolume: Decodable {
     }
 }
 
-/// Google's error body: `{"error": {"code", "message", "errors": [{"reason"}], "details": [...]}}`.
-struct GoogleBooksError: Decodable {
-    struct Body: Decodable {
-        let message: String?
-    }
-
-    let error: Body?
-
+/// Google's error bodies: `{"error": {"code", "message", "errors": [{"reason"}], "details": [...]}}`.
+enum GoogleBooksError {
     /// A per-day quota is spent until tomorrow; retrying the same day only burns more of it.
     static func isDailyQuota(_ body: Data) -> Bool {
         let text = String(decoding: body, as: UTF8.self)
