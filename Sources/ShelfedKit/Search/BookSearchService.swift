@@ -44,7 +44,7 @@ public struct BookSearchService: Sendable {
         func upstream(_ name: String) -> ResilientUpstream {
             ResilientUpstream(
                 name: name,
-                client: UpstreamClient(http: .shared, timeout: settings.timeout, maxBodyBytes: settings.maxBodyBytes),
+                client: UpstreamClient(timeout: settings.timeout, maxBodyBytes: settings.maxBodyBytes),
                 policy: settings.retry,
                 breaker: CircuitBreaker(threshold: settings.breakerThreshold, coolDown: settings.breakerCoolDown, now: clock.now),
                 logger: logger)

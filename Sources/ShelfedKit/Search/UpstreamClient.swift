@@ -37,7 +37,8 @@ public enum UpstreamFailure: Error, Sendable, Equatable {
 
 /// GETs from a provider with a deadline and a cap on the body, sorting every outcome into `UpstreamFailure`.
 struct UpstreamClient: Sendable {
-    let http: HTTPClient
+    /// Reached only when a provider is asked, so a server that never searches never starts an HTTP client.
+    var http: HTTPClient { .shared }
     let timeout: Duration
     let maxBodyBytes: Int
     static let userAgent = "Shelfed/1.0 (self-hosted reading tracker; https://github.com/shelfed)"
