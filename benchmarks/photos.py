@@ -2,11 +2,8 @@
 and the server's peak RSS while 8 clients upload ~12 MB photos at once. Needs `vips` (Debian libvips-tools)
 to make the test photo, and .build/release/shelfed."""
 import concurrent.futures
-import os
 import pathlib
-import re
 import shutil
-import socket
 import statistics
 import subprocess
 import tempfile
@@ -14,8 +11,8 @@ import time
 
 import requests
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
-BINARY = pathlib.Path(os.environ.get("SHELFED_BINARY", ROOT / ".build" / "release" / "shelfed"))
+from bench_server import ROOT, register, rss_kib, running_server
+
 SOURCE = ROOT.parent / "shared" / "fixtures" / "images" / "Landscape_1.jpg"
 
 
@@ -35,69 +32,43 @@ def make_photo(folder):
     return photo
 
 
-def free_port():
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def status_kib(pid, field):
-    return int(re.search(rf"{field}:\s+(\d+) kB", pathlib.Path(f"/proc/{pid}/status").read_text()).group(1))
-
-
 def main():
     work = pathlib.Path(tempfile.mkdtemp(prefix="shelfed-photo-bench-"))
-    photo = make_photo(work)
-    data = photo.read_bytes()
-    print(f"test photo: {len(data) / 1_048_576:.1f} MB, 4200 x 2800")
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    env = dict(os.environ, SHELFED_PORT=str(port), SHELFED_DATA_DIR=str(work / "data"),
-               SHELFED_RESOURCES_DIR=str(ROOT), SHELFED_LOG_LEVEL="warning")
-    server = subprocess.Popen([str(BINARY), "serve"], env=env)
     try:
-        while True:
-            try:
-                requests.get(base + "/health", timeout=1)
-                break
-            except requests.ConnectionError:
-                time.sleep(0.02)
-        session = requests.Session()
-        session.get(base + "/register")
-        token = session.cookies["shelfed_csrf"]
-        session.post(base + "/register", data={"_csrf": token, "username": "bench", "display_name": "Bench",
-                                               "email": "bench@example.com", "password": "benchmark password"})
-        created = session.post(base + "/books", data={"_csrf": token, "title": "Bench", "shelf": "reading"})
-        book = created.url.rstrip("/").rsplit("/", 1)[1]
-        cookies = dict(session.cookies)
+        photo = make_photo(work)
+        data = photo.read_bytes()
+        print(f"test photo: {len(data) / 1_048_576:.1f} MB, 4200 x 2800")
+        with running_server() as (server, base, _):
+            session, token = register(base)
+            created = session.post(base + "/books", data={"_csrf": token, "title": "Bench", "shelf": "reading"})
+            book = created.url.rstrip("/").rsplit("/", 1)[1]
+            cookies = dict(session.cookies)
 
-        def upload(_=None):
-            started = time.perf_counter()
-            response = requests.post(f"{base}/books/{book}/photos", cookies=cookies, allow_redirects=False,
-                                     data={"_csrf": token, "page_number": "1"},
-                                     files={"photo": ("photo.jpg", data, "image/jpeg")})
-            assert response.status_code == 303, response.status_code
-            return (time.perf_counter() - started) * 1000
+            def upload(_=None):
+                started = time.perf_counter()
+                response = requests.post(f"{base}/books/{book}/photos", cookies=cookies, allow_redirects=False,
+                                         data={"_csrf": token, "page_number": "1"},
+                                         files={"photo": ("photo.jpg", data, "image/jpeg")})
+                assert response.status_code == 303, response.status_code
+                return (time.perf_counter() - started) * 1000
 
-        upload()  # starts libvips, as the first photo after a restart does
-        rss_before = status_kib(server.pid, "VmRSS")
-        timings = sorted(upload() for _ in range(7))
-        print(f"one 12 MP upload, stored with display image and thumbnail: median {statistics.median(timings):.0f} ms "
-              f"(min {timings[0]:.0f}, max {timings[-1]:.0f}; includes sending {len(data) / 1_048_576:.1f} MB over loopback)")
-
-        peak = rss_before
-        with concurrent.futures.ThreadPoolExecutor(max_workers=8) as pool:
-            futures = [pool.submit(upload) for _ in range(8)]
-            while not all(f.done() for f in futures):
-                peak = max(peak, status_kib(server.pid, "VmRSS"))
-                time.sleep(0.01)
-            results = [f.result() for f in futures]
-        print(f"8 concurrent uploads: all stored, slowest {max(results):.0f} ms")
-        print(f"RSS before {rss_before / 1024:.1f} MiB, peak during the 8 uploads {peak / 1024:.1f} MiB "
-              f"(VmHWM since start {status_kib(server.pid, 'VmHWM') / 1024:.1f} MiB)")
+            upload()  # loads libvips, as the first photo after a restart does
+            rss_before = rss_kib(server.pid)
+            timings = sorted(upload() for _ in range(7))
+            print(f"one 12 MP upload, stored with display image and thumbnail: median "
+                  f"{statistics.median(timings):.0f} ms (min {timings[0]:.0f}, max {timings[-1]:.0f}; "
+                  f"includes sending {len(data) / 1_048_576:.1f} MB over loopback)")
+            peak = rss_before
+            with concurrent.futures.ThreadPoolExecutor(max_workers=8) as pool:
+                futures = [pool.submit(upload) for _ in range(8)]
+                while not all(f.done() for f in futures):
+                    peak = max(peak, rss_kib(server.pid))
+                    time.sleep(0.01)
+                results = [f.result() for f in futures]
+            print(f"8 concurrent uploads: all stored, slowest {max(results):.0f} ms")
+            print(f"RSS before {rss_before / 1024:.1f} MiB, peak during the 8 uploads {peak / 1024:.1f} MiB "
+                  f"(VmHWM since start {rss_kib(server.pid, 'VmHWM') / 1024:.1f} MiB)")
     finally:
-        server.terminate()
-        server.wait(timeout=10)
         shutil.rmtree(work, ignore_errors=True)
 
 

@@ -3,54 +3,25 @@ and the server's idle resident memory. Prints the figures; copy them into benchm
 import os
 import pathlib
 import re
-import shutil
-import socket
 import subprocess
-import tempfile
 import time
 
-import requests
+from bench_server import register, rss_kib, running_server
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
-BINARY = pathlib.Path(os.environ.get("SHELFED_BINARY", ROOT / ".build" / "release" / "shelfed"))
 BOOKS = 500
 
 
-def free_port():
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def rss_kib(pid):
-    status = pathlib.Path(f"/proc/{pid}/status").read_text()
-    return int(re.search(r"VmRSS:\s+(\d+) kB", status).group(1))
+def cpu_seconds(pid):
+    fields = pathlib.Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def main():
-    data_dir = tempfile.mkdtemp(prefix="shelfed-bench-")
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    env = dict(os.environ, SHELFED_PORT=str(port), SHELFED_DATA_DIR=data_dir, SHELFED_RESOURCES_DIR=str(ROOT),
-               SHELFED_LOG_LEVEL="warning")
-    started = time.monotonic()
-    server = subprocess.Popen([str(BINARY), "serve"], env=env)
-    try:
-        while True:
-            try:
-                requests.get(base + "/health", timeout=1)
-                break
-            except requests.ConnectionError:
-                time.sleep(0.02)
-        print(f"start to first answer: {(time.monotonic() - started) * 1000:.0f} ms")
+    with running_server() as (server, base, _):
+        print(f"start to first answer: {server.started_in * 1000:.0f} ms")
         time.sleep(1)
         print(f"idle RSS after start: {rss_kib(server.pid) / 1024:.1f} MiB")
-
-        session = requests.Session()
-        session.get(base + "/register")
-        token = session.cookies["shelfed_csrf"]
-        session.post(base + "/register", data={"_csrf": token, "username": "bench", "display_name": "Bench",
-                                               "email": "bench@example.com", "password": "benchmark password"})
+        session, token = register(base)
         for number in range(BOOKS):
             session.post(base + "/books", data={"_csrf": token, "title": f"Book {number:04d}",
                                                 "authors": f"Author {number % 37}", "page_count": "300",
@@ -70,15 +41,6 @@ def main():
         requests_done = int(re.search(r"(\d+) requests in", wrk.stdout).group(1))
         print(f"server CPU per shelf page: {cpu_used / requests_done * 1000:.3f} ms")
         print(f"RSS after load: {rss_kib(server.pid) / 1024:.1f} MiB")
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
-        shutil.rmtree(data_dir, ignore_errors=True)
-
-
-def cpu_seconds(pid):
-    fields = pathlib.Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,62 @@
+"""Shared by the benchmark scripts: start a release `shelfed` on a free port with a temporary data folder,
+and register one user."""
+import contextlib
+import os
+import pathlib
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+
+import requests
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+BINARY = pathlib.Path(os.environ.get("SHELFED_BINARY", ROOT / ".build" / "release" / "shelfed"))
+
+
+def free_port():
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@contextlib.contextmanager
+def running_server(**settings):
+    """Yields (process, base URL, data folder); extra SHELFED_* settings are passed as keyword arguments."""
+    data_dir = pathlib.Path(tempfile.mkdtemp(prefix="shelfed-bench-"))
+    port = free_port()
+    env = dict(os.environ, SHELFED_PORT=str(port), SHELFED_DATA_DIR=str(data_dir / "data"),
+               SHELFED_RESOURCES_DIR=str(ROOT), SHELFED_LOG_LEVEL="warning", **settings)
+    base = f"http://127.0.0.1:{port}"
+    started = time.monotonic()
+    server = subprocess.Popen([str(BINARY), "serve"], env=env)
+    try:
+        while True:
+            try:
+                requests.get(base + "/health", timeout=1)
+                break
+            except requests.ConnectionError:
+                time.sleep(0.02)
+        server.started_in = time.monotonic() - started
+        yield server, base, data_dir
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+        shutil.rmtree(data_dir, ignore_errors=True)
+
+
+def register(base):
+    """A signed-in session for a new user, and the CSRF token its forms need."""
+    session = requests.Session()
+    session.get(base + "/register")
+    token = session.cookies["shelfed_csrf"]
+    response = session.post(base + "/register", data={"_csrf": token, "username": "bench", "display_name": "Bench",
+                                                      "email": "bench@example.com", "password": "benchmark password"})
+    assert response.status_code == 200 and response.url == base + "/", "registration failed"
+    return session, token
+
+
+def rss_kib(pid, field="VmRSS"):
+    status = pathlib.Path(f"/proc/{pid}/status").read_text()
+    return int(next(line.split()[1] for line in status.splitlines() if line.startswith(field + ":")))
