@@ -95,6 +95,7 @@ struct PhotoTests {
             let profile = try await web.get("/profile")
             #expect(profile.text.contains("My uploads"))
             #expect(profile.text.contains("<strong>1</strong> Photos"))
+            #expect(profile.text.contains("<a class=\"photo-book\" href=\"/books/\(bookID)\">Dune</a>"))
             #expect(profile.text.contains("href=\"/photos/\(photo.id!)\""))
         }
     }

@@ -6,7 +6,6 @@ struct PhotoThumb: Sendable {
     let thumbURL: String
     let alt: String
     let pageLabel: String?
-    let comment: String?
     let bookTitle: String?
     let bookPath: String?
 
@@ -15,7 +14,6 @@ struct PhotoThumb: Sendable {
         path = Paths.photo(id)
         thumbURL = Paths.photoFile(id, .thumb)
         pageLabel = photo.pageNumber.map { "Page \($0)" }
-        comment = photo.comment
         alt = [bookTitle.map { "Photo from \($0)" } ?? "Photo", pageLabel.map { ", \($0.lowercased())" }]
             .compactMap { $0 }.joined()
         self.bookTitle = bookTitle

@@ -61,12 +61,14 @@ public struct PhotoStore: Sendable {
     /// The user's latest book photos across all books, with each book's title.
     public func latestUploads(of userID: Int64, limit: Int) async throws -> [(photo: Photo, bookTitle: String)] {
         try await db.read { db in
-            let photos = try Photo.filter(Column("user_id") == userID && Column("book_id") != nil)
-                .order(Column("created_at").desc, Column("id").desc).limit(limit).fetchAll(db)
-            return try photos.map { photo in
-                let title = try String.fetchOne(db, sql: "SELECT title FROM book WHERE id = ?", arguments: [photo.bookId])
-                return (photo, title ?? "")
-            }
+            // One query with the titles joined in, rather than one title lookup per photo.
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT photo.*, book.title AS book_title FROM photo JOIN book ON book.id = photo.book_id
+                    WHERE photo.user_id = ? ORDER BY photo.created_at DESC, photo.id DESC LIMIT ?
+                    """, arguments: [userID, limit])
+            return try rows.map { (try Photo(row: $0), $0["book_title"] as String) }
         }
     }
 

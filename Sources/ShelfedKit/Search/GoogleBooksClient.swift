@@ -24,8 +24,7 @@ struct GoogleBooksClient: Sendable {
     /// `GET /volumes/{id}`
     func volume(id: String) async throws -> VolumeResult {
         let items = apiKey.map { [URLQueryItem(name: "key", value: $0)] } ?? []
-        let escaped = id.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(.init(charactersIn: "-_"))) ?? id
-        let data = try await upstream.get(url("/volumes/" + escaped, items))
+        let data = try await upstream.get(url("/volumes/" + Paths.pathSegment(id), items))
         guard let payload = try? JSONDecoder().decode(GoogleBooksVolume.self, from: data) else {
             throw UpstreamFailure.malformed
         }

@@ -3,8 +3,6 @@ import Foundation
 /// Every link Shelfed builds, in one place so links and routes never drift apart.
 enum Paths {
     static let home = "/"
-    static let register = "/register"
-    static let logout = "/logout"
     static let shelves = "/shelves"
     static let favourites = "/favourites"
     static let profile = "/profile"
@@ -18,7 +16,6 @@ enum Paths {
     }
 
     static let search = "/search"
-    static let searchAdd = "/search/add"
 
     static func search(_ text: String, field: SearchRequest.Field = .all, start: Int = 0) -> String {
         var path = "/search?q=" + queryEscape(text)
@@ -28,7 +25,7 @@ enum Paths {
     }
 
     static func searchVolume(_ volumeID: String) -> String {
-        "/search/volumes/" + (volumeID.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(.init(charactersIn: "-_"))) ?? volumeID)
+        "/search/volumes/" + pathSegment(volumeID)
     }
 
     /// The manual-add form filled in from a search that could not be answered.
@@ -56,6 +53,11 @@ enum Paths {
     static func bookFavourite(_ id: Int64) -> String { "/books/\(id)/favourite" }
     static func bookDates(_ id: Int64) -> String { "/books/\(id)/dates" }
     static func bookRemove(_ id: Int64) -> String { "/books/\(id)/remove" }
+
+    /// Percent-escapes one path segment (such as a Google volume id) so it cannot add segments or a query.
+    static func pathSegment(_ value: String) -> String {
+        value.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(.init(charactersIn: "-_"))) ?? value
+    }
 
     /// Percent-escapes a query value, including `&`, `=`, `+` and `?` that would otherwise split it.
     static func queryEscape(_ value: String) -> String {
