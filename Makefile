@@ -4,8 +4,18 @@ SYSTEM_PACKAGES := libsqlite3-dev libvips-dev pkg-config
 TEST_PACKAGES := chromium chromium-driver
 BENCH_PACKAGES := wrk time libvips-tools
 SWIFT_BUILD_FLAGS ?=
+# The release build is linked for a small idle footprint (benchmarks/README.md, "Idle memory"): the Swift runtime and
+# Foundation linked in, every function in a section of its own, and lld placing the functions the server runs at start
+# and on everyday pages next to each other, in the order scripts/link_order.py recorded in Sources/Shelfed/link-order.txt.
+LINK_ORDER := $(CURDIR)/Sources/Shelfed/link-order.txt
+RELEASE_FLAGS := --static-swift-stdlib -Xswiftc -Xfrontend -Xswiftc -function-sections -Xswiftc -use-ld=lld \
+	-Xlinker --symbol-ordering-file=$(LINK_ORDER) -Xlinker --no-warn-symbol-ordering
+# Packed relative relocations need glibc 2.36 (Debian 12, Raspberry Pi OS bookworm, Ubuntu 24.04) to start.
+ifeq ($(shell bash scripts/glibc-at-least.sh 2.36),yes)
+RELEASE_FLAGS += -Xlinker -z -Xlinker pack-relative-relocs
+endif
 
-.PHONY: run test system-deps test-deps build release test-swift test-e2e bench clean
+.PHONY: run test system-deps test-deps build release test-swift test-e2e bench link-order clean
 
 run: system-deps release
 	SHELFED_DATA_DIR="$${SHELFED_DATA_DIR:-./data}" .build/release/shelfed serve
@@ -23,7 +33,7 @@ build:
 	swift build $(SWIFT_BUILD_FLAGS) --product shelfed
 
 release:
-	swift build -c release $(SWIFT_BUILD_FLAGS) --product shelfed
+	swift build -c release $(RELEASE_FLAGS) $(SWIFT_BUILD_FLAGS) --product shelfed
 
 test-swift:
 	swift test $(SWIFT_BUILD_FLAGS)
@@ -37,6 +47,12 @@ bench: system-deps release
 	.venv/bin/python -u benchmarks/shelf_page.py
 	.venv/bin/python -u benchmarks/search_cache.py
 	.venv/bin/python -u benchmarks/photos.py
+
+# Re-records Sources/Shelfed/link-order.txt after the code has changed a lot; needs perf (linux-perf).
+link-order: system-deps
+	@bash scripts/install-system-packages.sh linux-perf
+	@bash scripts/setup-python.sh
+	.venv/bin/python -u scripts/link_order.py
 
 clean:
 	rm -rf .build .venv Tests/e2e/screenshots

@@ -24,7 +24,9 @@ let package = Package(
             dependencies: [
                 "ShelfedKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            // Read by the release link (see the Makefile), not compiled.
+            exclude: ["link-order.txt"]
         ),
         .target(
             name: "CImaging",
