@@ -10,8 +10,8 @@ each other (each function has a section of its own, so it can).
 How: the kernel tells us only one function per 64 KB window (the one that faulted; its neighbours come in with it),
 so the script repeats: link with the list so far, start the server under `perf record -e page-faults`, take the
 functions at the faulting addresses that lie outside the listed block, add them, and link again. Functions first seen
-at start-up come before those first seen while serving pages. Each round finds fewer; the figures in
-benchmarks/README.md were measured with the list this script wrote after the rounds given by --rounds.
+at start-up come before those first seen while serving pages. Each round finds fewer; benchmarks/README.md
+gives the figures measured with the list that 25 rounds (the default) wrote.
 """
 import argparse
 import bisect
@@ -68,8 +68,9 @@ def faulting_addresses(serve_pages):
             exercise(base)
         time.sleep(0.3)
     finally:
-        # Killed rather than stopped, so that shutdown code does not count as everyday code.
-        subprocess.run(["pkill", "-KILL", "-x", BINARY.name[:15]])
+        # Killed rather than stopped, so that shutdown code does not count as everyday code. Only perf's own
+        # child: a household server running on the same machine is left alone.
+        subprocess.run(["pkill", "-KILL", "-P", str(perf.pid)])
         perf.wait()
     script = subprocess.run(["perf", "script", "-i", str(recording), "--show-mmap-events", "-F", "addr"],
                             capture_output=True, text=True, check=True).stdout
