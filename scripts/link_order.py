@@ -19,7 +19,6 @@ import os
 import pathlib
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -27,10 +26,11 @@ import time
 
 import requests
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from exercise_server import exercise  # noqa: E402
-
 ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from bench_server import free_port  # noqa: E402
+from everyday_pages import exercise  # noqa: E402
+
 ORDER_FILE = ROOT / "Sources" / "Shelfed" / "link-order.txt"
 BINARY = ROOT / ".build" / "release" / "shelfed"
 
@@ -39,12 +39,6 @@ def build():
     """Relinks the release binary with the current list (removing it makes SwiftPM link again)."""
     BINARY.unlink(missing_ok=True)
     subprocess.run(["make", "--no-print-directory", "release"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
-
-
-def free_port():
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def faulting_addresses(serve_pages):

@@ -1,18 +1,16 @@
-"""Walks a running Shelfed through start-up and the pages a household uses most.
+"""The pages a household uses most, walked once against a running Shelfed.
 
 Used by scripts/link_order.py to learn which functions the server runs, so the release link can place them
 next to each other (see benchmarks/README.md, "Idle memory").
 """
 import requests
 
+from bench_server import register
+
 
 def exercise(base):
     """Registers a user, adds and moves a book, and opens every main page once."""
-    session = requests.Session()
-    session.get(base + "/register")
-    token = session.cookies["shelfed_csrf"]
-    session.post(base + "/register", data={"_csrf": token, "username": "order", "display_name": "Order",
-                                           "email": "order@example.com", "password": "order password"})
+    session, token = register(base)
     for path in ["/", "/shelves", "/shelves/want-to-read", "/books/new", "/favourites", "/profile", "/profile/edit",
                  "/search", "/static/css/app.css", "/no-such-page"]:
         session.get(base + path)
@@ -31,6 +29,6 @@ def exercise(base):
     session.get(base + "/shelves")
     login = requests.Session()
     login.get(base + "/login")
-    login.post(base + "/login", data={"_csrf": login.cookies["shelfed_csrf"], "login": "order",
-                                      "password": "order password"})
+    login.post(base + "/login", data={"_csrf": login.cookies["shelfed_csrf"], "login": "bench",
+                                      "password": "benchmark password"})
     login.get(base + "/")
