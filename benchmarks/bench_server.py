@@ -22,21 +22,25 @@ def free_port():
 
 
 @contextlib.contextmanager
-def running_server(**settings):
-    """Yields (process, base URL, data folder); extra SHELFED_* settings are passed as keyword arguments."""
+def running_server(binary=BINARY, wrapper=(), **settings):
+    """Yields (process, base URL, data folder); extra SHELFED_* settings are passed as keyword arguments.
+
+    `wrapper` is a command the server runs under (scripts/link_order.py records it with perf)."""
     data_dir = pathlib.Path(tempfile.mkdtemp(prefix="shelfed-bench-"))
     port = free_port()
     env = dict(os.environ, SHELFED_PORT=str(port), SHELFED_DATA_DIR=str(data_dir / "data"),
                SHELFED_RESOURCES_DIR=str(ROOT), SHELFED_LOG_LEVEL="warning", **settings)
     base = f"http://127.0.0.1:{port}"
     started = time.monotonic()
-    server = subprocess.Popen([str(BINARY), "serve"], env=env)
+    server = subprocess.Popen([*wrapper, str(binary), "serve"], env=env)
     try:
         while True:
             try:
                 requests.get(base + "/health", timeout=1)
                 break
             except requests.ConnectionError:
+                if server.poll() is not None:
+                    raise RuntimeError(f"{binary} exited with status {server.returncode} before answering")
                 time.sleep(0.02)
         server.started_in = time.monotonic() - started
         yield server, base, data_dir

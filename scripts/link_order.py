@@ -15,20 +15,16 @@ gives the figures measured with the list that 25 rounds (the default) wrote.
 """
 import argparse
 import bisect
-import os
 import pathlib
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
 import time
 
-import requests
-
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
-from bench_server import free_port  # noqa: E402
+from bench_server import running_server  # noqa: E402
 from everyday_pages import exercise  # noqa: E402
 
 ORDER_FILE = ROOT / "Sources" / "Shelfed" / "link-order.txt"
@@ -43,32 +39,19 @@ def build():
 
 def faulting_addresses(serve_pages):
     """Runs the server under perf and returns the link-time addresses of the faults inside the binary."""
-    work = pathlib.Path(tempfile.mkdtemp(prefix="shelfed-order-"))
-    port = free_port()
-    env = dict(os.environ, SHELFED_DATA_DIR=str(work / "data"), SHELFED_PORT=str(port), SHELFED_LOG_LEVEL="warning")
-    recording = work / "faults.data"
-    perf = subprocess.Popen(["perf", "record", "-q", "-c", "1", "-e", "page-faults", "-d", "-o", str(recording),
-                             str(BINARY), "serve"], env=env, cwd=ROOT,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(300):
-            try:
-                requests.get(base + "/health", timeout=1)
-                break
-            except requests.ConnectionError:
-                time.sleep(0.05)
-        if serve_pages:
-            exercise(base)
-        time.sleep(0.3)
-    finally:
-        # Killed rather than stopped, so that shutdown code does not count as everyday code. Only perf's own
-        # child: a household server running on the same machine is left alone.
-        subprocess.run(["pkill", "-KILL", "-P", str(perf.pid)])
-        perf.wait()
-    script = subprocess.run(["perf", "script", "-i", str(recording), "--show-mmap-events", "-F", "addr"],
-                            capture_output=True, text=True, check=True).stdout
-    shutil.rmtree(work, ignore_errors=True)
+    with tempfile.TemporaryDirectory(prefix="shelfed-order-") as work:
+        recording = pathlib.Path(work) / "faults.data"
+        perf = ["perf", "record", "-q", "-c", "1", "-e", "page-faults", "-d", "-o", str(recording)]
+        with running_server(binary=BINARY, wrapper=perf) as (recorder, base, _):
+            if serve_pages:
+                exercise(base)
+            time.sleep(0.3)
+            # Killed rather than stopped, so that shutdown code does not count as everyday code. Only perf's own
+            # child: a household server running on the same machine is left alone.
+            subprocess.run(["pkill", "-KILL", "-P", str(recorder.pid)])
+            recorder.wait()
+        script = subprocess.run(["perf", "script", "-i", str(recording), "--show-mmap-events", "-F", "addr"],
+                                capture_output=True, text=True, check=True).stdout
     mapped_at = None
     addresses = []
     for line in script.splitlines():
@@ -77,6 +60,8 @@ def faulting_addresses(serve_pages):
                 mapped_at = int(re.search(r"\[0x([0-9a-f]+)\(", line).group(1), 16)
         elif line.strip():
             addresses.append(int(line.strip(), 16))
+    if mapped_at is None:
+        raise RuntimeError(f"perf saw no code mapped from {BINARY}")
     load_bias = mapped_at - (executable_segment_address() & ~0xFFF)
     return [address - load_bias for address in addresses]
 
