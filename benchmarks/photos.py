@@ -13,7 +13,7 @@ import requests
 
 from bench_server import ROOT, register, rss_kib, running_server
 
-SOURCE = ROOT.parent / "shared" / "fixtures" / "images" / "Landscape_1.jpg"
+SOURCE = ROOT / "Tests" / "Fixtures" / "images" / "Landscape_1.jpg"
 
 
 def make_photo(folder):

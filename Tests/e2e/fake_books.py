@@ -1,4 +1,4 @@
-"""A small fake Google Books / Open Library for the browser suite: replays ../shared/fixtures on 127.0.0.1."""
+"""A small fake Google Books / Open Library for the browser suite: replays Tests/Fixtures on 127.0.0.1."""
 import http.server
 import json
 import pathlib
@@ -6,7 +6,7 @@ import threading
 import time
 import urllib.parse
 
-FIXTURES = pathlib.Path(__file__).resolve().parents[3] / "shared" / "fixtures"
+FIXTURES = pathlib.Path(__file__).resolve().parents[1] / "Fixtures"
 SEARCHES = {
     "harry potter": "search_harry_potter__sfiggis_enumerables.json",
     "batman": "search_batman__Founden_doers.json",

@@ -6,7 +6,7 @@ from selenium.webdriver.common.by import By
 
 from helpers import check_page, click_and_wait
 
-PHOTO = pathlib.Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "images" / "Landscape_6.jpg"
+PHOTO = pathlib.Path(__file__).resolve().parents[1] / "Fixtures" / "images" / "Landscape_6.jpg"
 
 
 def test_upload_photo_with_page_and_comment(server, browser):

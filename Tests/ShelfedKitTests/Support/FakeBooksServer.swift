@@ -8,7 +8,7 @@ import Synchronization
 @testable import ShelfedKit
 
 /// A real HTTP server on 127.0.0.1 playing Google Books and Open Library from the recorded fixtures in
-/// `../shared/fixtures/`, with faults injected on demand and every request counted.
+/// `Tests/Fixtures/` (copied from the team's shared fixtures), with faults injected on demand and every request counted.
 final class FakeBooksServer: Sendable {
     /// What the next Google Books (or Open Library) requests get instead of the recording.
     enum Fault: Sendable {
@@ -20,7 +20,7 @@ final class FakeBooksServer: Sendable {
         case hugeBody
     }
 
-    static let fixtures = TestApp.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/fixtures")
+    static let fixtures = TestApp.packageRoot.appendingPathComponent("Tests/Fixtures")
 
     private let state = Mutex(State())
     private let stopper = Mutex<(@Sendable () async -> Void)?>(nil)
