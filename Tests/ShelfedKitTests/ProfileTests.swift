@@ -96,7 +96,7 @@ struct ProfileTests {
             let behind = try await web.get("/profile").text
             #expect(behind.contains("4 of 12 books"))
             #expect(behind.contains("2 books behind pace"))
-            #expect(behind.contains("aria-valuenow=\"4\""))
+            #expect(behind.contains("max=\"12\" value=\"4\""))
             try await web.post("/profile/goal", ["goal": "4"])
             #expect(try await web.get("/profile").text.contains("Goal reached"))
             try await web.post("/profile/goal", ["goal": "6"])

@@ -38,6 +38,11 @@ struct AccountController: Sendable {
         }
         var errors = form.validate()
         if errors.isEmpty {
+            if let until = try await throttle.admit(
+                .registration, account: "", address: context.clientAddress, limits: .registration, now: now())
+            {
+                throw Self.tooManyAttempts(until: until, now: now(), doing: "new accounts from this device")
+            }
             let hash = try await hasher.hash(form.password)
             do {
                 let user = try await users.create(
@@ -78,22 +83,22 @@ struct AccountController: Sendable {
         let accountKey = user.map { "user-\($0.id!)" } ?? login.lowercased()
         let now = self.now()
 
-        if let until = await throttle.blockedUntil(account: accountKey, address: context.clientAddress, now: now) {
-            let minutes = max(1, Int((until.timeIntervalSince(now) / 60).rounded(.up)))
-            let retryAfter = String(max(1, Int(until.timeIntervalSince(now).rounded(.up))))
-            throw HTTPError(
-                .tooManyRequests, headers: [.retryAfter: retryAfter],
-                message: "Too many failed sign-in attempts. Try again in \(minutes) minute\(minutes == 1 ? "" : "s").")
+        // Counted before the password is checked, so parallel guesses cannot slip past the limit.
+        if let until = try await throttle.admit(
+            .signIn, account: accountKey, address: context.clientAddress, limits: .signIn, now: now)
+        {
+            throw Self.tooManyAttempts(until: until, now: now, doing: "failed sign-in attempts")
         }
-        guard try await hasher.verify(password, against: user?.passwordHash), let user else {
-            await throttle.recordFailure(account: accountKey, address: context.clientAddress, now: now)
+        // bcrypt stops at a NUL byte, so such a password would match a shorter one; none is ever valid.
+        let acceptable = RegistrationForm.passwordProblem(password, forSignIn: true) == nil
+        guard acceptable, try await hasher.verify(password, against: user?.passwordHash), let user else {
             let canRegister = !(try await registrationIsClosed())
             let page = LoginPage(
                 chrome: PageChrome(title: "Sign in", context: context), login: login, next: next,
                 error: "That username or password is not right.", canRegister: canRegister)
             return try renderer.render(page, template: "accounts/login", status: .unauthorized).response
         }
-        await throttle.recordSuccess(account: accountKey)
+        try await throttle.recordSuccess(.signIn, account: accountKey, address: context.clientAddress)
         // A fresh session id at every sign-in, so an id planted before sign-in is worth nothing.
         context.sessions.createSession(UserSession(userID: user.id!), expiresIn: Self.sessionLength)
         return .seeOther(next ?? Paths.home)
@@ -103,6 +108,14 @@ struct AccountController: Sendable {
     @Sendable func logout(_ request: Request, context: AppRequestContext) async throws -> Response {
         context.sessions.clearSession()
         return .seeOther(Paths.login())
+    }
+
+    static func tooManyAttempts(until: Date, now: Date, doing: String) -> HTTPError {
+        let seconds = max(1, Int(min(until.timeIntervalSince(now), 24 * 60 * 60).rounded(.up)))
+        let minutes = max(1, (seconds + 59) / 60)
+        return HTTPError(
+            .tooManyRequests, headers: [.retryAfter: String(seconds)],
+            message: "Too many \(doing). Try again in \(minutes) minute\(minutes == 1 ? "" : "s").")
     }
 
     private func registrationIsClosed() async throws -> Bool {

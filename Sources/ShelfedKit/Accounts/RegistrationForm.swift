@@ -38,8 +38,14 @@ struct RegistrationForm: Sendable {
         return nil
     }
 
-    /// bcrypt reads at most 72 bytes, so longer passwords would be silently cut.
-    static func passwordProblem(_ password: String) -> String? {
+    /// bcrypt reads at most 72 bytes, so longer passwords would be silently cut, and stops at a NUL byte, so
+    /// `"\0\0\0\0\0\0\0\0"` would be stored as the empty password. Control characters are refused
+    /// too: no keyboard types them. At sign-in only the characters are checked, not the length.
+    static func passwordProblem(_ password: String, forSignIn: Bool = false) -> String? {
+        if password.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            return "Use letters, digits, spaces and symbols only — no control characters."
+        }
+        if forSignIn { return nil }
         let bytes = password.utf8.count
         if bytes < 8 { return "Use at least 8 characters." }
         if bytes > 72 { return "Use at most 72 bytes (about 72 letters; fewer with accents or emoji)." }

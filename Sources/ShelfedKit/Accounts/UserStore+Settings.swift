@@ -39,6 +39,10 @@ extension UserStore {
             try db.execute(sql: "UPDATE user SET avatar_photo_id = NULL WHERE id = ?", arguments: [id])
             try db.execute(sql: "DELETE FROM photo WHERE user_id = ?", arguments: [id])
             try db.execute(sql: "DELETE FROM user_book WHERE user_id = ?", arguments: [id])
+            // The books they typed or imported were theirs alone.
+            try db.execute(
+                sql: "DELETE FROM book_author WHERE book_id IN (SELECT id FROM book WHERE owner_user_id = ?)", arguments: [id])
+            try db.execute(sql: "DELETE FROM book WHERE owner_user_id = ?", arguments: [id])
             try db.execute(sql: "DELETE FROM user WHERE id = ?", arguments: [id])
         }
     }

@@ -25,6 +25,12 @@ public struct AppConfig: Sendable {
     public var maxUploadBytes: Int
     /// How many photos are processed at once (`SHELFED_IMAGE_WORKERS`).
     public var imageWorkers: Int
+    /// How long a connection may wait for a request's head, or between pieces of its body, before it is closed
+    /// (`SHELFED_REQUEST_TIMEOUT`, seconds).
+    public var requestTimeout: TimeInterval = 30
+    /// Connections served at once (`SHELFED_MAX_CONNECTIONS`); more wait for a place instead of using up the
+    /// process's file descriptors (1,024 by default on Linux).
+    public var maxConnections = 256
 
     public init(
         host: String = "127.0.0.1",
@@ -127,6 +133,18 @@ extension AppConfig {
                 throw InvalidSetting(name: "SHELFED_IMAGE_WORKERS", value: workers, expected: "a number from 1 to 16")
             }
             config.imageWorkers = number
+        }
+        if let seconds = value("SHELFED_REQUEST_TIMEOUT") {
+            guard let number = BoundedNumber.parse(seconds, in: 1...600) else {
+                throw InvalidSetting(name: "SHELFED_REQUEST_TIMEOUT", value: seconds, expected: "seconds, 1 to 600")
+            }
+            config.requestTimeout = TimeInterval(number)
+        }
+        if let connections = value("SHELFED_MAX_CONNECTIONS") {
+            guard let number = BoundedNumber.parse(connections, in: 8...10_000) else {
+                throw InvalidSetting(name: "SHELFED_MAX_CONNECTIONS", value: connections, expected: "a number from 8 to 10000")
+            }
+            config.maxConnections = number
         }
         if let zone = value("SHELFED_TIMEZONE") {
             guard let timeZone = TimeZone(identifier: zone) else {

@@ -31,7 +31,15 @@ public struct AppRequestContext: AuthRequestContext, SessionRequestContext, Remo
     }
 }
 
-/// What the session cookie stands for: just the user's id, everything else is read fresh.
+/// What the session cookie stands for: the user's id and the session's CSRF token; everything else is read fresh.
 public struct UserSession: Codable, Sendable {
     public let userID: Int64
+    /// Nil only in sessions made before tokens were kept here; `CSRFMiddleware` gives those one.
+    public var csrfToken: String?
+
+    /// A new session for `userID` with a fresh CSRF token (a sign-in never keeps the token it came with).
+    public init(userID: Int64) {
+        self.userID = userID
+        self.csrfToken = CSRFMiddleware.makeToken()
+    }
 }

@@ -1,7 +1,9 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import HummingbirdAuth
 import Logging
+import NIOCore
 
 /// The composition root: config → database → stores → router → application.
 public func buildApplication(config: AppConfig) async throws -> some ApplicationProtocol {
@@ -12,15 +14,22 @@ public func buildApplication(config: AppConfig) async throws -> some Application
     let database = try AppDatabase(path: config.databasePath)
     let renderer = try await PageRenderer(directory: config.templatesDirectory)
     let router = try buildRouter(config: config, database: database, renderer: renderer, logger: logger)
+    let deadline = TimeAmount.milliseconds(Int64(config.requestTimeout * 1000))
     return Application(
         router: router,
-        configuration: .init(address: .hostname(config.host, port: config.port), serverName: "Shelfed"),
+        server: .http1(
+            configuration: .init(
+                additionalChannelHandlers: [ConnectionDeadlineHandler(headDeadline: deadline, bodyDeadline: deadline)])),
+        configuration: .init(
+            address: .hostname(config.host, port: config.port), serverName: "Shelfed",
+            availableConnectionsDelegate: MaximumAvailableConnections(config.maxConnections, logger: logger)),
         logger: logger
     )
 }
 
-/// Middleware order matters: errors outermost, static files before any database work, then the
-/// session, the signed-in user and CSRF; public routes before the login redirect, protected after.
+/// Middleware order matters: security headers and errors outermost, static files before any database work,
+/// then the session and the signed-in user, the error pages again (so they keep the navigation and sign-out),
+/// and CSRF; public routes before the login redirect, protected after. Every GET also answers HEAD.
 func buildRouter(config: AppConfig, database: AppDatabase, renderer: PageRenderer, logger: Logger) throws
     -> Router<AppRequestContext>
 {
@@ -31,10 +40,15 @@ func buildRouter(config: AppConfig, database: AppDatabase, renderer: PageRendere
     let media = MediaStore(root: config.mediaDirectory)
     // Whatever an interrupted upload left behind goes before the first request.
     try media.prepare()
+    let orphans = media.removeUnreferenced(keeping: try photos.allFilePaths())
+    if !orphans.isEmpty {
+        logger.notice("Removed \(orphans.count) media files that no photo refers to: \(orphans.prefix(10))")
+    }
     let uploader = PhotoUploader(
         media: media, processor: ImageProcessor(concurrentImages: config.imageWorkers), photos: photos, logger: logger)
-    let router = Router(context: AppRequestContext.self)
+    let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
 
+    router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: LogRequestsMiddleware(.debug))
     router.add(middleware: ErrorPageMiddleware(renderer: renderer))
     router.add(
@@ -61,17 +75,19 @@ func buildRouter(config: AppConfig, database: AppDatabase, renderer: PageRendere
             try await users.user(id: session.userID)
         })
     router.add(middleware: CSRFMiddleware(secureCookies: config.secureCookies))
+    router.add(middleware: ErrorPageMiddleware(renderer: renderer, passesUnmatchedPaths: true))
+    router.add(middleware: CSRFMiddleware.Check())
 
     let hasher = PasswordHasher(cost: config.bcryptCost)
     AccountController(
-        users: users, hasher: hasher, throttle: LoginThrottle(),
+        users: users, hasher: hasher, throttle: LoginThrottle(db: database),
         renderer: renderer, registration: config.registration, now: clock.now
     ).addRoutes(to: router)
 
     let signedIn = router.group().add(middleware: LoginRedirectMiddleware())
     HomeController(library: library, renderer: renderer).addRoutes(to: signedIn)
     ShelfController(library: library, renderer: renderer).addRoutes(to: signedIn)
-    BookController(library: library, photos: photos, renderer: renderer, clock: clock).addRoutes(to: signedIn)
+    BookController(library: library, photos: photos, media: media, renderer: renderer, clock: clock).addRoutes(to: signedIn)
     ProfileController(
         library: library, statistics: StatisticsStore(db: database), users: users, photos: photos, uploader: uploader, renderer: renderer, clock: clock,
         maxUploadBytes: config.maxUploadBytes

@@ -99,6 +99,19 @@ extension AppDatabase {
             try db.create(index: "photo_user_book", on: "photo", columns: ["user_id", "book_id", "created_at"])
             try db.create(index: "photo_user_created", on: "photo", columns: ["user_id", "created_at"])
         }
+        migrator.registerMigration("v4 login attempts") { db in
+            try db.create(table: "login_attempt") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("kind", .text).notNull()
+                t.column("account", .text).notNull()
+                t.column("address", .text).notNull()
+                t.column("at", .datetime).notNull()
+            }
+            try db.create(index: "login_attempt_pair", on: "login_attempt", columns: ["kind", "account", "address", "at"])
+            try db.create(index: "login_attempt_address", on: "login_attempt", columns: ["kind", "address", "at"])
+            try db.create(index: "login_attempt_at", on: "login_attempt", columns: ["at"])
+        }
+        migrator.registerMigration("v5 owned catalog rows", migrate: migrateToOwnedBooks)
         return migrator
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
 
-/// A book in the shared catalog; what a user has done with it lives in `UserBook`.
+/// A book in the catalog; what a user has done with it lives in `UserBook`. Rows from a provider are shared;
+/// a row typed by hand or imported has an owner and is never anyone else's (DESIGN §4).
 public struct Book: Codable, Sendable, Identifiable, FetchableRecord, MutablePersistableRecord {
     public enum Source: String, Codable, Sendable {
         case google, openlibrary, manual, `import`
@@ -24,6 +25,8 @@ public struct Book: Codable, Sendable, Identifiable, FetchableRecord, MutablePer
     public var source: Source
     public var createdAt: Date
     public var updatedAt: Date
+    /// The user who typed or imported this row; nil for a provider's shared row.
+    public var ownerUserId: Int64?
 
     public static let databaseTableName = "book"
     public static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase

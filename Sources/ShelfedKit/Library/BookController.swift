@@ -5,6 +5,7 @@ import Hummingbird
 struct BookController: Sendable {
     let library: LibraryStore
     let photos: PhotoStore
+    let media: MediaStore
     let renderer: PageRenderer
     let clock: AppClock
 
@@ -107,16 +108,21 @@ struct BookController: Sendable {
     /// GET /books/:id/remove: asks before removing.
     @Sendable func confirmRemove(_ request: Request, context: AppRequestContext) async throws -> HTML {
         let entry = try await requireEntry(context)
+        let photoCount = try await photos.count(ofBook: entry.book.id!, userID: entry.userBook.userId)
         let page = RemoveBookPage(
             chrome: PageChrome(title: "Remove \(entry.book.title)?", context: context, tab: .shelves),
-            card: BookCard(LibraryItem(entry)), removePath: Paths.bookRemove(entry.book.id!))
+            card: BookCard(LibraryItem(entry)), removePath: Paths.bookRemove(entry.book.id!),
+            photoWarning: photoCount == 0 ? nil
+                : "Your \(photoCount == 1 ? "photo" : "\(photoCount) photos") of it will be deleted too.")
         return try renderer.render(page, template: "library/remove")
     }
 
     /// POST /books/:id/remove
     @Sendable func remove(_ request: Request, context: AppRequestContext) async throws -> Response {
         let entry = try await requireEntry(context)
-        try await library.remove(bookID: entry.book.id!, for: entry.userBook.userId)
+        if let removed = try await library.remove(bookID: entry.book.id!, for: entry.userBook.userId) {
+            media.remove(removed.flatMap(\.files))
+        }
         return .seeOther(Paths.shelves)
     }
 

@@ -114,4 +114,6 @@ struct RemoveBookPage: Sendable {
     let chrome: PageChrome
     let card: BookCard
     let removePath: String
+    /// Says how many of the user's photos go with the book; nil when there are none.
+    let photoWarning: String?
 }

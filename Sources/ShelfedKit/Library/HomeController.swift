@@ -20,7 +20,7 @@ struct HomeController: Sendable {
         async let finished = library.items(
             of: userID, filter: .shelf(.read), sort: LibrarySort(key: .finished), page: 1, pageSize: Self.recentCount)
         let (readingItems, addedItems, finishedItems) = try await (reading.items, added.items, finished.items)
-        func cards(_ items: [LibraryItem]) -> String {
+        func cards(_ items: [LibraryItem]) -> HTMLFragment {
             BookCardList.html(items, csrfToken: context.csrfToken, returnTo: Paths.home)
         }
         let page = HomePage(
@@ -37,7 +37,7 @@ struct HomeController: Sendable {
 struct HomePage: Sendable {
     let chrome: PageChrome
     let hasBooks: Bool
-    let readingCards: String?
-    let recentlyAddedCards: String?
-    let recentlyFinishedCards: String?
+    let readingCards: HTMLFragment?
+    let recentlyAddedCards: HTMLFragment?
+    let recentlyFinishedCards: HTMLFragment?
 }

@@ -19,6 +19,9 @@ public struct NewBook: Sendable {
     public init(title: String) {
         self.title = title
     }
+
+    /// Provider data is shared by everyone who adds it; what a person typed or imported stays theirs.
+    var isShared: Bool { source == .google || source == .openlibrary }
 }
 
 /// The user already has this book; `bookID` is where it is.
@@ -27,26 +30,25 @@ public struct AlreadyInLibrary: Error, Equatable {
 }
 
 extension LibraryStore {
-    /// Puts a book on one of the user's shelves, reusing a catalog row with the same volume id or ISBN-13.
-    /// Throws `AlreadyInLibrary` when the user has that book already (same catalog row, or same title
-    /// and authors for books without an ISBN).
+    /// Puts a book on one of the user's shelves. A provider's book reuses the shared catalog row with the same
+    /// volume id or ISBN-13; a hand-typed or imported book always gets a row of the user's own. Throws
+    /// `AlreadyInLibrary` when the user has that book already (same volume id or ISBN-13, or the same title and
+    /// authors for books without either).
     public func add(_ new: NewBook, to shelf: Shelf, for userID: Int64, now: Date, today: String) async throws
         -> Int64
     {
         try await db.write { db in
-            var book = try Self.existingBook(matching: new, db: db)
-            if book == nil, new.isbn == nil, new.googleVolumeId == nil {
-                if let twin = try Self.sameTitleAndAuthors(new, userID: userID, db: db) {
-                    throw AlreadyInLibrary(bookID: twin)
-                }
+            if let twin = try Self.userCopy(of: new, userID: userID, db: db) {
+                throw AlreadyInLibrary(bookID: twin)
             }
+            var book = new.isShared ? try Self.sharedBook(matching: new, db: db) : nil
             if book == nil {
                 var inserted = Book(
                     id: nil, googleVolumeId: new.googleVolumeId, isbn10: new.isbn?.isbn10, isbn13: new.isbn?.isbn13,
                     title: new.title, subtitle: new.subtitle, authors: new.authors, publisher: new.publisher,
                     publishedDate: new.publishedDate, description: new.description, pageCount: new.pageCount,
                     categories: new.categories, language: new.language, coverPath: nil, source: new.source,
-                    createdAt: now, updatedAt: now)
+                    createdAt: now, updatedAt: now, ownerUserId: new.isShared ? nil : userID)
                 try inserted.insert(db)
                 for (position, name) in new.authors.enumerated() {
                     try db.execute(
@@ -97,11 +99,21 @@ extension LibraryStore {
         }
     }
 
-    /// Takes the book off the user's shelves (the shared catalog row stays). False when absent.
-    @discardableResult
-    public func remove(bookID: Int64, for userID: Int64) async throws -> Bool {
+    /// Takes the book off the user's shelves together with their photos of it, and drops the catalog row when it
+    /// was theirs alone (a shared row stays). Returns the removed photos, whose files the caller deletes; nil when
+    /// the user does not have the book.
+    public func remove(bookID: Int64, for userID: Int64) async throws -> [Photo]? {
         try await db.write { db in
-            try Self.request(of: userID, filter: .all).filter(Column("book_id") == bookID).deleteAll(db) > 0
+            guard try Self.request(of: userID, filter: .all).filter(Column("book_id") == bookID).deleteAll(db) > 0
+            else { return nil }
+            let photos = try Photo.filter(Column("user_id") == userID && Column("book_id") == bookID).fetchAll(db)
+            try db.execute(
+                sql: "UPDATE user SET avatar_photo_id = NULL WHERE id = ? AND avatar_photo_id IN (SELECT id FROM photo WHERE user_id = ? AND book_id = ?)",
+                arguments: [userID, userID, bookID])
+            try db.execute(sql: "DELETE FROM photo WHERE user_id = ? AND book_id = ?", arguments: [userID, bookID])
+            try db.execute(sql: "DELETE FROM book_author WHERE book_id IN (SELECT id FROM book WHERE id = ? AND owner_user_id = ?)", arguments: [bookID, userID])
+            try db.execute(sql: "DELETE FROM book WHERE id = ? AND owner_user_id = ?", arguments: [bookID, userID])
+            return photos
         }
     }
 
@@ -119,26 +131,36 @@ extension LibraryStore {
         }
     }
 
-    private static func existingBook(matching new: NewBook, db: Database) throws -> Book? {
+    /// The shared (provider) row for this volume or ISBN-13; owned rows are never matched.
+    private static func sharedBook(matching new: NewBook, db: Database) throws -> Book? {
+        let shared = Book.filter(Column("owner_user_id") == nil)
         if let volume = new.googleVolumeId,
-            let book = try Book.filter(Column("google_volume_id") == volume).fetchOne(db)
+            let book = try shared.filter(Column("google_volume_id") == volume).fetchOne(db)
         {
             return book
         }
         if let isbn13 = new.isbn?.isbn13 {
-            return try Book.filter(Column("isbn13") == isbn13).fetchOne(db)
+            return try shared.filter(Column("isbn13") == isbn13).fetchOne(db)
         }
         return nil
     }
 
-    private static func sameTitleAndAuthors(_ new: NewBook, userID: Int64, db: Database) throws -> Int64? {
+    /// The catalog id of the user's own entry for this book, whether it sits on a shared or an owned row.
+    private static func userCopy(of new: NewBook, userID: Int64, db: Database) throws -> Int64? {
+        let owned = "SELECT book.id FROM user_book JOIN book ON book.id = user_book.book_id WHERE user_book.user_id = ?"
+        if let volume = new.googleVolumeId,
+            let id = try Int64.fetchOne(db, sql: owned + " AND book.google_volume_id = ?", arguments: [userID, volume])
+        {
+            return id
+        }
+        if let isbn13 = new.isbn?.isbn13 {
+            return try Int64.fetchOne(db, sql: owned + " AND book.isbn13 = ?", arguments: [userID, isbn13])
+        }
+        guard new.googleVolumeId == nil else { return nil }
         let authors = String(decoding: try JSONEncoder().encode(new.authors), as: UTF8.self)
         return try Int64.fetchOne(
-            db,
-            sql: """
-                SELECT book.id FROM user_book JOIN book ON book.id = user_book.book_id
-                WHERE user_book.user_id = ? AND book.title = ? COLLATE NOCASE AND lower(book.authors) = lower(?)
-                """, arguments: [userID, new.title, authors])
+            db, sql: owned + " AND book.title = ? COLLATE NOCASE AND lower(book.authors) = lower(?)",
+            arguments: [userID, new.title, authors])
     }
 }
 

@@ -38,8 +38,8 @@ struct NewBookForm: Sendable {
         }
         var pages: Int?
         if !pageCount.isEmpty {
-            pages = Int(pageCount)
-            if pages == nil || !(1...100_000).contains(pages!) {
+            pages = BoundedNumber.parse(pageCount, in: BoundedNumber.pageCount)
+            if pages == nil {
                 errors["page_count"] = "Enter the number of pages as a whole number, like 320."
             }
         }
@@ -83,8 +83,8 @@ enum CalendarDate {
     static func isValidDay(_ text: String) -> Bool {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
-            (1...12).contains(month), day >= 1
+            let year = BoundedNumber.parse(parts[0], in: BoundedNumber.year),
+            let month = BoundedNumber.parse(parts[1], in: 1...12), let day = BoundedNumber.parse(parts[2], in: 1...31)
         else { return false }
         return day <= daysIn(month: month, year: year)
     }
@@ -93,9 +93,9 @@ enum CalendarDate {
     static func isValidPublishedDate(_ text: String) -> Bool {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         switch parts.count {
-        case 1: return parts[0].count == 4 && Int(parts[0]) != nil
-        case 2: return parts[0].count == 4 && Int(parts[0]) != nil && parts[1].count == 2
-            && (1...12).contains(Int(parts[1]) ?? 0)
+        case 1: return parts[0].count == 4 && BoundedNumber.parse(parts[0], in: BoundedNumber.year) != nil
+        case 2: return parts[0].count == 4 && BoundedNumber.parse(parts[0], in: BoundedNumber.year) != nil
+            && parts[1].count == 2 && BoundedNumber.parse(parts[1], in: 1...12) != nil
         case 3: return isValidDay(text)
         default: return false
         }

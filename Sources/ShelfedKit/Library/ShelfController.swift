@@ -35,7 +35,7 @@ struct ShelfController: Sendable {
         let user = try context.requireUser()
         let query = request.uri.queryParameters
         let sort = LibrarySort(query: query["sort"].map(String.init), order: query["order"].map(String.init))
-        let pageNumber = max(1, query["page"].flatMap { Int(String($0)) } ?? 1)
+        let pageNumber = query["page"].flatMap { BoundedNumber.parse($0, in: BoundedNumber.listPage) } ?? 1
         let (shelfCounts, books) = try await library.listing(
             of: user.id!, filter: filter, sort: sort, page: pageNumber)
 

@@ -19,7 +19,7 @@ struct ShelfListPage: Sendable {
     let heading: String
     let tabs: [Tab]
     /// The page's cards as ready HTML (empty when the list is).
-    let cards: String
+    let cards: HTMLFragment
     let hasCards: Bool
     let emptyMessage: String
     let isFavourites: Bool

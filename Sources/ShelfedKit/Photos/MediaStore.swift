@@ -54,3 +54,22 @@ public struct MediaStore: Sendable {
         for path in relativePaths { try? FileManager.default.removeItem(at: url(for: path)) }
     }
 }
+
+extension MediaStore {
+    /// Removes every finished file that no photo row refers to and returns their paths. Files are moved into
+    /// place just before their row is inserted, so a kill between the two leaves files nobody can reach.
+    @discardableResult
+    func removeUnreferenced(keeping referenced: Set<String>) -> [String] {
+        let rootPath = root.standardizedFileURL.path + "/"
+        let files = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey])?
+            .compactMap { $0 as? URL } ?? []
+        var removed: [String] = []
+        for file in files where (try? file.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
+            let relative = String(file.standardizedFileURL.path.dropFirst(rootPath.count))
+            guard !relative.hasPrefix(".incoming/"), !referenced.contains(relative) else { continue }
+            try? FileManager.default.removeItem(at: file)
+            removed.append(relative)
+        }
+        return removed
+    }
+}

@@ -132,10 +132,12 @@ struct PhotoController: Sendable {
         case .display: relative = photo.displayPath
         case .original: relative = photo.originalPath
         }
-        // Files never change under a name (an edit keeps them, a new upload gets new names).
+        // Files never change under a name (an edit keeps them, a new upload gets new names), so the name is the
+        // ETag. `no-cache` makes a browser ask every time: after a sign-out, the next person on the same browser
+        // gets the server's 404, never a cached copy of someone else's photo (DESIGN §13).
         let etag = "\"\(relative.split(separator: "/").last ?? "")\""
         var headers: HTTPFields = [
-            .cacheControl: "private, max-age=2592000", .eTag: etag,
+            .cacheControl: "private, no-cache", .eTag: etag,
             .contentType: variant == .original ? photo.contentType : "image/jpeg",
         ]
         if request.headers[.ifNoneMatch] == etag { return Response(status: .notModified, headers: headers) }

@@ -16,7 +16,7 @@ struct PhotoForm: Sendable {
         var errors = FieldErrors()
         var page: Int?
         if !pageNumber.isEmpty {
-            if let number = Int(pageNumber), number > 0 {
+            if let number = BoundedNumber.parse(pageNumber, in: BoundedNumber.pageCount) {
                 page = number
                 if let pageCount, number > pageCount {
                     errors["page_number"] = "This book has \(pageCount) pages; enter a page from 1 to \(pageCount)."

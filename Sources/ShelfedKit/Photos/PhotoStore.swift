@@ -13,11 +13,40 @@ public struct PhotoStore: Sendable {
         self.db = db
     }
 
+    /// Why a finished upload could not be kept: what it belongs to went away while it was arriving.
+    public enum Gone: Error, Sendable {
+        case account, book
+    }
+
+    /// Inserts the photo, checking in the same transaction that its owner and book are still there (an upload
+    /// can take a minute, and the account or the book may be removed meanwhile).
     public func insert(_ photo: Photo) async throws -> Photo {
         try await db.write { db in
+            guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM user WHERE id = ?)", arguments: [photo.userId])
+                == true
+            else { throw Gone.account }
+            if let bookID = photo.bookId,
+                try Bool.fetchOne(
+                    db, sql: "SELECT EXISTS (SELECT 1 FROM user_book WHERE user_id = ? AND book_id = ?)",
+                    arguments: [photo.userId, bookID]) != true
+            {
+                throw Gone.book
+            }
             var photo = photo
             try photo.insert(db)
             return photo
+        }
+    }
+
+    /// Every stored file path of every photo, for the start-up check that no file is left without a row.
+    func allFilePaths() throws -> Set<String> {
+        try db.writer.read { db in
+            var paths = Set<String>()
+            let rows = try Row.fetchCursor(db, sql: "SELECT original_path, display_path, thumb_path FROM photo")
+            while let row = try rows.next() {
+                for index in 0..<3 { paths.insert(row[index]) }
+            }
+            return paths
         }
     }
 

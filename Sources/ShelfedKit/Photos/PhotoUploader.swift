@@ -47,6 +47,12 @@ struct PhotoUploader: Sendable {
                     thumbPath: paths[2], width: derived.displayWidth, height: derived.displayHeight,
                     bytes: upload.bytes, sha256: nil, contentType: kind.contentType, pageNumber: details.pageNumber,
                     comment: details.comment, takenAt: nil, createdAt: now))
+        } catch PhotoStore.Gone.account {
+            media.remove(paths)
+            throw HTTPError(.gone, message: "This account was deleted while the photo was uploading; it was not kept.")
+        } catch PhotoStore.Gone.book {
+            media.remove(paths)
+            throw HTTPError(.notFound, message: "This book left your library while the photo was uploading; it was not kept.")
         } catch {
             media.remove(paths)
             throw error

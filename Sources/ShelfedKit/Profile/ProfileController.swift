@@ -25,9 +25,8 @@ struct ProfileController: Sendable {
         let userID = user.id!
         let today = clock.today()
         let currentYear = Int(today.prefix(4))!
-        let year = request.uri.queryParameters["year"].flatMap { Int(String($0)) }.flatMap {
-            (1000...9999).contains($0) ? $0 : nil
-        } ?? currentYear
+        let year = request.uri.queryParameters["year"].flatMap { BoundedNumber.parse($0, in: BoundedNumber.year) }
+            ?? currentYear
         async let counts = library.counts(of: userID)
         async let uploads = photos.latestUploads(of: userID, limit: Self.uploadsShown)
         async let yearStatistics = statistics.year(year, of: userID)
@@ -73,10 +72,11 @@ struct ProfileController: Sendable {
         var request = request
         let userID = try context.requireUser().id!
         let text = try await request.formFields().trimmed("goal") ?? ""
-        guard text.isEmpty || Int(text).map({ (0...1000).contains($0) }) == true else {
+        let number = BoundedNumber.parse(text, in: BoundedNumber.readingGoal)
+        guard text.isEmpty || number != nil else {
             throw HTTPError(.badRequest, message: "Enter a goal as a number of books from 1 to 1000, or leave it empty.")
         }
-        let goal = Int(text).flatMap { $0 > 0 ? $0 : nil }
+        let goal = number.flatMap { $0 > 0 ? $0 : nil }
         try await users.setReadingGoal(id: userID, goal: goal)
         return .seeOther(Paths.profile)
     }

@@ -42,7 +42,7 @@ struct ProfilePage: Sendable {
     let pagesRead: Int
     let averageLength: Int?
     let hasFinished: Bool
-    let monthsChart: String
+    let monthsChart: HTMLFragment
     let monthRows: [MonthRow]
     let topAuthors: [Ranked]
     let topCategories: [Ranked]
@@ -55,7 +55,7 @@ struct ProfilePage: Sendable {
     let allTimeBooks: Int
     let allTimePages: Int
     let yearsActive: Int
-    let yearsChart: String
+    let yearsChart: HTMLFragment
 }
 
 extension ProfilePage.BookLink {

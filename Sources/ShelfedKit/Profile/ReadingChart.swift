@@ -7,7 +7,7 @@ enum ReadingChart {
                              "October", "November", "December"]
 
     /// Books finished per month as bars, pages per month as a line on its own scale.
-    static func months(_ statistics: YearStatistics) -> String {
+    static func months(_ statistics: YearStatistics) -> HTMLFragment {
         let width = 640.0
         let height = 240.0
         let top = 24.0
@@ -16,7 +16,7 @@ enum ReadingChart {
         let slot = width / 12
         let maxBooks = max(1, statistics.months.map(\.books).max() ?? 0)
         let maxPages = max(1, statistics.months.map(\.pages).max() ?? 0)
-        var svg = """
+        var svg: HTMLFragment = """
             <svg class="chart" viewBox="0 0 \(Int(width)) \(Int(height))" role="img" aria-labelledby="months-title months-desc" \
             xmlns="http://www.w3.org/2000/svg"><title id="months-title">Books and pages per month, \(statistics.year)</title>\
             <desc id="months-desc">\(description(statistics))</desc>
@@ -30,23 +30,24 @@ enum ReadingChart {
             if month.books > 0 {
                 svg += "<text class=\"value\" x=\"\(format(x + slot / 2))\" y=\"\(format(barTop - 6))\" text-anchor=\"middle\">\(month.books)</text>"
             }
-            svg += "<text class=\"label\" x=\"\(format(x + slot / 2))\" y=\"\(format(height - 8))\" text-anchor=\"middle\">\(monthNames[index].prefix(3))</text>"
+            svg += "<text class=\"label\" x=\"\(format(x + slot / 2))\" y=\"\(format(height - 8))\" text-anchor=\"middle\">\(String(monthNames[index].prefix(3)))</text>"
             points.append("\(format(x + slot / 2)),\(format(top + plot - plot * Double(month.pages) / Double(maxPages)))")
         }
         svg += "<polyline class=\"pages\" points=\"\(points.joined(separator: " "))\"></polyline>"
         for point in points { svg += "<circle class=\"pages\" cx=\"\(point.split(separator: ",")[0])\" cy=\"\(point.split(separator: ",")[1])\" r=\"3.5\"></circle>" }
-        return svg + "</svg>"
+        svg += "</svg>"
+        return svg
     }
 
     /// Books finished per year, as small bars.
-    static func years(_ perYear: [(year: Int, books: Int)]) -> String {
-        guard !perYear.isEmpty else { return "" }
+    static func years(_ perYear: [(year: Int, books: Int)]) -> HTMLFragment {
+        guard !perYear.isEmpty else { return HTMLFragment() }
         let slot = 56.0
         let width = max(slot * Double(perYear.count), 200)
         let height = 120.0
         let plot = 72.0
         let maxBooks = max(1, perYear.map(\.books).max() ?? 0)
-        var svg = """
+        var svg: HTMLFragment = """
             <svg class="chart chart-small" viewBox="0 0 \(Int(width)) \(Int(height))" role="img" aria-labelledby="years-title" \
             xmlns="http://www.w3.org/2000/svg"><title id="years-title">Books finished per year: \
             \(perYear.map { "\($0.year): \($0.books)" }.joined(separator: ", "))</title>
@@ -58,7 +59,8 @@ enum ReadingChart {
             svg += "<text class=\"value\" x=\"\(format(x + 28))\" y=\"\(format(14 + plot - barHeight))\" text-anchor=\"middle\">\(entry.books)</text>"
             svg += "<text class=\"label\" x=\"\(format(x + 28))\" y=\"\(format(height - 8))\" text-anchor=\"middle\">\(entry.year)</text>"
         }
-        return svg + "</svg>"
+        svg += "</svg>"
+        return svg
     }
 
     static func description(_ statistics: YearStatistics) -> String {

@@ -52,6 +52,9 @@ public struct AllTimeStatistics: Sendable, Equatable {
 public struct StatisticsStore: Sendable {
     let db: AppDatabase
     static let ranked = 5
+    /// Page counts outside 1–100,000 are left out of sums, so no total can overflow (SQLite would fail the query).
+    static let plausiblePagesSum =
+        "COALESCE(SUM(CASE WHEN book.page_count BETWEEN 1 AND 100000 THEN book.page_count END), 0)"
 
     public init(db: AppDatabase) {
         self.db = db
@@ -71,10 +74,12 @@ public struct StatisticsStore: Sendable {
             var lengths: [YearStatistics.BookLength] = []
             for row in rows {
                 let finishedAt: String = row[3]
-                let month = Int(finishedAt.dropFirst(5).prefix(2)) ?? 1
+                // A stored date is checked on the way in; a bad one still must not index outside the twelve months.
+                let month = BoundedNumber.parse(finishedAt.dropFirst(5).prefix(2), in: 1...12) ?? 1
                 statistics.booksFinished += 1
                 statistics.months[month - 1].books += 1
-                if let pages: Int = row[2], pages > 0 {
+                // Counts outside the plausible range (a provider typo, say) are unknown, never summed.
+                if let pages = BoundedNumber.plausible(row[2], in: BoundedNumber.pageCount) {
                     statistics.pagesRead += pages
                     statistics.months[month - 1].pages += pages
                     lengths.append(.init(bookID: row[0], title: row[1], pages: pages))
@@ -105,20 +110,20 @@ public struct StatisticsStore: Sendable {
                 db,
                 sql: """
                     SELECT substr(user_book.finished_at, 1, 4) AS year, COUNT(*) AS books,
-                        COALESCE(SUM(book.page_count), 0) AS pages
+                        \(Self.plausiblePagesSum) AS pages
                     FROM user_book JOIN book ON book.id = user_book.book_id
                     WHERE user_book.user_id = ? AND user_book.shelf = 'read' AND user_book.finished_at IS NOT NULL
                     GROUP BY year ORDER BY year
                     """, arguments: [userID])
             for row in rows {
-                guard let year = Int(row["year"] as String) else { continue }
+                guard let year = BoundedNumber.parse(row["year"] as String, in: BoundedNumber.year) else { continue }
                 statistics.perYear.append((year, row["books"]))
             }
             // Totals count every book on the Read shelf, dated or not.
             let totals = try Row.fetchOne(
                 db,
                 sql: """
-                    SELECT COUNT(*) AS books, COALESCE(SUM(book.page_count), 0) AS pages
+                    SELECT COUNT(*) AS books, \(Self.plausiblePagesSum) AS pages
                     FROM user_book JOIN book ON book.id = user_book.book_id
                     WHERE user_book.user_id = ? AND user_book.shelf = 'read'
                     """, arguments: [userID])

@@ -12,10 +12,21 @@ public struct SearchRequest: Sendable, Equatable {
     public var field: Field
     public var startIndex: Int
 
+    /// The longest query sent to a provider, in Unicode scalars (a `Character` can hold any number of them).
+    public static let maxTextLength = 300
+
     public init(text: String, field: Field = .all, startIndex: Int = 0) {
-        self.text = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        self.text = String(String.UnicodeScalarView(trimmed.unicodeScalars.prefix(Self.maxTextLength)))
         self.field = field
-        self.startIndex = max(0, startIndex)
+        self.startIndex = min(max(0, startIndex), BoundedNumber.searchStart.upperBound)
+    }
+
+    /// Whether `id` has the shape of a Google Books volume id (letters, digits, `-` and `_`), so nothing
+    /// else is ever sent to Google as one.
+    public static func isVolumeID(_ id: String) -> Bool {
+        (1...40).contains(id.utf8.count)
+            && id.utf8.allSatisfy { $0.isASCIIAlphanumeric || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") }
     }
 
     /// The ISBN when the text is one (hyphens and spaces allowed).

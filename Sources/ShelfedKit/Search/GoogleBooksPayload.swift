@@ -59,7 +59,7 @@ struct GoogleBooksVolume: Decodable {
         return VolumeResult(
             provider: .googleBooks, volumeId: id, title: title, subtitle: info.subtitle,
             authors: info.authors ?? [], publisher: info.publisher, publishedDate: info.publishedDate,
-            description: info.description.map(DescriptionText.plain), pageCount: info.pageCount,
+            description: info.description.map(DescriptionText.plain), pageCount: BoundedNumber.plausible(info.pageCount, in: BoundedNumber.pageCount),
             categories: info.categories ?? [], language: info.language, isbn10: isbn10, isbn13: isbn13,
             coverURL: largest.map(CoverLink.cleaned), thumbnailURL: small.map(CoverLink.cleaned),
             averageRating: info.averageRating, ratingsCount: info.ratingsCount)

@@ -38,7 +38,7 @@ struct OpenLibraryEdition: Decodable {
         return VolumeResult(
             provider: .openLibrary, volumeId: nil, title: title, subtitle: subtitle, authors: authorNames,
             publisher: publishers?.first, publishedDate: publishDate.flatMap(OpenLibraryDate.normalised),
-            description: description?.value.map(DescriptionText.plain), pageCount: numberOfPages?.value,
+            description: description?.value.map(DescriptionText.plain), pageCount: BoundedNumber.plausible(numberOfPages?.value, in: BoundedNumber.pageCount),
             categories: Array((subjects ?? []).prefix(5)),
             language: languages?.first?.key.map { String($0.split(separator: "/").last ?? "") },
             isbn10: isbn10, isbn13: isbn13,
@@ -77,7 +77,7 @@ struct FlexibleInt: Decodable {
         if let number = try? container.decode(Int.self) {
             value = number
         } else {
-            value = Int((try? container.decode(String.self)) ?? "")
+            value = BoundedNumber.parse((try? container.decode(String.self)) ?? "", in: 0...Int(Int32.max))
         }
     }
 }

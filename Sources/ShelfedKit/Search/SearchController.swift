@@ -26,7 +26,7 @@ struct SearchController: Sendable {
         let searchRequest = SearchRequest(
             text: query["q"] ?? "",
             field: query["field"].flatMap(SearchRequest.Field.init(rawValue:)) ?? .all,
-            startIndex: query["start"].flatMap { Int($0) } ?? 0)
+            startIndex: query["start"].flatMap { BoundedNumber.parse($0, in: BoundedNumber.searchStart) } ?? 0)
         guard !searchRequest.text.isEmpty else {
             let page = SearchPage(context: context, request: searchRequest, results: [], total: 0, failure: nil)
             return try renderer.render(page, template: "search/index")
@@ -51,6 +51,9 @@ struct SearchController: Sendable {
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> HTML {
         let userID = try context.requireUser().id!
         let volumeID = context.parameters.get("volumeId") ?? ""
+        guard SearchRequest.isVolumeID(volumeID) else {
+            throw HTTPError(.notFound, message: "There is no such book in Google Books. Search again.")
+        }
         do {
             let volume = try await search.volume(id: volumeID)
             let owned = try await library.shelves(
@@ -73,6 +76,9 @@ struct SearchController: Sendable {
         let volume: VolumeResult
         do {
             if let volumeID = fields.trimmed("volume_id") {
+                guard SearchRequest.isVolumeID(volumeID) else {
+                    throw HTTPError(.badRequest, message: "Choose a book from the search results to add.")
+                }
                 volume = try await search.volume(id: volumeID)
             } else if let isbn = fields.trimmed("isbn").flatMap(ISBN.init) {
                 guard let found = try await search.lookup(isbn: isbn).results.items.first else {
@@ -121,7 +127,7 @@ extension NewBook {
         authors = volume.authors
         isbn = (volume.isbn13 ?? volume.isbn10).flatMap(ISBN.init)
         googleVolumeId = volume.volumeId
-        pageCount = volume.pageCount.flatMap { $0 > 0 ? $0 : nil }
+        pageCount = BoundedNumber.plausible(volume.pageCount, in: BoundedNumber.pageCount)
         publishedDate = volume.publishedDate.flatMap { CalendarDate.isValidPublishedDate($0) ? $0 : nil }
         publisher = volume.publisher
         description = volume.description

@@ -26,10 +26,12 @@ public enum UpstreamFailure: Error, Sendable, Equatable {
         }
     }
 
-    /// Counts against the provider's health; a missing book is an answer, not a failure.
+    /// Counts against the provider's health; a missing book is an answer, not a failure, and a refusal of
+    /// what we asked (400, 413, 414, 422: a query a user made too long, say) says nothing about the provider.
     var countsAsFailure: Bool {
         switch self {
         case .notFound, .circuitOpen: false
+        case .refused(let status) where [400, 413, 414, 422].contains(status): false
         default: true
         }
     }

@@ -2,8 +2,11 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 
-/// Double-submit CSRF protection: a random token lives in an HttpOnly, SameSite=Lax cookie and every
-/// state-changing form repeats it in `_csrf`. A POST whose field does not match answers 403 and reaches no handler.
+/// CSRF protection (DESIGN §13). A signed-in person's token lives in their server-side session: it is made
+/// fresh at every sign-in and a token from anyone else's session is worth nothing here. Before sign-in (the
+/// sign-in and register forms) the token is kept in an HttpOnly, SameSite=Lax cookie and repeated in the form.
+/// Every state-changing form sends it as `_csrf`; a POST whose field does not match answers 403 and reaches
+/// no handler. Upload routes check it themselves as the first part of their streamed body.
 struct CSRFMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     static let cookieName = "shelfed_csrf"
@@ -14,39 +17,80 @@ struct CSRFMiddleware: RouterMiddleware {
 
     let secureCookies: Bool
 
+    /// Gives the request its token (for the forms of the page, error pages included) and sets the cookie that
+    /// carries it before sign-in. The check itself is `Check`, placed after the error pages.
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
         async throws -> Response
     {
-        var request = request
         var context = context
-        let existing = request.cookies[Self.cookieName].map { String($0.value) }.flatMap {
-            Self.isWellFormed($0) ? $0 : nil
-        }
-        let token = existing ?? Self.makeToken()
-        context.csrfToken = token
-
-        if Self.isStateChanging(request.method), !request.uri.path.hasPrefix("/api/"), !Self.isMultipart(request) {
-            let submitted = try await submittedToken(in: &request)
-            guard let submitted, existing != nil, Self.constantTimeEquals(submitted, token) else {
-                throw HTTPError(
-                    .forbidden,
-                    message: "This form has expired or was not sent from Shelfed. Go back, reload the page and try again."
-                )
+        let expected = Self.expectedToken(request, context: context)
+        if context.identity != nil && context.sessions.session != nil {
+            // A session from before tokens lived in sessions gets one now; it is saved with the session.
+            context.csrfToken = expected ?? context.sessions.withLockedSession { data in
+                let token = Self.makeToken()
+                data?.csrfToken = token
+                return token
             }
+            return try await next(request, context)
         }
-
-        var response = try await next(request, context)
-        if existing == nil {
-            response.setCookie(
-                Cookie(
-                    name: Self.cookieName, value: token, maxAge: 60 * 60 * 24 * 30, path: "/",
-                    secure: secureCookies, httpOnly: true, sameSite: .lax))
+        context.csrfToken = expected ?? Self.makeToken()
+        var response: Response
+        do {
+            response = try await next(request, context)
+        } catch var error as HTTPError where expected == nil {
+            // Even an error page's forms need the cookie that makes their token count.
+            error.headers.append(.init(name: .setCookie, value: cookie(context.csrfToken).description))
+            throw error
         }
+        if expected == nil { response.setCookie(cookie(context.csrfToken)) }
         return response
     }
 
+    private func cookie(_ token: String) -> Cookie {
+        Cookie(
+            name: Self.cookieName, value: token, maxAge: 60 * 60 * 24 * 30, path: "/", secure: secureCookies,
+            httpOnly: true, sameSite: .lax)
+    }
+
+    /// The token a form must carry: the session's when signed in, the cookie's before. Nil when there is none
+    /// yet, and then no form can be accepted.
+    static func expectedToken(_ request: Request, context: Context) -> String? {
+        let token: String?
+        if context.identity != nil, let session = context.sessions.session {
+            token = session.csrfToken
+        } else {
+            token = request.cookies[cookieName].map { String($0.value) }
+        }
+        return token.flatMap { isWellFormed($0) ? $0 : nil }
+    }
+
+    /// Refuses a state-changing form whose `_csrf` is not the expected token: 403, and no handler runs.
+    struct Check: RouterMiddleware {
+        typealias Context = AppRequestContext
+
+        func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
+            async throws -> Response
+        {
+            var request = request
+            if CSRFMiddleware.isStateChanging(request.method), !request.uri.path.hasPrefix("/api/"),
+                !CSRFMiddleware.isMultipart(request)
+            {
+                let submitted = try await CSRFMiddleware.submittedToken(in: &request)
+                guard let submitted, let expected = CSRFMiddleware.expectedToken(request, context: context),
+                    CSRFMiddleware.constantTimeEquals(submitted, expected)
+                else {
+                    throw HTTPError(
+                        .forbidden,
+                        message: "This form has expired or was not sent from Shelfed. Go back, reload the page and try again."
+                    )
+                }
+            }
+            return try await next(request, context)
+        }
+    }
+
     /// Reads `_csrf` from a URL-encoded body (the body stays available to the handler) or the header.
-    private func submittedToken(in request: inout Request) async throws -> String? {
+    static func submittedToken(in request: inout Request) async throws -> String? {
         if let header = request.headers[Self.headerName] { return header }
         guard let contentType = request.headers[.contentType],
             contentType.lowercased().hasPrefix("application/x-www-form-urlencoded")

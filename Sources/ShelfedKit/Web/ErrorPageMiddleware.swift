@@ -7,6 +7,9 @@ import Logging
 struct ErrorPageMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     let renderer: PageRenderer
+    /// Set on the copy inside the session: a path no route matched is passed on, so that the file middleware
+    /// in front can still serve it (static files, covers) and the outer copy renders the 404 otherwise.
+    var passesUnmatchedPaths = false
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
         async throws -> Response
@@ -14,6 +17,7 @@ struct ErrorPageMiddleware: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch {
+            if passesUnmatchedPaths, context.endpointPath == "NotFound" { throw error }
             let status: HTTPResponse.Status
             var headers: HTTPFields = [:]
             var message: String?

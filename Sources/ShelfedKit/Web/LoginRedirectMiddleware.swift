@@ -14,10 +14,17 @@ struct LoginRedirectMiddleware: RouterMiddleware {
     }
 }
 
-/// Accepts only same-site relative paths as a place to return to, so `next` cannot send anyone elsewhere.
+/// Accepts only a same-site path as a place to return to (DESIGN §13): it starts with exactly one `/` and holds
+/// no backslash, no whitespace and no control character anywhere, because browsers drop tabs and newlines and read
+/// `/\t/evil.example` as `//evil.example`. Anything else is nil (callers fall back to `/`).
 func safeRelativePath(_ candidate: String?) -> String? {
-    guard let candidate, candidate.hasPrefix("/"), !candidate.hasPrefix("//"), !candidate.hasPrefix("/\\"),
-        !candidate.contains("\n"), !candidate.contains("\r")
-    else { return nil }
+    guard let candidate, candidate.hasPrefix("/"), !candidate.hasPrefix("//") else { return nil }
+    for scalar in candidate.unicodeScalars {
+        if scalar == "\\" || scalar.properties.isWhitespace || scalar.properties.generalCategory == .control
+            || scalar.properties.generalCategory == .format
+        {
+            return nil
+        }
+    }
     return candidate
 }

@@ -49,6 +49,7 @@ extension Request {
                 try parser.execute(chunk)
                 if let failure = state.failure { throw failure }
             }
+            guard state.csrfVerified else { throw MultipartState.forbidden() }
             guard state.finished else { throw HTTPError(.badRequest, message: "The upload was cut short. Try again.") }
         } catch {
             state.discard()
@@ -78,6 +79,8 @@ private final class MultipartState {
     var failure: HTTPError?
     /// True once a part has ended and no other has begun: the body was not cut off mid-part.
     var finished: Bool { partsSeen > 0 && !inPart }
+    /// Set only when the first completed part was a text part named `_csrf` holding the session's token.
+    private(set) var csrfVerified = false
     private var inPart = false
 
     private var partName: String?
@@ -103,8 +106,9 @@ private final class MultipartState {
 
     func body(_ buffer: inout ByteBuffer) {
         guard failure == nil else { return }
-        if partsSeen == 0 && partName != CSRFMiddleware.fieldName {
-            failure = forbidden()
+        // Until the token has been checked, only the text of a part named `_csrf` is read — no file, no field.
+        if !csrfVerified && (partName != CSRFMiddleware.fieldName || isFile) {
+            failure = Self.forbidden()
             return
         }
         if isFile {
@@ -139,6 +143,23 @@ private final class MultipartState {
             text = Data()
             file = nil
         }
+        guard failure == nil else {
+            closeAndRemoveOpenFile()
+            return
+        }
+        // The first part to complete must be the token as text: a file part, a nameless or empty part, or any
+        // other field first is refused, so nothing can count as "seen" without being checked.
+        if !csrfVerified {
+            let value = String(decoding: text, as: UTF8.self)
+            guard file == nil, !isFile, partName == CSRFMiddleware.fieldName,
+                CSRFMiddleware.constantTimeEquals(value, csrfToken)
+            else {
+                failure = Self.forbidden()
+                return
+            }
+            csrfVerified = true
+            return
+        }
         if let file {
             try? file.handle.close()
             // An empty file input still sends a part; it is no photo.
@@ -150,25 +171,23 @@ private final class MultipartState {
             return
         }
         guard let partName, !isFile else { return }
-        let value = String(decoding: text, as: UTF8.self)
-        if partsSeen == 0 {
-            guard partName == CSRFMiddleware.fieldName, CSRFMiddleware.constantTimeEquals(value, csrfToken) else {
-                failure = forbidden()
-                return
-            }
-        }
-        upload.fields[partName] = value
+        upload.fields[partName] = String(decoding: text, as: UTF8.self)
     }
 
     func discard() {
+        closeAndRemoveOpenFile()
+        upload.discardFiles()
+    }
+
+    private func closeAndRemoveOpenFile() {
         if let file {
             try? file.handle.close()
             try? FileManager.default.removeItem(at: file.url)
         }
-        upload.discardFiles()
+        file = nil
     }
 
-    private func forbidden() -> HTTPError {
+    static func forbidden() -> HTTPError {
         HTTPError(.forbidden, message: "This form has expired or was not sent from Shelfed. Go back, reload the page and try again.")
     }
 

@@ -1,13 +1,36 @@
+import Foundation
 import Hummingbird
 import Mustache
 
 /// Renders typed page view models through the Mustache templates in `templates/`.
+///
+/// swift-mustache's built-in HTML escaping loops over `Character`s and lets a quote plus a combining mark
+/// through (DESIGN §13). Its escaping is chosen per template by a `CONTENT_TYPE` pragma, and a template
+/// without one (every partial and parent template starts afresh) falls back to the built-in type. So the
+/// renderer loads the templates itself and puts `{{% CONTENT_TYPE: SHELFED_HTML }}` in front of every one:
+/// a template file cannot forget it, and an unregistered type would fail to parse rather than escape badly.
 public struct PageRenderer: Sendable {
     let library: MustacheLibrary
+    static let contentTypeName = "SHELFED_HTML"
 
     /// Loads every template at start-up so a missing or broken one stops the server instead of a page.
     public init(directory: String) async throws {
-        self.library = try await MustacheLibrary(directory: directory)
+        MustacheContentTypes.register(SafeHTMLContentType(), named: Self.contentTypeName)
+        var library = MustacheLibrary()
+        let root = URL(fileURLWithPath: directory, isDirectory: true).standardizedFileURL
+        let files = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)?
+            .compactMap { $0 as? URL }.filter { $0.pathExtension == "mustache" } ?? []
+        for file in files {
+            let relative = file.standardizedFileURL.path.dropFirst(root.path.count + 1)
+            let name = String(relative.dropLast(".mustache".count))
+            let source = try String(contentsOf: file, encoding: .utf8)
+            do {
+                try library.register("{{% CONTENT_TYPE: \(Self.contentTypeName) }}\n" + source, named: name)
+            } catch {
+                throw BrokenTemplate(name: name, error: error)
+            }
+        }
+        self.library = library
     }
 
     /// Renders `page` with the template named `feature/action`.
@@ -21,5 +44,18 @@ public struct PageRenderer: Sendable {
     public struct MissingTemplate: Error, CustomStringConvertible {
         public let name: String
         public var description: String { "Template '\(name).mustache' is missing from the templates folder." }
+    }
+
+    public struct BrokenTemplate: Error, CustomStringConvertible {
+        public let name: String
+        public let error: any Error
+        public var description: String { "Template '\(name).mustache' could not be read: \(error)" }
+    }
+}
+
+/// Mustache's `{{value}}` escaping, done by `HTMLEscaper` over UTF-8 bytes.
+struct SafeHTMLContentType: MustacheContentType {
+    func escapeText(_ text: String) -> String {
+        HTMLEscaper.escape(text)
     }
 }

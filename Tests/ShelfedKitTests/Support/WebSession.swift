@@ -8,12 +8,23 @@ import NIOCore
 final class WebSession {
     let client: any TestClientProtocol
     private(set) var cookies: [String: String] = [:]
+    /// The `_csrf` value of the last page that had a form: signed in, the token lives in the session, not a cookie.
+    private var pageToken: String?
 
     init(_ client: any TestClientProtocol) {
         self.client = client
     }
 
-    var csrfToken: String? { cookies["shelfed_csrf"] }
+    var csrfToken: String? {
+        // Signed in, only a page's token is worth anything; before sign-in the cookie's is.
+        pageToken ?? (cookies["shelfed_session"] == nil ? cookies["shelfed_csrf"] : nil)
+    }
+
+    /// Opens a page with a form, as a browser would before posting one, so `csrfToken` is current.
+    func refreshToken() async throws {
+        pageToken = nil
+        if try await get("/login").status == .seeOther { try await get("/") }
+    }
 
     @discardableResult
     func get(_ path: String) async throws -> TestResponse {
@@ -23,7 +34,7 @@ final class WebSession {
     /// Posts `fields` as a URL-encoded form; `_csrf` is added from the cookie unless `csrf` says otherwise.
     @discardableResult
     func post(_ path: String, _ fields: [String: String] = [:], csrf: String? = nil) async throws -> TestResponse {
-        if csrfToken == nil { try await get("/login") }
+        if csrfToken == nil { try await refreshToken() }
         var fields = fields
         if fields["_csrf"] == nil { fields["_csrf"] = csrf ?? csrfToken }
         let body = fields.map { "\(Self.escape($0.key))=\(Self.escape($0.value))" }.joined(separator: "&")
@@ -49,6 +60,11 @@ final class WebSession {
             } else {
                 cookies[name] = value
             }
+            // A new session (sign-in, sign-out) comes with a new token.
+            if name == "shelfed_session" { pageToken = nil }
+        }
+        if let range = response.text.range(of: "name=\"_csrf\" value=\"") {
+            pageToken = String(response.text[range.upperBound...].prefix(64))
         }
         return response
     }
@@ -67,7 +83,7 @@ final class WebSession {
     func upload(_ path: String, fields: [(String, String)] = [], files: [FilePart], csrf: String? = nil)
         async throws -> TestResponse
     {
-        if csrfToken == nil { try await get("/login") }
+        if csrfToken == nil { try await refreshToken() }
         let boundary = "----ShelfedTestBoundary\(UUID().uuidString.prefix(8))"
         var body = Data()
         func append(_ text: String) { body.append(Data(text.utf8)) }
