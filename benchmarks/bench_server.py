@@ -3,6 +3,7 @@ and register one user."""
 import contextlib
 import os
 import pathlib
+import re
 import shutil
 import socket
 import subprocess
@@ -58,6 +59,8 @@ def register(base):
     response = session.post(base + "/register", data={"_csrf": token, "username": "bench", "display_name": "Bench",
                                                       "email": "bench@example.com", "password": "benchmark password"})
     assert response.status_code == 200 and response.url == base + "/", "registration failed"
+    # Signed in, the forms carry the session's own token (a new one at every sign-in), not the cookie's.
+    token = re.search(r'name="_csrf" value="([0-9a-f]{64})"', response.text).group(1)
     return session, token
 
 

@@ -28,9 +28,10 @@ public struct AppConfig: Sendable {
     /// How long a connection may wait for a request's head, or between pieces of its body, before it is closed
     /// (`SHELFED_REQUEST_TIMEOUT`, seconds).
     public var requestTimeout: TimeInterval = 30
-    /// Connections served at once (`SHELFED_MAX_CONNECTIONS`); more wait for a place instead of using up the
-    /// process's file descriptors (1,024 by default on Linux).
-    public var maxConnections = 256
+    /// Connections served at once (`SHELFED_MAX_CONNECTIONS`); more wait in the kernel's queue for a place
+    /// instead of using up the process's file descriptors. By default half of what the descriptor limit allows
+    /// (448 under Linux's usual 1,024), keeping the rest for uploads, the database and covers.
+    public var maxConnections = AppConfig.connectionsForDescriptorLimit()
 
     public init(
         host: String = "127.0.0.1",
@@ -58,6 +59,13 @@ public struct AppConfig: Sendable {
         self.search = search
         self.maxUploadBytes = maxUploadBytes
         self.imageWorkers = imageWorkers
+    }
+
+    static func connectionsForDescriptorLimit() -> Int {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 448 }
+        let descriptors = Int(clamping: min(limit.rlim_cur, 1_000_000))
+        return min(4_096, max(8, (descriptors - 128) / 2))
     }
 
     public var databasePath: String { dataDirectory.appendingPathComponent("shelfed.sqlite").path }

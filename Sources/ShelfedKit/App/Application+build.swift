@@ -21,7 +21,9 @@ public func buildApplication(config: AppConfig) async throws -> some Application
             configuration: .init(
                 additionalChannelHandlers: [ConnectionDeadlineHandler(headDeadline: deadline, bodyDeadline: deadline)])),
         configuration: .init(
-            address: .hostname(config.host, port: config.port), serverName: "Shelfed",
+            // A deep accept queue: connections beyond `maxConnections` wait there (holding no descriptor of ours)
+            // instead of having their connection attempts dropped and retried seconds later.
+            address: .hostname(config.host, port: config.port), serverName: "Shelfed", backlog: 2_048,
             availableConnectionsDelegate: MaximumAvailableConnections(config.maxConnections, logger: logger)),
         logger: logger
     )

@@ -1,0 +1,124 @@
+"""Starts the release `shelfed` (or $SHELFED_BINARY) on a free loopback port with a temporary data folder, short
+connection deadlines and at most 1,024 file descriptors, the usual Linux default; with a fake Google Books."""
+import os
+import pathlib
+import re
+import resource
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+import pytest
+import requests
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "Tests" / "e2e"))
+from fake_books import FakeBooks  # noqa: E402
+
+REQUEST_TIMEOUT = 2
+TOKEN = re.compile(r'name="_csrf" value="([0-9a-f]{64})"')
+
+
+def free_port():
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class Server:
+    """One running server process; `alive()` is checked after every hostile request."""
+
+    def __init__(self, fake_books):
+        binary = pathlib.Path(os.environ.get("SHELFED_BINARY", ROOT / ".build" / "release" / "shelfed"))
+        self.data_dir = pathlib.Path(tempfile.mkdtemp(prefix="shelfed-hostile-"))
+        self.base = f"http://127.0.0.1:{free_port()}"
+        env = dict(os.environ, SHELFED_HOST="127.0.0.1", SHELFED_PORT=self.base.rsplit(":", 1)[1],
+                   SHELFED_DATA_DIR=str(self.data_dir / "data"), SHELFED_RESOURCES_DIR=str(ROOT),
+                   SHELFED_LOG_LEVEL="warning", SHELFED_REQUEST_TIMEOUT=str(REQUEST_TIMEOUT),
+                   SHELFED_GOOGLE_BOOKS_URL=fake_books.base_url + "/books/v1",
+                   SHELFED_OPEN_LIBRARY_URL=fake_books.base_url + "/ol",
+                   SHELFED_OPEN_LIBRARY_COVERS_URL=fake_books.base_url + "/olcovers")
+        self.log = open(self.data_dir / "server.log", "w")
+
+        def limit_descriptors():
+            resource.setrlimit(resource.RLIMIT_NOFILE, (1024, 1024))
+
+        self.process = subprocess.Popen([str(binary), "serve"], env=env, stdout=self.log, stderr=subprocess.STDOUT,
+                                        preexec_fn=limit_descriptors)
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            try:
+                if requests.get(self.base + "/health", timeout=1).status_code == 200:
+                    return
+            except requests.ConnectionError:
+                time.sleep(0.1)
+        self.stop()
+        raise RuntimeError("shelfed did not start")
+
+    def alive(self):
+        return self.process.poll() is None
+
+    def open_descriptors(self):
+        return len(os.listdir(f"/proc/{self.process.pid}/fd"))
+
+    def stop(self):
+        if self.alive():
+            self.process.terminate()
+            self.process.wait(timeout=10)
+        self.log.close()
+        shutil.rmtree(self.data_dir, ignore_errors=True)
+
+
+class Reader:
+    """A signed-in person: a requests session and the CSRF token of the last page with a form."""
+
+    def __init__(self, base, username):
+        self.base = base
+        self.session = requests.Session()
+        page = self.session.get(base + "/register")
+        self.token = TOKEN.search(page.text).group(1)
+        answer = self.post("/register", {"username": username, "display_name": username.title(),
+                                         "email": f"{username}@example.com", "password": "correct horse battery"})
+        assert answer.status_code == 200 and answer.url == base + "/", answer.text[:300]
+
+    def remember(self, response):
+        found = TOKEN.search(response.text)
+        if found:
+            self.token = found.group(1)
+        return response
+
+    def get(self, path, **kwargs):
+        return self.remember(self.session.get(self.base + path, timeout=30, **kwargs))
+
+    def post(self, path, fields, **kwargs):
+        data = dict(fields)
+        data.setdefault("_csrf", self.token)
+        return self.remember(self.session.post(self.base + path, data=data, timeout=30, **kwargs))
+
+    def add_book(self, title, **fields):
+        answer = self.post("/books", {"title": title, **fields}, allow_redirects=False)
+        assert answer.status_code == 303, answer.text[:300]
+        return int(answer.headers["Location"].rsplit("/", 1)[1])
+
+
+@pytest.fixture(scope="session")
+def fake_books():
+    fake = FakeBooks().start()
+    yield fake
+    fake.shutdown()
+
+
+@pytest.fixture(scope="session")
+def server(fake_books):
+    running = Server(fake_books)
+    yield running
+    assert running.alive(), "the server died during the hostile suite"
+    running.stop()
+
+
+@pytest.fixture(scope="session")
+def alice(server):
+    return Reader(server.base, "alice")
