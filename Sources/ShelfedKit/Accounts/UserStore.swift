@@ -36,7 +36,7 @@ public struct UserStore: Sendable {
 
     /// The account with this id, if it still exists.
     public func user(id: Int64) async throws -> User? {
-        try await db.read { db in
+        try await db.readStatement { db in
             try User.fetchOne(db.cachedStatement(sql: "SELECT * FROM user WHERE id = ?"), arguments: [id])
         }
     }

@@ -18,6 +18,14 @@ extension AppDatabase {
         return try await Self.threadPool.runIfActive { try writer.read(block) }
     }
 
+    /// Runs one statement on a pooled reader without a transaction around it: a single SQLite statement always
+    /// reads one consistent state, and every request reads its session and user this way, so the BEGIN and
+    /// COMMIT a transaction costs are spared.
+    public func readStatement<T: Sendable>(_ block: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        let writer = self.writer
+        return try await Self.threadPool.runIfActive { try writer.unsafeRead(block) }
+    }
+
     /// Writes in a transaction on the single writer connection.
     public func write<T: Sendable>(_ block: @escaping @Sendable (Database) throws -> T) async throws -> T {
         let writer = self.writer

@@ -112,6 +112,24 @@ extension AppDatabase {
             try db.create(index: "login_attempt_at", on: "login_attempt", columns: ["at"])
         }
         migrator.registerMigration("v5 owned catalog rows", migrate: migrateToOwnedBooks)
+        migrator.registerMigration("v6 shelf page indexes") { db in
+            // The shelf counts (with favourites) come from the index alone instead of one row read per book.
+            try db.create(index: "user_book_counts", on: "user_book", columns: ["user_id", "shelf", "favourite"])
+            // Cards show the authors joined; kept beside the JSON by triggers instead of unpacking it per card.
+            try db.execute(
+                sql: """
+                    ALTER TABLE book ADD COLUMN author_names TEXT NOT NULL DEFAULT '';
+                    UPDATE book SET author_names = COALESCE((SELECT group_concat(value, ', ') FROM json_each(authors)), '');
+                    CREATE TRIGGER book_author_names_insert AFTER INSERT ON book BEGIN
+                        UPDATE book SET author_names = COALESCE((SELECT group_concat(value, ', ') FROM json_each(NEW.authors)), '')
+                        WHERE id = NEW.id;
+                    END;
+                    CREATE TRIGGER book_author_names_update AFTER UPDATE OF authors ON book BEGIN
+                        UPDATE book SET author_names = COALESCE((SELECT group_concat(value, ', ') FROM json_each(NEW.authors)), '')
+                        WHERE id = NEW.id;
+                    END;
+                    """)
+        }
         return migrator
     }
 }

@@ -52,11 +52,11 @@ public struct SQLitePersistDriver: PersistDriver {
         -> (object: Object, ttl: Duration?)?
     {
         let now = self.now()
-        let stored = try await db.read { db -> (Data, Date?)? in
+        let stored = try await db.readStatement { db -> (Data, Date?)? in
             guard
                 let row = try Row.fetchOne(
-                    db,
-                    sql: "SELECT value, expires_at FROM session WHERE key = ? AND (expires_at IS NULL OR expires_at > ?)",
+                    db.cachedStatement(
+                        sql: "SELECT value, expires_at FROM session WHERE key = ? AND (expires_at IS NULL OR expires_at > ?)"),
                     arguments: [key, now])
             else { return nil }
             return (row["value"], row["expires_at"])

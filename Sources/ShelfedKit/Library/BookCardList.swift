@@ -14,20 +14,23 @@ enum BookCardList {
             """
         html.reserveCapacity(400 + items.count * 900)
         for item in items {
-            html += card(item)
+            appendCard(item, to: &html)
         }
         html += "</form>"
         return html
     }
 
-    private static func card(_ item: LibraryItem) -> HTMLFragment {
+    private static func appendCard(_ item: LibraryItem, to html: inout HTMLFragment) {
         let path = Paths.book(item.bookID)
-        let cover = item.coverPath == nil ? "No cover" : "Cover of \(item.title)"
-        let starLabel = item.favourite ? "Remove \(item.title) from favourites" : "Add \(item.title) to favourites"
-        var html: HTMLFragment = """
+        // The title appears four times; it is escaped once.
+        let title = HTMLFragment(escaping: item.title)
+        let cover: HTMLFragment = item.coverPath == nil ? "No cover" : "Cover of \(title)"
+        let starLabel: HTMLFragment =
+            item.favourite ? "Remove \(title) from favourites" : "Add \(title) to favourites"
+        html += """
             <article class="card"><a class="card-cover" href="\(path)" tabindex="-1" aria-hidden="true">\
             <img src="\(BookCover.url(for: item.coverPath))" alt="\(cover)" width="80" height="120" \
-            loading="lazy"></a><div class="card-body"><h3 class="card-title"><a href="\(path)">\(item.title)</a></h3>
+            loading="lazy"></a><div class="card-body"><h3 class="card-title"><a href="\(path)">\(title)</a></h3>
             """
         if !item.authors.isEmpty {
             html += "<p class=\"card-authors\">\(item.authors)</p>"
@@ -48,6 +51,5 @@ enum BookCardList {
                 """
         }
         html += "</div></div></article>\n"
-        return html
     }
 }

@@ -16,7 +16,7 @@ public struct LibraryItem: Sendable, Equatable {
     static let selection = """
         book.id, book.title, book.cover_path, user_book.shelf, user_book.favourite,
         user_book.started_at, user_book.finished_at,
-        (SELECT group_concat(value, ', ') FROM json_each(book.authors)) AS author_names
+        book.author_names
         """
 
     init(row: Row) {

@@ -40,7 +40,9 @@ public struct LibraryStore: Sendable {
     {
         try await db.read { db in
             let counts = try Self.fetchCounts(db, of: userID)
-            let page = try Self.fetchPage(db, of: userID, filter: filter, sort: sort, page: page, pageSize: Self.pageSize)
+            let page = try Self.fetchPage(
+                db, of: userID, filter: filter, sort: sort, page: page, pageSize: Self.pageSize,
+                knownTotal: counts.total(of: filter))
             return (counts, page)
         }
     }
@@ -50,11 +52,13 @@ public struct LibraryStore: Sendable {
         try await db.read { db in try Self.fetchCounts(db, of: userID) }
     }
 
+    /// `knownTotal` spares the count when the caller has just read it (the shelf counts hold every list's size).
     static func fetchPage(
-        _ db: Database, of userID: Int64, filter: Filter, sort: LibrarySort, page: Int, pageSize: Int
+        _ db: Database, of userID: Int64, filter: Filter, sort: LibrarySort, page: Int, pageSize: Int,
+        knownTotal: Int? = nil
     ) throws -> Page {
         let (condition, conditionArguments) = sqlCondition(for: filter)
-        let total = try Int.fetchOne(
+        let total = try knownTotal ?? Int.fetchOne(
             db.cachedStatement(sql: "SELECT COUNT(*) FROM user_book WHERE user_id = ?\(condition)"),
             arguments: [userID] + conditionArguments) ?? 0
         let statement = try db.cachedStatement(
@@ -125,6 +129,15 @@ public struct ShelfCounts: Sendable, Equatable {
     public var favourites = 0
 
     public var total: Int { byShelf.values.reduce(0, +) }
+
+    /// How many books the list for `filter` holds.
+    public func total(of filter: LibraryStore.Filter) -> Int {
+        switch filter {
+        case .all: total
+        case .shelf(let shelf): self[shelf]
+        case .favourites: favourites
+        }
+    }
     public subscript(shelf: Shelf) -> Int { byShelf[shelf] ?? 0 }
 }
 

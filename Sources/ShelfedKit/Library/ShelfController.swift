@@ -62,6 +62,6 @@ struct ShelfController: Sendable {
             chrome: PageChrome(title: heading, context: context, tab: isFavourites ? .favourites : .shelves),
             heading: heading, tabs: isFavourites ? [] : tabs, page: books, pageNumber: pageNumber, sort: sort,
             listPath: path, returnTo: request.uri.description, emptyMessage: empty, isFavourites: isFavourites)
-        return try renderer.render(listPage, template: "library/list")
+        return try renderer.render(body: listPage.body, chrome: listPage.chrome, template: "library/list")
     }
 }

@@ -2,11 +2,17 @@ import Hummingbird
 
 /// A rendered page with its status; sets the HTML content type.
 public struct HTML: ResponseGenerator, Sendable {
-    public let body: String
+    public let body: ByteBuffer
     public var status: HTTPResponse.Status
 
     public init(_ body: String, status: HTTPResponse.Status = .ok) {
-        self.body = body
+        self.body = ByteBuffer(string: body)
+        self.status = status
+    }
+
+    /// A page already in UTF-8 bytes (a layout around a body built in Swift), with no copy through `String`.
+    init(bytes: ByteBuffer, status: HTTPResponse.Status = .ok) {
+        self.body = bytes
         self.status = status
     }
 
@@ -19,7 +25,7 @@ public struct HTML: ResponseGenerator, Sendable {
         Response(
             status: status,
             headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
-            body: .init(byteBuffer: ByteBuffer(string: body))
+            body: .init(byteBuffer: body)
         )
     }
 }

@@ -7,35 +7,35 @@
 enum HTMLEscaper {
     /// `text` made safe for HTML content or a single- or double-quoted attribute value.
     static func escape(_ text: String) -> String {
+        var bytes: [UInt8] = []
+        escape(text, into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends `text`, escaped, to `output`.
+    static func escape(_ text: String, into output: inout [UInt8]) {
         var text = text
-        return text.withUTF8 { bytes in
-            guard bytes.contains(where: needsEscaping) else { return String(decoding: bytes, as: UTF8.self) }
-            var escaped: [UInt8] = []
-            escaped.reserveCapacity(bytes.count + 32)
-            for byte in bytes {
-                switch byte {
-                case UInt8(ascii: "&"): escaped.append(contentsOf: "&amp;".utf8)
-                case UInt8(ascii: "<"): escaped.append(contentsOf: "&lt;".utf8)
-                case UInt8(ascii: ">"): escaped.append(contentsOf: "&gt;".utf8)
-                case UInt8(ascii: "\""): escaped.append(contentsOf: "&quot;".utf8)
-                case UInt8(ascii: "'"): escaped.append(contentsOf: "&#39;".utf8)
+        text.withUTF8 { input in
+            output.reserveCapacity(output.count + input.count)
+            var start = 0
+            for index in input.indices {
+                let replacement: StaticString
+                switch input[index] {
+                case UInt8(ascii: "&"): replacement = "&amp;"
+                case UInt8(ascii: "<"): replacement = "&lt;"
+                case UInt8(ascii: ">"): replacement = "&gt;"
+                case UInt8(ascii: "\""): replacement = "&quot;"
+                case UInt8(ascii: "'"): replacement = "&#39;"
                 // NUL is not allowed in HTML text; the replacement character shows that something was there.
-                case 0: escaped.append(contentsOf: [0xEF, 0xBF, 0xBD])
-                default: escaped.append(byte)
+                case 0: replacement = "\u{FFFD}"
+                default: continue
                 }
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: input[start..<index]))
+                replacement.withUTF8Buffer { output.append(contentsOf: $0) }
+                start = index + 1
             }
-            return String(decoding: escaped, as: UTF8.self)
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: input[start...]))
         }
     }
-
-    @inline(__always)
-    private static func needsEscaping(_ byte: UInt8) -> Bool {
-        byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">")
-            || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") || byte == 0
-    }
 }
 
-extension String {
-    /// The text made safe to place in HTML content or a quoted attribute (see `HTMLEscaper`).
-    var htmlEscaped: String { HTMLEscaper.escape(self) }
-}

@@ -11,6 +11,7 @@ import Mustache
 /// a template file cannot forget it, and an unregistered type would fail to parse rather than escape badly.
 public struct PageRenderer: Sendable {
     let library: MustacheLibrary
+    let layouts = LayoutCache()
     static let contentTypeName = "SHELFED_HTML"
 
     /// Loads every template at start-up so a missing or broken one stops the server instead of a page.
@@ -41,6 +42,19 @@ public struct PageRenderer: Sendable {
         return HTML(body, status: status)
     }
 
+    /// Renders a page whose body was built in Swift: `template` must show `{{{body}}}` inside the layout.
+    func render(body: HTMLFragment, chrome: PageChrome, template: String, status: HTTPResponse.Status = .ok) throws
+        -> HTML
+    {
+        let page = try layouts.page(body: body, chrome: chrome, template: template) { body in
+            guard let page = library.render(BodyPage(chrome: chrome, body: body), withTemplate: template) else {
+                throw MissingTemplate(name: template)
+            }
+            return page
+        }
+        return HTML(bytes: page, status: status)
+    }
+
     public struct MissingTemplate: Error, CustomStringConvertible {
         public let name: String
         public var description: String { "Template '\(name).mustache' is missing from the templates folder." }
@@ -57,5 +71,19 @@ public struct PageRenderer: Sendable {
 struct SafeHTMLContentType: MustacheContentType {
     func escapeText(_ text: String) -> String {
         HTMLEscaper.escape(text)
+    }
+}
+
+/// A page made of the layout's chrome and a body built in Swift.
+struct BodyPage: Sendable, MustacheParent {
+    let chrome: PageChrome
+    let body: HTMLFragment
+
+    func child(named name: String) -> Any? {
+        switch name {
+        case "chrome": chrome
+        case "body": body
+        default: nil
+        }
     }
 }

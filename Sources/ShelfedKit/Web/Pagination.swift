@@ -1,5 +1,3 @@
-import Mustache
-
 /// Page links for a long list, keeping the list's other query values (sort, order) on every link.
 struct Pagination: Sendable {
     struct Link: Sendable {
@@ -38,26 +36,17 @@ struct Pagination: Sendable {
     }
 }
 
-extension Pagination: MustacheParent {
-    func child(named name: String) -> Any? {
-        switch name {
-        case "links": links
-        case "previousPath": previousPath
-        case "nextPath": nextPath
-        case "summary": summary
-        case "hasPages": hasPages
-        default: nil
+extension Pagination {
+    /// The page links as markup; nothing when the list fits on one page.
+    var html: HTMLFragment {
+        guard hasPages else { return HTMLFragment() }
+        var html: HTMLFragment = "<nav class=\"pagination\" aria-label=\"Pages\">"
+        if let previousPath { html += "<a href=\"\(previousPath)\" rel=\"prev\">‹ Previous</a>" }
+        for link in links {
+            html += "<a href=\"\(link.path)\"\(link.current ? " aria-current=\"page\"" : "" as HTMLFragment)>\(link.number)</a>"
         }
-    }
-}
-
-extension Pagination.Link: MustacheParent {
-    func child(named name: String) -> Any? {
-        switch name {
-        case "number": number
-        case "path": path
-        case "current": current
-        default: nil
-        }
+        if let nextPath { html += "<a href=\"\(nextPath)\" rel=\"next\">Next ›</a>" }
+        html += "</nav>\n"
+        return html
     }
 }
