@@ -54,6 +54,7 @@ let package = Package(
             dependencies: [
                 "ShelfedKit",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
     ]

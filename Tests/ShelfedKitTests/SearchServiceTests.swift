@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 import Logging
 import Testing
@@ -12,7 +13,8 @@ func makeSearchService(_ fake: FakeBooksServer, clock: TestClock = TestClock(), 
     var logger = Logger(label: "search-tests")
     logger.logLevel = .critical
     return BookSearchService(
-        settings: settings ?? fake.settings(), database: try AppDatabase(path: path), clock: clock.appClock, logger: logger)
+        settings: settings ?? fake.settings(), database: try AppDatabase(path: path), clock: clock.appClock, logger: logger,
+        http: { .shared })
 }
 
 @Suite("Book search service")

@@ -213,6 +213,11 @@ struct TrustTests {
         }
     }
 
+    @Test("a user cannot be encoded (with its password hash) into JSON or anything else")
+    func userIsNotEncodable() {
+        #expect(!(User.self is any Encodable.Type))
+    }
+
     @Test("HEAD answers every GET route with its headers and no body")
     func head() async throws {
         try await TestApp().run { client in

@@ -2,7 +2,10 @@ import Foundation
 import GRDB
 
 /// A household member's account.
-public struct User: Codable, Sendable, Identifiable, FetchableRecord, MutablePersistableRecord {
+///
+/// Deliberately not `Encodable`: nothing can turn a user into JSON (or anything else) with its password hash.
+/// Rows are read by column name and written by `encode(to:)` below, for the database only.
+public struct User: Sendable, Identifiable, FetchableRecord, MutablePersistableRecord {
     public var id: Int64?
     public var username: String
     public var email: String
@@ -13,8 +16,6 @@ public struct User: Codable, Sendable, Identifiable, FetchableRecord, MutablePer
     public var createdAt: Date
 
     public static let databaseTableName = "user"
-    public static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
-    public static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
 
     /// Read by column name without Codable: every signed-in request loads its user.
     public init(row: Row) {
@@ -40,6 +41,17 @@ public struct User: Codable, Sendable, Identifiable, FetchableRecord, MutablePer
         self.avatarPhotoId = avatarPhotoId
         self.readingGoal = readingGoal
         self.createdAt = createdAt
+    }
+
+    public func encode(to container: inout PersistenceContainer) {
+        container["id"] = id
+        container["username"] = username
+        container["email"] = email
+        container["display_name"] = displayName
+        container["password_hash"] = passwordHash
+        container["avatar_photo_id"] = avatarPhotoId
+        container["reading_goal"] = readingGoal
+        container["created_at"] = createdAt
     }
 
     public mutating func didInsert(_ inserted: InsertionSuccess) {

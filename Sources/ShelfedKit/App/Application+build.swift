@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 import Hummingbird
 import HummingbirdCore
@@ -86,10 +87,19 @@ func buildRouter(config: AppConfig, database: AppDatabase, renderer: PageRendere
         renderer: renderer, registration: config.registration, now: clock.now
     ).addRoutes(to: router)
 
+    // The one outbound HTTP client, created on first use so that a server that never searches never starts it.
+    let outboundHTTP: @Sendable () -> HTTPClient = { HTTPClient.shared }
+    // Every way of adding a book goes through this one service.
+    let books = LibraryService(
+        store: library,
+        covers: CoverStore(
+            http: outboundHTTP, directory: config.coversDirectory, timeout: config.search.timeout,
+            maxBytes: config.search.maxCoverBytes, logger: logger),
+        clock: clock)
     let signedIn = router.group().add(middleware: LoginRedirectMiddleware())
     HomeController(library: library, renderer: renderer).addRoutes(to: signedIn)
     ShelfController(library: library, renderer: renderer).addRoutes(to: signedIn)
-    BookController(library: library, photos: photos, media: media, renderer: renderer, clock: clock).addRoutes(to: signedIn)
+    BookController(library: library, books: books, photos: photos, media: media, renderer: renderer, clock: clock).addRoutes(to: signedIn)
     ProfileController(
         library: library, statistics: StatisticsStore(db: database), users: users, photos: photos, uploader: uploader, renderer: renderer, clock: clock,
         maxUploadBytes: config.maxUploadBytes
@@ -100,12 +110,9 @@ func buildRouter(config: AppConfig, database: AppDatabase, renderer: PageRendere
         maxUploadBytes: config.maxUploadBytes
     ).addRoutes(to: signedIn)
     SearchController(
-        search: BookSearchService(settings: config.search, database: database, clock: clock, logger: logger),
-        library: library,
-        covers: CoverStore(
-            directory: config.coversDirectory, timeout: config.search.timeout,
-            maxBytes: config.search.maxCoverBytes, logger: logger),
-        renderer: renderer, clock: clock
+        search: BookSearchService(
+            settings: config.search, database: database, clock: clock, logger: logger, http: outboundHTTP),
+        library: library, books: books, renderer: renderer
     ).addRoutes(to: signedIn)
     return router
 }

@@ -4,6 +4,7 @@ import Hummingbird
 /// One book: manual add, its page, moving it between shelves, favourite, dates and removal.
 struct BookController: Sendable {
     let library: LibraryStore
+    let books: LibraryService
     let photos: PhotoStore
     let media: MediaStore
     let renderer: PageRenderer
@@ -42,7 +43,7 @@ struct BookController: Sendable {
             return try renderer.render(page, template: "library/new", status: .unprocessableContent).response
         case .success(let (book, shelf)):
             do {
-                let bookID = try await library.add(book, to: shelf, for: user.id!, now: clock.now(), today: clock.today())
+                let bookID = try await books.add(book, to: shelf, for: user.id!)
                 return .seeOther(Paths.book(bookID))
             } catch let duplicate as AlreadyInLibrary {
                 let page = NewBookPage(context: context, form: form, existingBookID: duplicate.bookID)
@@ -139,6 +140,6 @@ struct BookController: Sendable {
 
     /// The signed-in user's entry for `:id`; anything else (unknown, malformed, someone else's) is a 404.
     private func requireEntry(_ context: AppRequestContext) async throws -> LibraryEntry {
-        try await library.requireEntry(bookID: context.parameters.get("id", as: Int64.self), of: context.requireUser().id!)
+        try await library.requireEntry(bookID: BoundedNumber.id(context.parameters.get("id")), of: context.requireUser().id!)
     }
 }

@@ -184,13 +184,13 @@ struct PhotoController: Sendable {
     }
 
     private func requireBook(_ context: AppRequestContext) async throws -> LibraryEntry {
-        try await library.requireEntry(bookID: context.parameters.get("id", as: Int64.self), of: context.requireUser().id!)
+        try await library.requireEntry(bookID: BoundedNumber.id(context.parameters.get("id")), of: context.requireUser().id!)
     }
 
     /// The signed-in user's photo for `:photoID` and its book's title; anyone else's is a 404.
     private func requirePhoto(_ context: AppRequestContext) async throws -> (Photo, String) {
         let user = try context.requireUser()
-        guard let id = context.parameters.get("photoID", as: Int64.self),
+        guard let id = BoundedNumber.id(context.parameters.get("photoID")),
             let photo = try await photos.photo(id: id, of: user.id!)
         else {
             throw HTTPError(.notFound, message: "There is no such photo. It may have been deleted.")

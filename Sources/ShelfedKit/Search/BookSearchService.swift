@@ -51,11 +51,14 @@ public struct BookSearchService: Sendable {
     private let searches = RequestCoalescer<VolumeSearchResults>()
     private let volumes = RequestCoalescer<VolumeResult>()
 
-    public init(settings: SearchSettings, database: AppDatabase, clock: AppClock, logger: Logger) {
+    public init(
+        settings: SearchSettings, database: AppDatabase, clock: AppClock, logger: Logger,
+        http: @escaping @Sendable () -> HTTPClient
+    ) {
         func upstream(_ name: String) -> ResilientUpstream {
             ResilientUpstream(
                 name: name,
-                client: UpstreamClient(timeout: settings.timeout, maxBodyBytes: settings.maxBodyBytes),
+                client: UpstreamClient(http: http, timeout: settings.timeout, maxBodyBytes: settings.maxBodyBytes),
                 policy: settings.retry,
                 breaker: CircuitBreaker(threshold: settings.breakerThreshold, coolDown: settings.breakerCoolDown, now: clock.now),
                 logger: logger)

@@ -6,6 +6,7 @@ import NIOCore
 /// Downloads a book's cover once, checks it is an image, and keeps it under `data/covers/` so the
 /// library never needs the provider's URL again.
 struct CoverStore: Sendable {
+    let http: @Sendable () -> HTTPClient
     let directory: URL
     let timeout: Duration
     let maxBytes: Int
@@ -16,7 +17,7 @@ struct CoverStore: Sendable {
         do {
             var request = HTTPClientRequest(url: url)
             request.headers.add(name: "User-Agent", value: UpstreamClient.userAgent)
-            let response = try await HTTPClient.shared.execute(
+            let response = try await http().execute(
                 request, timeout: .nanoseconds(Int64(timeout.seconds * 1e9)))
             guard response.status == .ok else {
                 logger.info("Cover for book \(bookID) answered \(response.status.code)")

@@ -8,9 +8,8 @@ public typealias HTTPStatusCode = HTTPResponse.Status
 struct SearchController: Sendable {
     let search: BookSearchService
     let library: LibraryStore
-    let covers: CoverStore
+    let books: LibraryService
     let renderer: PageRenderer
-    let clock: AppClock
 
     func addRoutes(to router: RouterGroup<AppRequestContext>) {
         router.get("/search", use: index)
@@ -91,24 +90,11 @@ struct SearchController: Sendable {
         } catch let failure as UpstreamFailure {
             throw HTTPError(failure.pageStatus, message: failure.userMessage)
         }
-        let bookID: Int64
         do {
-            bookID = try await library.add(
-                NewBook(volume), to: shelf, for: userID, now: clock.now(), today: clock.today())
+            let bookID = try await books.add(NewBook(volume), to: shelf, for: userID, coverURL: volume.coverURL)
+            return .seeOther(Paths.book(bookID))
         } catch let duplicate as AlreadyInLibrary {
             return .seeOther(Paths.book(duplicate.bookID))
-        }
-        await storeCover(of: volume, for: bookID)
-        return .seeOther(Paths.book(bookID))
-    }
-
-    /// Downloads the cover when the catalog book has none yet; a failure leaves the placeholder.
-    private func storeCover(of volume: VolumeResult, for bookID: Int64) async {
-        guard let url = volume.coverURL, let entry = try? await library.catalogBook(id: bookID), entry.coverPath == nil,
-            let file = await covers.download(url, for: bookID)
-        else { return }
-        if (try? await library.setCover(bookID: bookID, path: file, now: clock.now())) != true {
-            covers.remove(file)
         }
     }
 

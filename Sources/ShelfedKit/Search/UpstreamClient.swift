@@ -39,8 +39,9 @@ public enum UpstreamFailure: Error, Sendable, Equatable {
 
 /// GETs from a provider with a deadline and a cap on the body, sorting every outcome into `UpstreamFailure`.
 struct UpstreamClient: Sendable {
-    /// Reached only when a provider is asked, so a server that never searches never starts an HTTP client.
-    var http: HTTPClient { .shared }
+    /// The outbound client, injected from the composition root (tests could hand in another); asked for only when a
+    /// provider is called, so a server that never searches never starts one.
+    let http: @Sendable () -> HTTPClient
     let timeout: Duration
     let maxBodyBytes: Int
     static let userAgent = "Shelfed/1.0 (self-hosted reading tracker; https://github.com/shelfed)"
@@ -52,7 +53,7 @@ struct UpstreamClient: Sendable {
         let response: HTTPClientResponse
         let body: ByteBuffer
         do {
-            response = try await http.execute(request, timeout: .nanoseconds(Int64(timeout.seconds * 1e9)))
+            response = try await http().execute(request, timeout: .nanoseconds(Int64(timeout.seconds * 1e9)))
             body = try await response.body.collect(upTo: maxBodyBytes)
         } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout
             || error == .connectTimeout

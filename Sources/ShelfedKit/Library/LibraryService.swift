@@ -1,0 +1,28 @@
+import Foundation
+
+/// The one way a book enters someone's library, whatever the door: the add-by-hand form and search today, the
+/// API, import and scan next. It applies the catalog rules of `LibraryStore.add` (shared provider rows, owned
+/// hand-typed rows, no duplicates) and stores a provider's cover once, so every entry point behaves the same.
+struct LibraryService: Sendable {
+    let store: LibraryStore
+    let covers: CoverStore
+    let clock: AppClock
+
+    /// Adds `book` to `shelf` for `userID` and returns the catalog id of the user's entry. Throws
+    /// `AlreadyInLibrary` when they have it already. `coverURL` is downloaded when the catalog row has no cover;
+    /// a failed download leaves the placeholder.
+    func add(_ book: NewBook, to shelf: Shelf, for userID: Int64, coverURL: String? = nil) async throws -> Int64 {
+        let bookID = try await store.add(book, to: shelf, for: userID, now: clock.now(), today: clock.today())
+        if let coverURL { await storeCover(from: coverURL, for: bookID) }
+        return bookID
+    }
+
+    private func storeCover(from url: String, for bookID: Int64) async {
+        guard let entry = try? await store.catalogBook(id: bookID), entry.coverPath == nil,
+            let file = await covers.download(url, for: bookID)
+        else { return }
+        if (try? await store.setCover(bookID: bookID, path: file, now: clock.now())) != true {
+            covers.remove(file)
+        }
+    }
+}
