@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Hummingbird
 import HummingbirdTesting
+import Synchronization
 import Testing
 
 @testable import ShelfedKit
@@ -213,6 +214,42 @@ struct TrustTests {
         }
     }
 
+    @Test("a progressive JPEG's frame header is read before decoding; one that would need too much memory is refused")
+    func progressiveJPEG() async throws {
+        let fixture = TestApp.packageRoot.appendingPathComponent("Tests/Fixtures/progressive-50mp.jpg")
+        let frame = try #require(JPEGFrame.read(at: fixture))
+        #expect(frame.isProgressive && frame.width == 8000 && frame.height == 6250)
+        #expect(frame.progressiveBufferBytes + ImageProcessor.shrinkingDecodeCost > ImageProcessor.memoryBudget)
+        let baseline = try #require(JPEGFrame.parse(Array(try TestImages.fixture("Landscape_1.jpg"))))
+        #expect(!baseline.isProgressive && baseline.progressiveBufferBytes == 0)
+
+        let app = TestApp()
+        try await app.run { client in
+            let web = WebSession(client)
+            let bookID = try await PhotoTests.setUp(web)
+            let response = try await web.upload(
+                "/books/\(bookID)/photos", files: [.init(data: try Data(contentsOf: fixture))])
+            #expect(response.status == .contentTooLarge)
+            #expect(response.text.contains("ordinary JPEG"))
+            #expect(app.mediaFiles().isEmpty && app.incomingFiles().isEmpty)
+        }
+    }
+
+    @Test("image work waits for memory: an image that fills the budget runs alone")
+    func imageWorkLimiter() async throws {
+        let limiter = ImageWorkLimiter(permits: 2, budget: 100)
+        let log = Log()
+        async let big: Void = limiter.run(cost: 90) {
+            log.append("big starts")
+            try await Task.sleep(for: .milliseconds(200))
+            log.append("big ends")
+        }
+        try await Task.sleep(for: .milliseconds(50))
+        async let small: Void = limiter.run(cost: 30) { log.append("small runs") }
+        _ = try await (big, small)
+        #expect(log.lines == ["big starts", "big ends", "small runs"])
+    }
+
     @Test("a user cannot be encoded (with its password hash) into JSON or anything else")
     func userIsNotEncodable() {
         #expect(!(User.self is any Encodable.Type))
@@ -231,4 +268,11 @@ struct TrustTests {
             }
         }
     }
+}
+
+/// Lines appended from concurrent tasks, in the order they happened.
+final class Log: Sendable {
+    private let storage = Mutex<[String]>([])
+    var lines: [String] { storage.withLock { $0 } }
+    func append(_ line: String) { storage.withLock { $0.append(line) } }
 }

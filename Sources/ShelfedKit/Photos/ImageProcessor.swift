@@ -17,11 +17,15 @@ public struct ImageProcessor: Sendable {
     public static let displaySize = 1600
     public static let thumbnailSize = 400
     public let maxMegapixels: Int
-    let limiter: ConcurrencyLimiter
+    let limiter: ImageWorkLimiter
+    /// What the image work of all uploads together may take (DESIGN §11: four hostile images at once must keep the
+    /// whole server under 200 MB). Baseline JPEG, PNG and WebP decode while shrinking and need about 30 MB.
+    public static let memoryBudget = 128 * 1_048_576
+    static let shrinkingDecodeCost = 32 * 1_048_576
 
     public init(maxMegapixels: Int = 100, concurrentImages: Int = 2) {
         self.maxMegapixels = maxMegapixels
-        self.limiter = ConcurrencyLimiter(permits: concurrentImages)
+        self.limiter = ImageWorkLimiter(permits: concurrentImages, budget: Self.memoryBudget)
     }
 
     /// Whether iPhone HEIC photos can be read by the installed libvips.
@@ -31,16 +35,17 @@ public struct ImageProcessor: Sendable {
         -> DerivedImages
     {
         let maxPixels = maxMegapixels * 1_000_000
-        return try await limiter.run {
+        let cost = try await NIOThreadPool.singleton.runIfActive { try Self.decodingCost(of: source, maxPixels) }
+        return try await limiter.run(cost: cost) {
             try await NIOThreadPool.singleton.runIfActive {
-                try Self.deriveBlocking(source, display, thumbnail, squareThumbnail, maxPixels)
+                try Self.deriveBlocking(source, display, thumbnail, squareThumbnail)
             }
         }
     }
 
-    private static func deriveBlocking(_ source: URL, _ display: URL, _ thumbnail: URL, _ square: Bool, _ maxPixels: Int)
-        throws -> DerivedImages
-    {
+    /// The memory decoding `source` will take, from its header alone, before any pixel is decoded; refuses an
+    /// image that claims too many pixels (a small file can claim a vast image) or would need more than the budget.
+    static func decodingCost(of source: URL, _ maxPixels: Int) throws -> Int {
         guard VipsRuntime.shared.started else {
             throw HTTPError(.internalServerError, message: "The image library could not start.")
         }
@@ -48,13 +53,36 @@ public struct ImageProcessor: Sendable {
         var width: Int32 = 0
         var height: Int32 = 0
         guard shelfed_vips_header(source.path, &width, &height) == 0 else { throw unreadable() }
-        // Checked from the header alone, before any pixel is decoded: a small file can claim a vast image.
-        guard Int(width) * Int(height) <= maxPixels else {
+        let pixels = Int(width) * Int(height)
+        guard pixels <= maxPixels else {
             throw HTTPError(
                 .contentTooLarge,
                 message: "That image is \(Int(width)) × \(Int(height)) pixels; Shelfed accepts up to "
                     + "\(maxPixels / 1_000_000) megapixels. Take a smaller photo or a screenshot of it.")
         }
+        var cost = shrinkingDecodeCost
+        if ImageKind.detect(at: source) == .heic {
+            cost += pixels * 4  // libheif decodes the whole picture before it is shrunk
+        } else if let frame = JPEGFrame.read(at: source) {
+            cost += frame.progressiveBufferBytes
+        }
+        guard cost <= memoryBudget else {
+            throw HTTPError(
+                .contentTooLarge,
+                message: "That photo (\(pixels / 1_000_000) megapixels, saved as a progressive JPEG or HEIC) would take "
+                    + "more memory to read than this server allows. Save it as an ordinary JPEG, as phone cameras "
+                    + "do, or make it smaller, and upload it again.")
+        }
+        return cost
+    }
+
+    private static func deriveBlocking(_ source: URL, _ display: URL, _ thumbnail: URL, _ square: Bool)
+        throws -> DerivedImages
+    {
+        guard VipsRuntime.shared.started else {
+            throw HTTPError(.internalServerError, message: "The image library could not start.")
+        }
+        defer { shelfed_vips_clear_error() }
         var displayWidth: Int32 = 0
         var displayHeight: Int32 = 0
         var thumbWidth: Int32 = 0
@@ -89,24 +117,46 @@ final class VipsRuntime: Sendable {
     }
 }
 
-/// At most `permits` bodies run at once; the rest wait their turn in order.
-actor ConcurrencyLimiter {
-    private var available: Int
-    private var waiting: [CheckedContinuation<Void, Never>] = []
+/// At most `permits` images are worked on at once, and together they may need at most `budget` bytes; the rest
+/// wait their turn in order. One image whose cost alone fills the budget runs by itself.
+actor ImageWorkLimiter {
+    private let permits: Int
+    private let budget: Int
+    private var running = 0
+    private var reserved = 0
+    private var waiting: [(cost: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
-    init(permits: Int) {
-        available = max(1, permits)
+    init(permits: Int, budget: Int) {
+        self.permits = max(1, permits)
+        self.budget = budget
     }
 
-    func run<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
-        if available > 0 {
-            available -= 1
+    func run<T: Sendable>(cost: Int, _ body: @Sendable () async throws -> T) async throws -> T {
+        if waiting.isEmpty, canStart(cost) {
+            start(cost)
         } else {
-            await withCheckedContinuation { waiting.append($0) }
+            await withCheckedContinuation { waiting.append((cost, $0)) }
         }
-        defer {
-            if waiting.isEmpty { available += 1 } else { waiting.removeFirst().resume() }
-        }
+        defer { finish(cost) }
         return try await body()
+    }
+
+    private func canStart(_ cost: Int) -> Bool {
+        running == 0 || (running < permits && reserved + cost <= budget)
+    }
+
+    private func start(_ cost: Int) {
+        running += 1
+        reserved += cost
+    }
+
+    private func finish(_ cost: Int) {
+        running -= 1
+        reserved -= cost
+        while let next = waiting.first, canStart(next.cost) {
+            waiting.removeFirst()
+            start(next.cost)
+            next.continuation.resume()
+        }
     }
 }
