@@ -19,12 +19,6 @@ public struct AppRequestContext: AuthRequestContext, SessionRequestContext, Remo
         self.remoteAddress = source.channel.remoteAddress
     }
 
-    /// The signed-in user; routes behind `LoginRedirectMiddleware` can rely on it.
-    public func requireUser() throws -> User {
-        guard let identity, let _ = identity.id else { throw HTTPError(.unauthorized) }
-        return identity
-    }
-
     /// A short description of the client for throttling, stable for one address.
     var clientAddress: String {
         remoteAddress?.ipAddress ?? "unknown"

@@ -96,7 +96,7 @@ func buildRouter(config: AppConfig, database: AppDatabase, renderer: PageRendere
             http: outboundHTTP, directory: config.coversDirectory, timeout: config.search.timeout,
             maxBytes: config.search.maxCoverBytes, logger: logger),
         clock: clock)
-    let signedIn = router.group().add(middleware: LoginRedirectMiddleware())
+    let signedIn = router.group().add(middleware: LoginRedirectMiddleware()).group(context: SignedInContext.self)
     HomeController(library: library, renderer: renderer).addRoutes(to: signedIn)
     ShelfController(library: library, renderer: renderer).addRoutes(to: signedIn)
     BookController(library: library, books: books, photos: photos, media: media, renderer: renderer, clock: clock).addRoutes(to: signedIn)

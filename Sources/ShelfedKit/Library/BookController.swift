@@ -10,7 +10,7 @@ struct BookController: Sendable {
     let renderer: PageRenderer
     let clock: AppClock
 
-    func addRoutes(to router: RouterGroup<AppRequestContext>) {
+    func addRoutes(to router: RouterGroup<SignedInContext>) {
         router.get("/books/new", use: new)
         router.post("/books", use: create)
         router.get("/books/:id", use: show)
@@ -22,7 +22,7 @@ struct BookController: Sendable {
     }
 
     /// GET /books/new: the manual-add form, pre-filled from the query when given (e.g. `?title=`).
-    @Sendable func new(_ request: Request, context: AppRequestContext) async throws -> HTML {
+    @Sendable func new(_ request: Request, context: SignedInContext) async throws -> HTML {
         var form = NewBookForm()
         let query = FormFields(urlEncoded: request.uri.query ?? "")
         form.title = query["title"] ?? ""
@@ -33,9 +33,8 @@ struct BookController: Sendable {
     }
 
     /// POST /books: adds the book by hand and opens its page.
-    @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func create(_ request: Request, context: SignedInContext) async throws -> Response {
         var request = request
-        let user = try context.requireUser()
         let form = NewBookForm(try await request.formFields())
         switch form.validate() {
         case .failure(let errors):
@@ -43,7 +42,7 @@ struct BookController: Sendable {
             return try renderer.render(page, template: "library/new", status: .unprocessableContent).response
         case .success(let (book, shelf)):
             do {
-                let bookID = try await books.add(book, to: shelf, for: user.id!)
+                let bookID = try await books.add(book, to: shelf, for: context.userID)
                 return .seeOther(Paths.book(bookID))
             } catch let duplicate as AlreadyInLibrary {
                 let page = NewBookPage(context: context, form: form, existingBookID: duplicate.bookID)
@@ -53,14 +52,14 @@ struct BookController: Sendable {
     }
 
     /// GET /books/:id
-    @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> HTML {
+    @Sendable func show(_ request: Request, context: SignedInContext) async throws -> HTML {
         let entry = try await requireEntry(context)
         let strip = try await photoStrip(entry)
         return try renderer.render(BookPage(context: context, entry: entry, photos: strip), template: "library/book")
     }
 
     /// POST /books/:id/shelf (`shelf`, optional `return_to`)
-    @Sendable func move(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func move(_ request: Request, context: SignedInContext) async throws -> Response {
         var request = request
         let entry = try await requireEntry(context)
         let fields = try await request.formFields()
@@ -73,7 +72,7 @@ struct BookController: Sendable {
     }
 
     /// POST /books/:id/favourite (`favourite` = 1 or 0; toggles when absent; optional `return_to`)
-    @Sendable func favourite(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func favourite(_ request: Request, context: SignedInContext) async throws -> Response {
         var request = request
         let entry = try await requireEntry(context)
         let fields = try await request.formFields()
@@ -83,7 +82,7 @@ struct BookController: Sendable {
     }
 
     /// POST /books/:id/dates (`started_at`, `finished_at` as yyyy-mm-dd, either may be empty)
-    @Sendable func updateDates(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func updateDates(_ request: Request, context: SignedInContext) async throws -> Response {
         var request = request
         let entry = try await requireEntry(context)
         let fields = try await request.formFields()
@@ -107,7 +106,7 @@ struct BookController: Sendable {
     }
 
     /// GET /books/:id/remove: asks before removing.
-    @Sendable func confirmRemove(_ request: Request, context: AppRequestContext) async throws -> HTML {
+    @Sendable func confirmRemove(_ request: Request, context: SignedInContext) async throws -> HTML {
         let entry = try await requireEntry(context)
         let photoCount = try await photos.count(ofBook: entry.book.id!, userID: entry.userBook.userId)
         let page = RemoveBookPage(
@@ -119,7 +118,7 @@ struct BookController: Sendable {
     }
 
     /// POST /books/:id/remove
-    @Sendable func remove(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func remove(_ request: Request, context: SignedInContext) async throws -> Response {
         let entry = try await requireEntry(context)
         if let removed = try await library.remove(bookID: entry.book.id!, for: entry.userBook.userId) {
             media.remove(removed.flatMap(\.files))
@@ -139,7 +138,7 @@ struct BookController: Sendable {
     }
 
     /// The signed-in user's entry for `:id`; anything else (unknown, malformed, someone else's) is a 404.
-    private func requireEntry(_ context: AppRequestContext) async throws -> LibraryEntry {
-        try await library.requireEntry(bookID: BoundedNumber.id(context.parameters.get("id")), of: context.requireUser().id!)
+    private func requireEntry(_ context: SignedInContext) async throws -> LibraryEntry {
+        try await library.requireEntry(bookID: BoundedNumber.id(context.parameters.get("id")), of: context.userID)
     }
 }

@@ -17,7 +17,7 @@ struct NewBookPage: Sendable {
     let shelfError: String?
     let existingBookPath: String?
 
-    init(context: AppRequestContext, form: NewBookForm, errors: FieldErrors = .init(), existingBookID: Int64? = nil) {
+    init(context: some PageContext, form: NewBookForm, errors: FieldErrors = .init(), existingBookID: Int64? = nil) {
         chrome = PageChrome(title: "Add a book", context: context, tab: .shelves)
         self.form = NewBookValues(form)
         shelves = Shelf.allCases.map { ShelfOption(value: $0.rawValue, label: $0.title, selected: $0.rawValue == form.shelf) }
@@ -81,7 +81,7 @@ struct BookPage: Sendable {
     let startedError: String?
     let finishedError: String?
 
-    init(context: AppRequestContext, entry: LibraryEntry, photos: PhotoStrip,
+    init(context: some PageContext, entry: LibraryEntry, photos: PhotoStrip,
          dates: (started: String, finished: String)? = nil, errors: FieldErrors = .init())
     {
         self.photos = photos

@@ -6,13 +6,13 @@ struct HomeController: Sendable {
     let renderer: PageRenderer
     static let recentCount = 6
 
-    func addRoutes(to router: RouterGroup<AppRequestContext>) {
+    func addRoutes(to router: RouterGroup<SignedInContext>) {
         router.get("/", use: index)
     }
 
     /// GET /
-    @Sendable func index(_ request: Request, context: AppRequestContext) async throws -> HTML {
-        let userID = try context.requireUser().id!
+    @Sendable func index(_ request: Request, context: SignedInContext) async throws -> HTML {
+        let userID = context.userID
         async let reading = library.items(
             of: userID, filter: .shelf(.reading), sort: LibrarySort(key: .added), page: 1)
         async let added = library.items(

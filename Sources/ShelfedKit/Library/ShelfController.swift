@@ -5,19 +5,19 @@ struct ShelfController: Sendable {
     let library: LibraryStore
     let renderer: PageRenderer
 
-    func addRoutes(to router: RouterGroup<AppRequestContext>) {
+    func addRoutes(to router: RouterGroup<SignedInContext>) {
         router.get("/shelves", use: index)
         router.get("/shelves/:shelf", use: show)
         router.get("/favourites", use: favourites)
     }
 
     /// GET /shelves: every book in the library.
-    @Sendable func index(_ request: Request, context: AppRequestContext) async throws -> HTML {
+    @Sendable func index(_ request: Request, context: SignedInContext) async throws -> HTML {
         try await list(.all, request: request, context: context)
     }
 
     /// GET /shelves/:shelf
-    @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> HTML {
+    @Sendable func show(_ request: Request, context: SignedInContext) async throws -> HTML {
         guard let shelf = context.parameters.get("shelf").flatMap(Shelf.init(slug:)) else {
             throw HTTPError(.notFound, message: "There is no such shelf. Your shelves are Want to read, Reading and Read.")
         }
@@ -25,19 +25,18 @@ struct ShelfController: Sendable {
     }
 
     /// GET /favourites
-    @Sendable func favourites(_ request: Request, context: AppRequestContext) async throws -> HTML {
+    @Sendable func favourites(_ request: Request, context: SignedInContext) async throws -> HTML {
         try await list(.favourites, request: request, context: context)
     }
 
-    private func list(_ filter: LibraryStore.Filter, request: Request, context: AppRequestContext) async throws
+    private func list(_ filter: LibraryStore.Filter, request: Request, context: SignedInContext) async throws
         -> HTML
     {
-        let user = try context.requireUser()
         let query = request.uri.queryParameters
         let sort = LibrarySort(query: query["sort"].map(String.init), order: query["order"].map(String.init))
         let pageNumber = query["page"].flatMap { BoundedNumber.parse($0, in: BoundedNumber.listPage) } ?? 1
         let (shelfCounts, books) = try await library.listing(
-            of: user.id!, filter: filter, sort: sort, page: pageNumber)
+            of: context.userID, filter: filter, sort: sort, page: pageNumber)
 
         let heading: String
         let path: String

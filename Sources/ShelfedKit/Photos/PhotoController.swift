@@ -10,7 +10,7 @@ struct PhotoController: Sendable {
     let clock: AppClock
     let maxUploadBytes: Int
 
-    func addRoutes(to router: RouterGroup<AppRequestContext>) {
+    func addRoutes(to router: RouterGroup<SignedInContext>) {
         router.get("/books/:id/photos/new", use: new)
         router.post("/books/:id/photos", use: create)
         router.get("/books/:id/photos", use: gallery)
@@ -22,13 +22,13 @@ struct PhotoController: Sendable {
     }
 
     /// GET /books/:id/photos/new
-    @Sendable func new(_ request: Request, context: AppRequestContext) async throws -> HTML {
+    @Sendable func new(_ request: Request, context: SignedInContext) async throws -> HTML {
         let entry = try await requireBook(context)
         return try renderer.render(newPage(entry, context: context, form: PhotoForm()), template: "photos/new")
     }
 
     /// POST /books/:id/photos (multipart: `_csrf` first, then `page_number`, `comment`, one or more `photo`)
-    @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func create(_ request: Request, context: SignedInContext) async throws -> Response {
         let entry = try await requireBook(context)
         let userID = entry.userBook.userId
         let upload = try await request.receiveMultipart(
@@ -66,7 +66,7 @@ struct PhotoController: Sendable {
     }
 
     /// GET /books/:id/photos?sort=page|date
-    @Sendable func gallery(_ request: Request, context: AppRequestContext) async throws -> HTML {
+    @Sendable func gallery(_ request: Request, context: SignedInContext) async throws -> HTML {
         let entry = try await requireBook(context)
         let bookID = entry.book.id!
         let byPage = request.uri.queryParameters["sort"] == "page"
@@ -80,13 +80,13 @@ struct PhotoController: Sendable {
     }
 
     /// GET /photos/:photoID
-    @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> HTML {
+    @Sendable func show(_ request: Request, context: SignedInContext) async throws -> HTML {
         let (photo, title) = try await requirePhoto(context)
         return try renderer.render(photoPage(photo, bookTitle: title, context: context), template: "photos/show")
     }
 
     /// POST /photos/:photoID (`page_number`, `comment`)
-    @Sendable func update(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func update(_ request: Request, context: SignedInContext) async throws -> Response {
         var request = request
         let (photo, title) = try await requirePhoto(context)
         let fields = try await request.formFields()
@@ -103,7 +103,7 @@ struct PhotoController: Sendable {
     }
 
     /// GET /photos/:photoID/delete
-    @Sendable func confirmDelete(_ request: Request, context: AppRequestContext) async throws -> HTML {
+    @Sendable func confirmDelete(_ request: Request, context: SignedInContext) async throws -> HTML {
         let (photo, title) = try await requirePhoto(context)
         let id = photo.id!
         let page = DeletePhotoPage(
@@ -114,14 +114,14 @@ struct PhotoController: Sendable {
     }
 
     /// POST /photos/:photoID/delete: removes the row and the three files.
-    @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func delete(_ request: Request, context: SignedInContext) async throws -> Response {
         let (photo, _) = try await requirePhoto(context)
         _ = try await deletePhoto(photo.id!, userID: photo.userId)
         return .seeOther(photo.bookId.map(Paths.bookPhotos) ?? Paths.profile)
     }
 
     /// GET /photos/:photoID/thumb|display|original: only for the owner, cached privately.
-    @Sendable func file(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func file(_ request: Request, context: SignedInContext) async throws -> Response {
         guard let variant = context.parameters.get("variant").flatMap(Paths.PhotoVariant.init(rawValue:)) else {
             throw HTTPError(.notFound)
         }
@@ -155,7 +155,7 @@ struct PhotoController: Sendable {
         return true
     }
 
-    private func newPage(_ entry: LibraryEntry, context: AppRequestContext, form: PhotoForm, errors: FieldErrors = .init())
+    private func newPage(_ entry: LibraryEntry, context: SignedInContext, form: PhotoForm, errors: FieldErrors = .init())
         -> NewPhotoPage
     {
         NewPhotoPage(
@@ -167,7 +167,7 @@ struct PhotoController: Sendable {
     }
 
     private func photoPage(
-        _ photo: Photo, bookTitle: String, context: AppRequestContext, form: PhotoForm? = nil,
+        _ photo: Photo, bookTitle: String, context: SignedInContext, form: PhotoForm? = nil,
         errors: FieldErrors = .init()
     ) -> PhotoPage {
         let id = photo.id!
@@ -183,15 +183,14 @@ struct PhotoController: Sendable {
             deletePath: Paths.photoDelete(id), pageNumberError: errors["page_number"], commentError: errors["comment"])
     }
 
-    private func requireBook(_ context: AppRequestContext) async throws -> LibraryEntry {
-        try await library.requireEntry(bookID: BoundedNumber.id(context.parameters.get("id")), of: context.requireUser().id!)
+    private func requireBook(_ context: SignedInContext) async throws -> LibraryEntry {
+        try await library.requireEntry(bookID: BoundedNumber.id(context.parameters.get("id")), of: context.userID)
     }
 
     /// The signed-in user's photo for `:photoID` and its book's title; anyone else's is a 404.
-    private func requirePhoto(_ context: AppRequestContext) async throws -> (Photo, String) {
-        let user = try context.requireUser()
+    private func requirePhoto(_ context: SignedInContext) async throws -> (Photo, String) {
         guard let id = BoundedNumber.id(context.parameters.get("photoID")),
-            let photo = try await photos.photo(id: id, of: user.id!)
+            let photo = try await photos.photo(id: id, of: context.userID)
         else {
             throw HTTPError(.notFound, message: "There is no such photo. It may have been deleted.")
         }

@@ -13,16 +13,16 @@ struct ProfileController: Sendable {
     let maxUploadBytes: Int
     static let uploadsShown = 12
 
-    func addRoutes(to router: RouterGroup<AppRequestContext>) {
+    func addRoutes(to router: RouterGroup<SignedInContext>) {
         router.get("/profile", use: show)
         router.post("/profile/avatar", use: updateAvatar)
         router.post("/profile/goal", use: updateGoal)
     }
 
     /// GET /profile?year=: the person, their shelves, a year of statistics (default this year) and uploads.
-    @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> HTML {
-        let user = try context.requireUser()
-        let userID = user.id!
+    @Sendable func show(_ request: Request, context: SignedInContext) async throws -> HTML {
+        let user = context.user
+        let userID = context.userID
         let today = clock.today()
         let currentYear = Int(today.prefix(4))!
         let year = request.uri.queryParameters["year"].flatMap { BoundedNumber.parse($0, in: BoundedNumber.year) }
@@ -68,9 +68,9 @@ struct ProfileController: Sendable {
     }
 
     /// POST /profile/goal (`goal`: books this year; empty or 0 clears it)
-    @Sendable func updateGoal(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func updateGoal(_ request: Request, context: SignedInContext) async throws -> Response {
         var request = request
-        let userID = try context.requireUser().id!
+        let userID = context.userID
         let text = try await request.formFields().trimmed("goal") ?? ""
         let number = BoundedNumber.parse(text, in: BoundedNumber.readingGoal)
         guard text.isEmpty || number != nil else {
@@ -91,8 +91,8 @@ struct ProfileController: Sendable {
     }
 
     /// POST /profile/avatar (multipart: `_csrf`, then `photo`): a new picture replaces the old one and its files.
-    @Sendable func updateAvatar(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let userID = try context.requireUser().id!
+    @Sendable func updateAvatar(_ request: Request, context: SignedInContext) async throws -> Response {
+        let userID = context.userID
         let upload = try await request.receiveMultipart(
             fileField: "photo", maxBytes: maxUploadBytes, csrfToken: context.csrfToken,
             temporaryFile: { uploader.media.temporaryFile() })

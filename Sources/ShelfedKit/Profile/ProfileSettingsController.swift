@@ -8,7 +8,7 @@ struct ProfileSettingsController: Sendable {
     let media: MediaStore
     let renderer: PageRenderer
 
-    func addRoutes(to router: RouterGroup<AppRequestContext>) {
+    func addRoutes(to router: RouterGroup<SignedInContext>) {
         router.get("/profile/edit", use: edit)
         router.post("/profile/edit", use: update)
         router.post("/profile/password", use: changePassword)
@@ -16,8 +16,8 @@ struct ProfileSettingsController: Sendable {
     }
 
     /// GET /profile/edit
-    @Sendable func edit(_ request: Request, context: AppRequestContext) async throws -> HTML {
-        let user = try context.requireUser()
+    @Sendable func edit(_ request: Request, context: SignedInContext) async throws -> HTML {
+        let user = context.user
         let saved = request.uri.queryParameters["saved"].map(String.init)
         let notice = saved == "password" ? "Password changed. Other devices have been signed out." : nil
         return try renderer.render(
@@ -25,9 +25,9 @@ struct ProfileSettingsController: Sendable {
     }
 
     /// POST /profile/edit (`display_name`, `email`)
-    @Sendable func update(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func update(_ request: Request, context: SignedInContext) async throws -> Response {
         var request = request
-        let user = try context.requireUser()
+        let user = context.user
         let fields = try await request.formFields()
         var form = RegistrationForm()
         form.displayName = fields.trimmed("display_name") ?? ""
@@ -35,7 +35,7 @@ struct ProfileSettingsController: Sendable {
         var errors = form.validate().filter { $0.key == "display_name" || $0.key == "email" }
         if errors.isEmpty {
             do {
-                try await users.updateProfile(id: user.id!, displayName: form.displayName, email: form.email)
+                try await users.updateProfile(id: context.userID, displayName: form.displayName, email: form.email)
                 return .seeOther(Paths.profile)
             } catch UserStore.Conflict.email {
                 errors["email"] = "Another account uses this email."
@@ -50,9 +50,9 @@ struct ProfileSettingsController: Sendable {
     }
 
     /// POST /profile/password (`current_password`, `new_password`): signs out every other session.
-    @Sendable func changePassword(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func changePassword(_ request: Request, context: SignedInContext) async throws -> Response {
         var request = request
-        let user = try context.requireUser()
+        let user = context.user
         let fields = try await request.formFields()
         var page = EditProfilePage(context: context, user: user)
         if !(try await hasher.verify(fields["current_password"] ?? "", against: user.passwordHash)) {
@@ -62,24 +62,24 @@ struct ProfileSettingsController: Sendable {
         } else {
             let hash = try await hasher.hash(fields["new_password"]!)
             let currentSession = request.cookies["shelfed_session"].map { "hbs." + $0.value }
-            try await users.updatePassword(id: user.id!, hash: hash, keepingSession: currentSession)
+            try await users.updatePassword(id: context.userID, hash: hash, keepingSession: currentSession)
             return .seeOther(Paths.profileEdit + "?saved=password")
         }
         return try renderer.render(page, template: "profile/edit", status: .unprocessableContent).response
     }
 
     /// POST /profile/delete (`confirm_username` must be the username): removes every row and file of the user.
-    @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func delete(_ request: Request, context: SignedInContext) async throws -> Response {
         var request = request
-        let user = try context.requireUser()
+        let user = context.user
         let typed = try await request.formFields().trimmed("confirm_username") ?? ""
         guard typed.lowercased() == user.username else {
             var page = EditProfilePage(context: context, user: user)
             page.deleteError = "Type your username, \(user.username), to confirm."
             return try renderer.render(page, template: "profile/edit", status: .unprocessableContent).response
         }
-        try await users.delete(id: user.id!)
-        media.removeAll(of: user.id!)
+        try await users.delete(id: context.userID)
+        media.removeAll(of: context.userID)
         context.sessions.clearSession()
         context.logger.info("Deleted account \(user.username)")
         return .seeOther(Paths.login())
@@ -98,7 +98,7 @@ struct EditProfilePage: Sendable {
     var newPasswordError: String?
     var deleteError: String?
 
-    init(context: AppRequestContext, user: User, notice: String? = nil) {
+    init(context: some PageContext, user: User, notice: String? = nil) {
         chrome = PageChrome(title: "Edit profile", context: context, tab: .profile, notice: notice)
         username = user.username
         displayName = user.displayName

@@ -11,15 +11,15 @@ struct SearchController: Sendable {
     let books: LibraryService
     let renderer: PageRenderer
 
-    func addRoutes(to router: RouterGroup<AppRequestContext>) {
+    func addRoutes(to router: RouterGroup<SignedInContext>) {
         router.get("/search", use: index)
         router.get("/search/volumes/:volumeId", use: show)
         router.post("/search/add", use: add)
     }
 
     /// GET /search?q=&field=all|title|author&start=
-    @Sendable func index(_ request: Request, context: AppRequestContext) async throws -> HTML {
-        let userID = try context.requireUser().id!
+    @Sendable func index(_ request: Request, context: SignedInContext) async throws -> HTML {
+        let userID = context.userID
         // Parsed as a form so the `+` browsers send for spaces reads as a space.
         let query = FormFields(urlEncoded: request.uri.query ?? "")
         let searchRequest = SearchRequest(
@@ -47,8 +47,8 @@ struct SearchController: Sendable {
     }
 
     /// GET /search/volumes/:volumeId
-    @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> HTML {
-        let userID = try context.requireUser().id!
+    @Sendable func show(_ request: Request, context: SignedInContext) async throws -> HTML {
+        let userID = context.userID
         let volumeID = context.parameters.get("volumeId") ?? ""
         guard SearchRequest.isVolumeID(volumeID) else {
             throw HTTPError(.notFound, message: "There is no such book in Google Books. Search again.")
@@ -65,9 +65,9 @@ struct SearchController: Sendable {
     }
 
     /// POST /search/add (`volume_id` or `isbn`, and `shelf`): adds the book with its metadata and cover.
-    @Sendable func add(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func add(_ request: Request, context: SignedInContext) async throws -> Response {
         var request = request
-        let userID = try context.requireUser().id!
+        let userID = context.userID
         let fields = try await request.formFields()
         guard let shelf = fields["shelf"].flatMap(Shelf.init(rawValue:)) else {
             throw HTTPError(.badRequest, message: "Choose Want to read, Reading or Read.")

@@ -55,7 +55,7 @@ struct SearchPage: Sendable {
     let failure: String?
     let manualAddPath: String
 
-    init(context: AppRequestContext, request: SearchRequest, results: [SearchResultView], total: Int,
+    init(context: some PageContext, request: SearchRequest, results: [SearchResultView], total: Int,
          failure: String?)
     {
         chrome = PageChrome(title: request.text.isEmpty ? "Find a book" : "Search: \(request.text)", context: context, tab: .feed)
@@ -89,7 +89,7 @@ struct VolumePage: Sendable {
     let coverURL: String
     let descriptionParagraphs: [String]
 
-    init(context: AppRequestContext, volume: VolumeResult, inLibrary: (bookID: Int64, shelf: Shelf)?) {
+    init(context: some PageContext, volume: VolumeResult, inLibrary: (bookID: Int64, shelf: Shelf)?) {
         chrome = PageChrome(title: volume.title, context: context, tab: .feed)
         result = SearchResultView(volume, inLibrary: inLibrary)
         publisher = volume.publisher

@@ -13,10 +13,10 @@ public struct PageChrome: Sendable {
     let isProfile: Bool
     let notice: String?
 
-    init(title: String, context: AppRequestContext, tab: Tab = .none, notice: String? = nil) {
+    init(title: String, context: some PageContext, tab: Tab = .none, notice: String? = nil) {
         self.title = title
         self.csrfToken = context.csrfToken
-        self.userDisplayName = context.identity?.displayName
+        self.userDisplayName = context.signedInName
         self.isFeed = tab == .feed
         self.isShelves = tab == .shelves
         self.isFavourites = tab == .favourites
