@@ -13,11 +13,11 @@ struct AccountController: Sendable {
     static let sessionLength: Duration = .seconds(60 * 60 * 24 * 30)
 
     func addRoutes(to router: Router<AppRequestContext>) {
-        router.get("/register", use: showRegister)
-        router.post("/register", use: register)
-        router.get("/login", use: showLogin)
-        router.post("/login", use: login)
-        router.post("/logout", use: logout)
+        router.get(Route.register.routerPath, use: showRegister)
+        router.post(Route.register.routerPath, use: register)
+        router.get(Route.login.routerPath, use: showLogin)
+        router.post(Route.login.routerPath, use: login)
+        router.post(Route.logout.routerPath, use: logout)
     }
 
     /// GET /register

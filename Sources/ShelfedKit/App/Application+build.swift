@@ -66,7 +66,7 @@ func buildRouter(config: AppConfig, database: AppDatabase, renderer: PageRendere
             config.coversDirectory.path, urlBasePath: "/covers",
             // Cover files get a new random name when replaced, so they can be cached for good.
             cacheControl: .init([(.image, [.public, .maxAge(60 * 60 * 24 * 365)])]), logger: logger))
-    router.get("/health") { _, _ in "ok" }
+    router.get(Route.health.routerPath) { _, _ in "ok" }
     router.add(
         middleware: SessionMiddleware(
             storage: SQLitePersistDriver(db: database, now: clock.now),

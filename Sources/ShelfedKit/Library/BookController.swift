@@ -11,14 +11,14 @@ struct BookController: Sendable {
     let clock: AppClock
 
     func addRoutes(to router: RouterGroup<SignedInContext>) {
-        router.get("/books/new", use: new)
-        router.post("/books", use: create)
-        router.get("/books/:id", use: show)
-        router.post("/books/:id/shelf", use: move)
-        router.post("/books/:id/favourite", use: favourite)
-        router.post("/books/:id/dates", use: updateDates)
-        router.get("/books/:id/remove", use: confirmRemove)
-        router.post("/books/:id/remove", use: remove)
+        router.get(Route.newBook.routerPath, use: new)
+        router.post(Route.books.routerPath, use: create)
+        router.get(Route.book.routerPath, use: show)
+        router.post(Route.bookShelf.routerPath, use: move)
+        router.post(Route.bookFavourite.routerPath, use: favourite)
+        router.post(Route.bookDates.routerPath, use: updateDates)
+        router.get(Route.bookRemove.routerPath, use: confirmRemove)
+        router.post(Route.bookRemove.routerPath, use: remove)
     }
 
     /// GET /books/new: the manual-add form, pre-filled from the query when given (e.g. `?title=`).

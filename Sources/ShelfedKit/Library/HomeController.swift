@@ -7,7 +7,7 @@ struct HomeController: Sendable {
     static let recentCount = 6
 
     func addRoutes(to router: RouterGroup<SignedInContext>) {
-        router.get("/", use: index)
+        router.get(Route.home.routerPath, use: index)
     }
 
     /// GET /

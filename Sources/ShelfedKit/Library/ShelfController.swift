@@ -6,9 +6,9 @@ struct ShelfController: Sendable {
     let renderer: PageRenderer
 
     func addRoutes(to router: RouterGroup<SignedInContext>) {
-        router.get("/shelves", use: index)
-        router.get("/shelves/:shelf", use: show)
-        router.get("/favourites", use: favourites)
+        router.get(Route.shelves.routerPath, use: index)
+        router.get(Route.shelf.routerPath, use: show)
+        router.get(Route.favourites.routerPath, use: favourites)
     }
 
     /// GET /shelves: every book in the library.

@@ -11,14 +11,14 @@ struct PhotoController: Sendable {
     let maxUploadBytes: Int
 
     func addRoutes(to router: RouterGroup<SignedInContext>) {
-        router.get("/books/:id/photos/new", use: new)
-        router.post("/books/:id/photos", use: create)
-        router.get("/books/:id/photos", use: gallery)
-        router.get("/photos/:photoID", use: show)
-        router.post("/photos/:photoID", use: update)
-        router.get("/photos/:photoID/delete", use: confirmDelete)
-        router.post("/photos/:photoID/delete", use: delete)
-        router.get("/photos/:photoID/:variant", use: file)
+        router.get(Route.newBookPhoto.routerPath, use: new)
+        router.post(Route.bookPhotos.routerPath, use: create)
+        router.get(Route.bookPhotos.routerPath, use: gallery)
+        router.get(Route.photo.routerPath, use: show)
+        router.post(Route.photo.routerPath, use: update)
+        router.get(Route.photoDelete.routerPath, use: confirmDelete)
+        router.post(Route.photoDelete.routerPath, use: delete)
+        router.get(Route.photoFile.routerPath, use: file)
     }
 
     /// GET /books/:id/photos/new

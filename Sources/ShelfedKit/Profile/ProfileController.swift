@@ -14,9 +14,9 @@ struct ProfileController: Sendable {
     static let uploadsShown = 12
 
     func addRoutes(to router: RouterGroup<SignedInContext>) {
-        router.get("/profile", use: show)
-        router.post("/profile/avatar", use: updateAvatar)
-        router.post("/profile/goal", use: updateGoal)
+        router.get(Route.profile.routerPath, use: show)
+        router.post(Route.profileAvatar.routerPath, use: updateAvatar)
+        router.post(Route.profileGoal.routerPath, use: updateGoal)
     }
 
     /// GET /profile?year=: the person, their shelves, a year of statistics (default this year) and uploads.

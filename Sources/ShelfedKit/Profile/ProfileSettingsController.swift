@@ -9,10 +9,10 @@ struct ProfileSettingsController: Sendable {
     let renderer: PageRenderer
 
     func addRoutes(to router: RouterGroup<SignedInContext>) {
-        router.get("/profile/edit", use: edit)
-        router.post("/profile/edit", use: update)
-        router.post("/profile/password", use: changePassword)
-        router.post("/profile/delete", use: delete)
+        router.get(Route.profileEdit.routerPath, use: edit)
+        router.post(Route.profileEdit.routerPath, use: update)
+        router.post(Route.profilePassword.routerPath, use: changePassword)
+        router.post(Route.profileDelete.routerPath, use: delete)
     }
 
     /// GET /profile/edit

@@ -12,9 +12,9 @@ struct SearchController: Sendable {
     let renderer: PageRenderer
 
     func addRoutes(to router: RouterGroup<SignedInContext>) {
-        router.get("/search", use: index)
-        router.get("/search/volumes/:volumeId", use: show)
-        router.post("/search/add", use: add)
+        router.get(Route.search.routerPath, use: index)
+        router.get(Route.searchVolume.routerPath, use: show)
+        router.post(Route.searchAdd.routerPath, use: add)
     }
 
     /// GET /search?q=&field=all|title|author&start=

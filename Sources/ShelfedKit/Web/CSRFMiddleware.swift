@@ -73,7 +73,7 @@ struct CSRFMiddleware: RouterMiddleware {
         {
             var request = request
             if CSRFMiddleware.isStateChanging(request.method), !request.uri.path.hasPrefix("/api/"),
-                !CSRFMiddleware.isMultipart(request)
+                !CSRFMiddleware.isStreamedUpload(request, context: context)
             {
                 let submitted = try await CSRFMiddleware.submittedToken(in: &request)
                 guard let submitted, let expected = CSRFMiddleware.expectedToken(request, context: context),
@@ -101,11 +101,11 @@ struct CSRFMiddleware: RouterMiddleware {
     }
 
     /// Upload routes stream their body, so they check `_csrf` themselves as its first part, before reading
-    /// any file (`Request.receiveMultipart`). A multipart body sent anywhere else gets the usual check.
-    static func isMultipart(_ request: Request) -> Bool {
-        let path = request.uri.path
-        let isUploadRoute = path == Paths.avatar || (path.hasPrefix("/books/") && path.hasSuffix("/photos"))
-        return isUploadRoute && request.headers[.contentType]?.lowercased().hasPrefix("multipart/form-data") == true
+    /// any file (`Request.receiveMultipart`). Which routes those are is a fact of the matched `Route`; a multipart
+    /// body sent anywhere else gets the usual check.
+    static func isStreamedUpload(_ request: Request, context: Context) -> Bool {
+        Route(endpointPath: context.endpointPath)?.takesStreamedUpload == true
+            && request.headers[.contentType]?.lowercased().hasPrefix("multipart/form-data") == true
     }
 
     static func isStateChanging(_ method: HTTPRequest.Method) -> Bool {

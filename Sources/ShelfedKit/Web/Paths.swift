@@ -1,31 +1,31 @@
 import Foundation
 
-/// Every link Shelfed builds, in one place so links and routes never drift apart.
+/// Every link Shelfed builds, each made from its `Route`'s pattern, so links and routes never drift apart.
 enum Paths {
-    static let home = "/"
-    static let shelves = "/shelves"
-    static let favourites = "/favourites"
-    static let profile = "/profile"
-    static let profileEdit = "/profile/edit"
-    static let newBook = "/books/new"
-    static let books = "/books"
+    static let home = Route.home.link()
+    static let shelves = Route.shelves.link()
+    static let favourites = Route.favourites.link()
+    static let profile = Route.profile.link()
+    static let profileEdit = Route.profileEdit.link()
+    static let newBook = Route.newBook.link()
+    static let books = Route.books.link()
 
     static func login(next: String? = nil) -> String {
-        guard let next = safeRelativePath(next), next != "/" else { return "/login" }
-        return "/login?next=" + queryEscape(next)
+        guard let next = safeRelativePath(next), next != "/" else { return Route.login.link() }
+        return Route.login.link() + "?next=" + queryEscape(next)
     }
 
-    static let search = "/search"
+    static let search = Route.search.link()
 
     static func search(_ text: String, field: SearchRequest.Field = .all, start: Int = 0) -> String {
-        var path = "/search?q=" + queryEscape(text)
+        var path = search + "?q=" + queryEscape(text)
         if field != .all { path += "&field=" + field.rawValue }
         if start > 0 { path += "&start=\(start)" }
         return path
     }
 
     static func searchVolume(_ volumeID: String) -> String {
-        "/search/volumes/" + pathSegment(volumeID)
+        Route.searchVolume.link(volumeID)
     }
 
     /// The manual-add form filled in from a search that could not be answered.
@@ -40,19 +40,19 @@ enum Paths {
         case thumb, display, original
     }
 
-    static func bookPhotos(_ bookID: Int64) -> String { "/books/\(bookID)/photos" }
-    static func newBookPhoto(_ bookID: Int64) -> String { "/books/\(bookID)/photos/new" }
-    static func photo(_ id: Int64) -> String { "/photos/\(id)" }
-    static func photoDelete(_ id: Int64) -> String { "/photos/\(id)/delete" }
-    static func photoFile(_ id: Int64, _ variant: PhotoVariant) -> String { "/photos/\(id)/\(variant.rawValue)" }
-    static let avatar = "/profile/avatar"
+    static func bookPhotos(_ bookID: Int64) -> String { Route.bookPhotos.link(bookID) }
+    static func newBookPhoto(_ bookID: Int64) -> String { Route.newBookPhoto.link(bookID) }
+    static func photo(_ id: Int64) -> String { Route.photo.link(id) }
+    static func photoDelete(_ id: Int64) -> String { Route.photoDelete.link(id) }
+    static func photoFile(_ id: Int64, _ variant: PhotoVariant) -> String { Route.photoFile.link(id, variant.rawValue) }
+    static let avatar = Route.profileAvatar.link()
 
-    static func shelf(_ shelf: Shelf) -> String { "/shelves/\(shelf.slug)" }
-    static func book(_ id: Int64) -> String { "/books/\(id)" }
-    static func bookShelf(_ id: Int64) -> String { "/books/\(id)/shelf" }
-    static func bookFavourite(_ id: Int64) -> String { "/books/\(id)/favourite" }
-    static func bookDates(_ id: Int64) -> String { "/books/\(id)/dates" }
-    static func bookRemove(_ id: Int64) -> String { "/books/\(id)/remove" }
+    static func shelf(_ shelf: Shelf) -> String { Route.shelf.link(shelf.slug) }
+    static func book(_ id: Int64) -> String { Route.book.link(id) }
+    static func bookShelf(_ id: Int64) -> String { Route.bookShelf.link(id) }
+    static func bookFavourite(_ id: Int64) -> String { Route.bookFavourite.link(id) }
+    static func bookDates(_ id: Int64) -> String { Route.bookDates.link(id) }
+    static func bookRemove(_ id: Int64) -> String { Route.bookRemove.link(id) }
 
     /// Percent-escapes one path segment (such as a Google volume id) so it cannot add segments or a query.
     static func pathSegment(_ value: String) -> String {

@@ -1,0 +1,78 @@
+import Hummingbird
+
+/// Every page route Shelfed serves. Controllers register each one from its `pattern`, and `Paths` builds every
+/// link from the same pattern, so a route and its links cannot drift apart (a test walks every case both ways).
+/// Facts about a route, such as whether it takes a streamed upload, live here, not in path checks elsewhere.
+enum Route: String, CaseIterable, Sendable {
+    case home, health, login, register, logout
+    case shelves, shelf, favourites
+    case newBook, books, book, bookShelf, bookFavourite, bookDates, bookRemove
+    case bookPhotos, newBookPhoto, photo, photoDelete, photoFile
+    case profile, profileEdit, profileAvatar, profileGoal, profilePassword, profileDelete
+    case search, searchVolume, searchAdd
+
+    /// The path as the router matches it; `:name` segments are parameters.
+    var pattern: String {
+        switch self {
+        case .home: "/"
+        case .health: "/health"
+        case .login: "/login"
+        case .register: "/register"
+        case .logout: "/logout"
+        case .shelves: "/shelves"
+        case .shelf: "/shelves/:shelf"
+        case .favourites: "/favourites"
+        case .newBook: "/books/new"
+        case .books: "/books"
+        case .book: "/books/:id"
+        case .bookShelf: "/books/:id/shelf"
+        case .bookFavourite: "/books/:id/favourite"
+        case .bookDates: "/books/:id/dates"
+        case .bookRemove: "/books/:id/remove"
+        case .bookPhotos: "/books/:id/photos"
+        case .newBookPhoto: "/books/:id/photos/new"
+        case .photo: "/photos/:photoID"
+        case .photoDelete: "/photos/:photoID/delete"
+        case .photoFile: "/photos/:photoID/:variant"
+        case .profile: "/profile"
+        case .profileEdit: "/profile/edit"
+        case .profileAvatar: "/profile/avatar"
+        case .profileGoal: "/profile/goal"
+        case .profilePassword: "/profile/password"
+        case .profileDelete: "/profile/delete"
+        case .search: "/search"
+        case .searchVolume: "/search/volumes/:volumeId"
+        case .searchAdd: "/search/add"
+        }
+    }
+
+    /// Whether its POST streams a multipart body, checking the CSRF token as the body's first part itself.
+    var takesStreamedUpload: Bool {
+        self == .bookPhotos || self == .profileAvatar
+    }
+
+    var routerPath: RouterPath { RouterPath(pattern) }
+
+    /// A link to this route with its parameters filled in order; each value is escaped as one path segment.
+    func link(_ values: any CustomStringConvertible...) -> String {
+        link(filling: values)
+    }
+
+    func link(filling values: [any CustomStringConvertible]) -> String {
+        var remaining = values.makeIterator()
+        let segments = pattern.split(separator: "/", omittingEmptySubsequences: false).map { segment in
+            guard segment.hasPrefix(":") else { return String(segment) }
+            return Paths.pathSegment(remaining.next().map { String(describing: $0) } ?? "")
+        }
+        return segments.count == 2 && segments[1].isEmpty ? "/" : segments.joined(separator: "/")
+    }
+
+    /// The route whose pattern the router matched, as Hummingbird reports it in `endpointPath`.
+    init?(endpointPath: String?) {
+        guard let endpointPath, let route = Self.byPattern[endpointPath] else { return nil }
+        self = route
+    }
+
+    private static let byPattern: [String: Route] = Dictionary(
+        uniqueKeysWithValues: allCases.map { (RouterPath($0.pattern).description, $0) })
+}
