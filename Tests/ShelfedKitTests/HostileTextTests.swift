@@ -103,4 +103,22 @@ struct HostileTextTests {
             #expect(moved.headers[.location] == "/books/\(id)")
         }
     }
+
+    @Test("form bodies the decoder cannot read as the form are a 400 and store nothing", arguments: [
+        "title=a&title=b", "title[]=x", "title[a]=b", "title=%ZZ", "title=%00", "=x&&&", "title",
+    ])
+    func malformedForms(body: String) async throws {
+        let app = TestApp()
+        try await app.run { client in
+            let web = WebSession(client)
+            try await web.register("alice")
+            try await web.refreshToken()
+            let response = try await web.send(
+                "/books", method: .post, body: "_csrf=\(web.csrfToken!)&" + body,
+                contentType: "application/x-www-form-urlencoded")
+            #expect([400, 422].contains(response.status.code), "\(body): \(response.status)")
+            let stored = try await app.database().writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM book") }
+            #expect(stored == 0)
+        }
+    }
 }

@@ -84,6 +84,11 @@ def test_reflected_query_values(server, alice, value):
 
 @pytest.mark.parametrize("value", CORPUS, ids=lambda v: repr(v[:24]))
 def test_stored_book_text(server, alice, value):
+    if "\x00" in value:  # control characters are refused in titles and names: the form comes back instead
+        answer = alice.post("/books", {"title": value, "authors": value})
+        assert answer.status_code == 422 and not Structure(answer.text).dangers
+        return
+
     def pages_for(text):
         book = alice.add_book(text, authors=text, publisher=text, description=text, shelf="reading")
         paths = ["/", "/shelves", "/shelves/reading", "/favourites", "/books/{}", "/books/{}/remove", "/profile"]

@@ -31,7 +31,7 @@ struct AccountController: Sendable {
     /// POST /register: creates the account and signs it in.
     @Sendable func register(_ request: Request, context: AppRequestContext) async throws -> Response {
         var request = request
-        let form = RegistrationForm(try await request.formFields())
+        let form = try await request.decodeForm(RegistrationForm.self)
         if try await registrationIsClosed() {
             let page = RegisterPage(context: context, form: form, registrationClosed: true)
             return try renderer.render(page, template: "accounts/register", status: .forbidden).response
@@ -75,10 +75,8 @@ struct AccountController: Sendable {
     /// POST /login: username or email plus password; throttled per account and per address.
     @Sendable func login(_ request: Request, context: AppRequestContext) async throws -> Response {
         var request = request
-        let fields = try await request.formFields()
-        let login = fields.trimmed("login") ?? ""
-        let password = fields["password"] ?? ""
-        let next = safeRelativePath(fields["next"])
+        let form = try await request.decodeForm(LoginForm.self)
+        let (login, password, next) = (form.login, form.password, form.next)
         let user = login.isEmpty ? nil : try await users.user(login: login)
         let accountKey = user.map { "user-\($0.id!)" } ?? login.lowercased()
         let now = self.now()

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The register form as typed, and the rules each field must meet.
-struct RegistrationForm: Sendable {
+struct RegistrationForm: Sendable, Decodable {
     var username = ""
     var displayName = ""
     var email = ""
@@ -9,11 +9,17 @@ struct RegistrationForm: Sendable {
 
     init() {}
 
-    init(_ fields: FormFields) {
-        username = fields.trimmed("username")?.lowercased() ?? ""
-        displayName = fields.trimmed("display_name") ?? ""
-        email = fields.trimmed("email") ?? ""
-        password = fields["password"] ?? ""
+    enum CodingKeys: String, CodingKey {
+        case username, email, password
+        case displayName = "display_name"
+    }
+
+    init(from decoder: any Decoder) throws {
+        let form = try decoder.container(keyedBy: CodingKeys.self)
+        username = try form.trimmed(.username).lowercased()
+        displayName = try form.trimmed(.displayName)
+        email = try form.trimmed(.email)
+        password = try form.text(.password)
     }
 
     /// A message per invalid field, keyed by field name.
@@ -58,5 +64,24 @@ struct RegistrationForm: Sendable {
         else { return false }
         let domain = parts[1]
         return domain.contains(".") && !domain.hasPrefix(".") && !domain.hasSuffix(".")
+    }
+}
+
+/// The sign-in form: a username or email, the password as typed, and where to go next.
+struct LoginForm: Decodable, Sendable {
+    let login: String
+    let password: String
+    /// Only a same-site path (`safeRelativePath`); anything else is dropped.
+    let next: String?
+
+    enum CodingKeys: String, CodingKey {
+        case login, password, next
+    }
+
+    init(from decoder: any Decoder) throws {
+        let form = try decoder.container(keyedBy: CodingKeys.self)
+        login = try form.trimmed(.login)
+        password = try form.text(.password)
+        next = safeRelativePath(try form.optionalTrimmed(.next))
     }
 }

@@ -35,7 +35,7 @@ struct BookController: Sendable {
     /// POST /books: adds the book by hand and opens its page.
     @Sendable func create(_ request: Request, context: SignedInContext) async throws -> Response {
         var request = request
-        let form = NewBookForm(try await request.formFields())
+        let form = try await request.decodeForm(NewBookForm.self)
         switch form.validate() {
         case .failure(let errors):
             let page = NewBookPage(context: context, form: form, errors: errors)
@@ -62,32 +62,31 @@ struct BookController: Sendable {
     @Sendable func move(_ request: Request, context: SignedInContext) async throws -> Response {
         var request = request
         let entry = try await requireEntry(context)
-        let fields = try await request.formFields()
-        guard let shelf = fields["shelf"].flatMap(Shelf.init(rawValue:)) else {
+        let form = try await request.decodeForm(MoveForm.self)
+        guard let shelf = form.shelf else {
             throw HTTPError(.badRequest, message: "Choose Want to read, Reading or Read.")
         }
         try await library.move(
             bookID: entry.book.id!, to: shelf, for: entry.userBook.userId, now: clock.now(), today: clock.today())
-        return .seeOther(safeRelativePath(fields["return_to"]) ?? Paths.book(entry.book.id!))
+        return .seeOther(form.returnTo ?? Paths.book(entry.book.id!))
     }
 
     /// POST /books/:id/favourite (`favourite` = 1 or 0; toggles when absent; optional `return_to`)
     @Sendable func favourite(_ request: Request, context: SignedInContext) async throws -> Response {
         var request = request
         let entry = try await requireEntry(context)
-        let fields = try await request.formFields()
-        let wanted = fields["favourite"].map { $0 == "1" || $0 == "true" } ?? !entry.userBook.favourite
+        let form = try await request.decodeForm(FavouriteForm.self)
+        let wanted = form.favourite ?? !entry.userBook.favourite
         try await library.setFavourite(bookID: entry.book.id!, wanted, for: entry.userBook.userId, now: clock.now())
-        return .seeOther(safeRelativePath(fields["return_to"]) ?? Paths.book(entry.book.id!))
+        return .seeOther(form.returnTo ?? Paths.book(entry.book.id!))
     }
 
     /// POST /books/:id/dates (`started_at`, `finished_at` as yyyy-mm-dd, either may be empty)
     @Sendable func updateDates(_ request: Request, context: SignedInContext) async throws -> Response {
         var request = request
         let entry = try await requireEntry(context)
-        let fields = try await request.formFields()
-        let started = fields.trimmed("started_at")
-        let finished = fields.trimmed("finished_at")
+        let form = try await request.decodeForm(DatesForm.self)
+        let (started, finished) = (form.started, form.finished)
         var errors = FieldErrors()
         if let started, !CalendarDate.isValidDay(started) { errors["started_at"] = "Use a date like 2024-03-17." }
         if let finished, !CalendarDate.isValidDay(finished) { errors["finished_at"] = "Use a date like 2024-03-17." }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The manual-add form as typed, and its rules.
-struct NewBookForm: Sendable {
+struct NewBookForm: Sendable, Decodable {
     var title = ""
     var authors = ""
     var isbn = ""
@@ -13,15 +13,22 @@ struct NewBookForm: Sendable {
 
     init() {}
 
-    init(_ fields: FormFields) {
-        title = fields.trimmed("title") ?? ""
-        authors = fields.trimmed("authors") ?? ""
-        isbn = fields.trimmed("isbn") ?? ""
-        pageCount = fields.trimmed("page_count") ?? ""
-        publishedDate = fields.trimmed("published_date") ?? ""
-        publisher = fields.trimmed("publisher") ?? ""
-        description = fields.trimmed("description") ?? ""
-        shelf = fields.trimmed("shelf") ?? Shelf.wantToRead.rawValue
+    enum CodingKeys: String, CodingKey {
+        case title, authors, isbn, publisher, description, shelf
+        case pageCount = "page_count"
+        case publishedDate = "published_date"
+    }
+
+    init(from decoder: any Decoder) throws {
+        let form = try decoder.container(keyedBy: CodingKeys.self)
+        title = try form.trimmed(.title)
+        authors = try form.trimmed(.authors)
+        isbn = try form.trimmed(.isbn)
+        pageCount = try form.trimmed(.pageCount)
+        publishedDate = try form.trimmed(.publishedDate)
+        publisher = try form.trimmed(.publisher)
+        description = try form.trimmed(.description)
+        shelf = try form.optionalTrimmed(.shelf) ?? Shelf.wantToRead.rawValue
     }
 
     /// The validated book and shelf, or a message per invalid field.
@@ -47,6 +54,13 @@ struct NewBookForm: Sendable {
             errors["published_date"] = "Use a year (1999), a month (1999-04) or a full date (1999-04-30)."
         }
         if description.count > 20_000 { errors["description"] = "Keep the description to 20,000 characters." }
+        for (field, value) in [("title", title), ("authors", authors), ("publisher", publisher)]
+        where Self.hasControlCharacters(value) {
+            errors[field] = "Remove the invisible control characters from this field."
+        }
+        if Self.hasControlCharacters(description, allowingLineBreaks: true) {
+            errors["description"] = "Remove the invisible control characters from the description."
+        }
         guard let chosenShelf = Shelf(rawValue: shelf) else {
             errors["shelf"] = "Choose Want to read, Reading or Read."
             return .failure(errors)
@@ -63,6 +77,17 @@ struct NewBookForm: Sendable {
         book.description = description.isEmpty ? nil : description
         book.source = .manual
         return .success((book, chosenShelf))
+    }
+}
+
+extension NewBookForm {
+    /// NUL and other control characters have no place in a title or a name; a description may keep its
+    /// line breaks and tabs.
+    static func hasControlCharacters(_ text: String, allowingLineBreaks: Bool = false) -> Bool {
+        text.unicodeScalars.contains { scalar in
+            scalar.properties.generalCategory == .control
+                && !(allowingLineBreaks && (scalar == "\n" || scalar == "\r" || scalar == "\t"))
+        }
     }
 }
 

@@ -89,8 +89,7 @@ struct PhotoController: Sendable {
     @Sendable func update(_ request: Request, context: SignedInContext) async throws -> Response {
         var request = request
         let (photo, title) = try await requirePhoto(context)
-        let fields = try await request.formFields()
-        let form = PhotoForm(pageNumber: fields["page_number"], comment: fields["comment"])
+        let form = try await request.decodeForm(PhotoForm.self)
         let pageCount = try await photo.bookId.asyncFlatMap { try await library.catalogBook(id: $0)?.pageCount }
         switch form.validate(pageCount: pageCount) {
         case .success(let (page, comment)):

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The page number and comment of a photo as typed, and their rules.
-struct PhotoForm: Sendable {
+struct PhotoForm: Sendable, Decodable {
     var pageNumber = ""
     var comment = ""
     static let maxComment = 2_000
@@ -9,6 +9,16 @@ struct PhotoForm: Sendable {
     init(pageNumber: String? = nil, comment: String? = nil) {
         self.pageNumber = pageNumber?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
         self.comment = comment?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case comment
+        case pageNumber = "page_number"
+    }
+
+    init(from decoder: any Decoder) throws {
+        let form = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(pageNumber: try form.text(.pageNumber), comment: try form.text(.comment))
     }
 
     /// The checked values, or messages keyed `page_number` / `comment`.

@@ -71,13 +71,11 @@ struct ProfileController: Sendable {
     @Sendable func updateGoal(_ request: Request, context: SignedInContext) async throws -> Response {
         var request = request
         let userID = context.userID
-        let text = try await request.formFields().trimmed("goal") ?? ""
-        let number = BoundedNumber.parse(text, in: BoundedNumber.readingGoal)
-        guard text.isEmpty || number != nil else {
+        let form = try await request.decodeForm(GoalForm.self)
+        guard form.isValid else {
             throw HTTPError(.badRequest, message: "Enter a goal as a number of books from 1 to 1000, or leave it empty.")
         }
-        let goal = number.flatMap { $0 > 0 ? $0 : nil }
-        try await users.setReadingGoal(id: userID, goal: goal)
+        try await users.setReadingGoal(id: userID, goal: form.goal)
         return .seeOther(Paths.profile)
     }
 

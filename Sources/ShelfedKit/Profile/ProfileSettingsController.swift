@@ -28,10 +28,8 @@ struct ProfileSettingsController: Sendable {
     @Sendable func update(_ request: Request, context: SignedInContext) async throws -> Response {
         var request = request
         let user = context.user
-        let fields = try await request.formFields()
-        var form = RegistrationForm()
-        form.displayName = fields.trimmed("display_name") ?? ""
-        form.email = fields.trimmed("email") ?? ""
+        // The register form's rules for the two fields the profile can change.
+        let form = try await request.decodeForm(RegistrationForm.self)
         var errors = form.validate().filter { $0.key == "display_name" || $0.key == "email" }
         if errors.isEmpty {
             do {
@@ -53,14 +51,14 @@ struct ProfileSettingsController: Sendable {
     @Sendable func changePassword(_ request: Request, context: SignedInContext) async throws -> Response {
         var request = request
         let user = context.user
-        let fields = try await request.formFields()
+        let form = try await request.decodeForm(PasswordForm.self)
         var page = EditProfilePage(context: context, user: user)
-        if !(try await hasher.verify(fields["current_password"] ?? "", against: user.passwordHash)) {
+        if !(try await hasher.verify(form.current, against: user.passwordHash)) {
             page.currentPasswordError = "That is not your current password."
-        } else if let problem = RegistrationForm.passwordProblem(fields["new_password"] ?? "") {
+        } else if let problem = RegistrationForm.passwordProblem(form.new) {
             page.newPasswordError = problem
         } else {
-            let hash = try await hasher.hash(fields["new_password"]!)
+            let hash = try await hasher.hash(form.new)
             let currentSession = request.cookies["shelfed_session"].map { "hbs." + $0.value }
             try await users.updatePassword(id: context.userID, hash: hash, keepingSession: currentSession)
             return .seeOther(Paths.profileEdit + "?saved=password")
@@ -72,8 +70,7 @@ struct ProfileSettingsController: Sendable {
     @Sendable func delete(_ request: Request, context: SignedInContext) async throws -> Response {
         var request = request
         let user = context.user
-        let typed = try await request.formFields().trimmed("confirm_username") ?? ""
-        guard typed.lowercased() == user.username else {
+        guard try await request.decodeForm(DeleteAccountForm.self).confirmUsername == user.username else {
             var page = EditProfilePage(context: context, user: user)
             page.deleteError = "Type your username, \(user.username), to confirm."
             return try renderer.render(page, template: "profile/edit", status: .unprocessableContent).response

@@ -68,18 +68,18 @@ struct SearchController: Sendable {
     @Sendable func add(_ request: Request, context: SignedInContext) async throws -> Response {
         var request = request
         let userID = context.userID
-        let fields = try await request.formFields()
-        guard let shelf = fields["shelf"].flatMap(Shelf.init(rawValue:)) else {
+        let form = try await request.decodeForm(AddFromSearchForm.self)
+        guard let shelf = form.shelf else {
             throw HTTPError(.badRequest, message: "Choose Want to read, Reading or Read.")
         }
         let volume: VolumeResult
         do {
-            if let volumeID = fields.trimmed("volume_id") {
+            if let volumeID = form.volumeID {
                 guard SearchRequest.isVolumeID(volumeID) else {
                     throw HTTPError(.badRequest, message: "Choose a book from the search results to add.")
                 }
                 volume = try await search.volume(id: volumeID)
-            } else if let isbn = fields.trimmed("isbn").flatMap(ISBN.init) {
+            } else if let isbn = form.isbn.flatMap(ISBN.init) {
                 guard let found = try await search.lookup(isbn: isbn).results.items.first else {
                     throw UpstreamFailure.notFound
                 }
