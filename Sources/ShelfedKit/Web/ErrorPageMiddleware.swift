@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Hummingbird
 import Logging
 
@@ -28,6 +29,12 @@ struct ErrorPageMiddleware: RouterMiddleware {
                 message = error.body
             case let error as any HTTPResponseError:
                 status = error.status
+            case let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_FOREIGNKEY:
+                // What the change pointed at was removed meanwhile: the book, or the account being deleted.
+                status = .conflict
+                message = "What this change refers to was removed meanwhile (the book, or your account). "
+                    + "Reload the page and try again."
+                context.logger.notice("Refused a change to something removed: \(error)")
             default:
                 context.logger.error("Unhandled error on \(request.method) \(request.uri.path): \(error)")
                 status = .internalServerError
