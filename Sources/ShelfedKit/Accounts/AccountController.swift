@@ -7,6 +7,7 @@ struct AccountController: Sendable {
     let users: UserStore
     let hasher: PasswordHasher
     let throttle: LoginThrottle
+    let signIn: SignInService
     let renderer: PageRenderer
     let registration: AppConfig.Registration
     let now: @Sendable () -> Date
@@ -41,7 +42,7 @@ struct AccountController: Sendable {
             if let until = try await throttle.admit(
                 .registration, account: "", address: context.clientAddress, limits: .registration, now: now())
             {
-                throw Self.tooManyAttempts(until: until, now: now(), doing: "new accounts from this device")
+                throw SignInService.tooManyAttempts(until: until, now: now(), doing: "new accounts from this device")
             }
             let hash = try await hasher.hash(form.password)
             do {
@@ -76,44 +77,23 @@ struct AccountController: Sendable {
     @Sendable func login(_ request: Request, context: AppRequestContext) async throws -> Response {
         var request = request
         let form = try await request.decodeForm(LoginForm.self)
-        let (login, password, next) = (form.login, form.password, form.next)
-        let user = login.isEmpty ? nil : try await users.user(login: login)
-        let accountKey = user.map { "user-\($0.id!)" } ?? login.lowercased()
-        let now = self.now()
-
-        // Counted before the password is checked, so parallel guesses cannot slip past the limit.
-        if let until = try await throttle.admit(
-            .signIn, account: accountKey, address: context.clientAddress, limits: .signIn, now: now)
-        {
-            throw Self.tooManyAttempts(until: until, now: now, doing: "failed sign-in attempts")
-        }
-        // bcrypt stops at a NUL byte, so such a password would match a shorter one; none is ever valid.
-        let acceptable = RegistrationForm.passwordProblem(password, forSignIn: true) == nil
-        guard acceptable, try await hasher.verify(password, against: user?.passwordHash), let user else {
+        guard let user = try await signIn.user(login: form.login, password: form.password, address: context.clientAddress)
+        else {
             let canRegister = !(try await registrationIsClosed())
             let page = LoginPage(
-                chrome: PageChrome(title: "Sign in", context: context), login: login, next: next,
+                chrome: PageChrome(title: "Sign in", context: context), login: form.login, next: form.next,
                 error: "That username or password is not right.", canRegister: canRegister)
             return try renderer.render(page, template: "accounts/login", status: .unauthorized).response
         }
-        try await throttle.recordSuccess(.signIn, account: accountKey, address: context.clientAddress)
         // A fresh session id at every sign-in, so an id planted before sign-in is worth nothing.
         context.sessions.createSession(UserSession(userID: user.id!), expiresIn: Self.sessionLength)
-        return .seeOther(next ?? Paths.home)
+        return .seeOther(form.next ?? Paths.home)
     }
 
     /// POST /logout
     @Sendable func logout(_ request: Request, context: AppRequestContext) async throws -> Response {
         context.sessions.clearSession()
         return .seeOther(Paths.login())
-    }
-
-    static func tooManyAttempts(until: Date, now: Date, doing: String) -> HTTPError {
-        let seconds = max(1, Int(min(until.timeIntervalSince(now), 24 * 60 * 60).rounded(.up)))
-        let minutes = max(1, (seconds + 59) / 60)
-        return HTTPError(
-            .tooManyRequests, headers: [.retryAfter: String(seconds)],
-            message: "Too many \(doing). Try again in \(minutes) minute\(minutes == 1 ? "" : "s").")
     }
 
     private func registrationIsClosed() async throws -> Bool {

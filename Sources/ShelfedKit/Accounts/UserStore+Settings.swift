@@ -12,7 +12,7 @@ extension UserStore {
         }
     }
 
-    /// Stores a new password hash and ends every session of the user except `keepingSession`.
+    /// Stores a new password hash, ends every session of the user except `keepingSession` and revokes their API keys.
     public func updatePassword(id: Int64, hash: String, keepingSession sessionKey: String?) async throws {
         try await db.write { db in
             try db.execute(sql: "UPDATE user SET password_hash = ? WHERE id = ?", arguments: [hash, id])
@@ -20,6 +20,8 @@ extension UserStore {
                 sql: """
                     DELETE FROM session WHERE json_extract(CAST(value AS TEXT), '$.userID') = ? AND key IS NOT ?
                     """, arguments: [id, sessionKey])
+            // Every device key goes with the old password: a lost phone's key stops working with the change.
+            try db.execute(sql: "DELETE FROM api_token WHERE user_id = ?", arguments: [id])
         }
     }
 

@@ -52,7 +52,7 @@ func buildRouter(config: AppConfig, database: AppDatabase, renderer: PageRendere
     let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
 
     router.add(middleware: SecurityHeadersMiddleware())
-    router.add(middleware: LogRequestsMiddleware(.debug))
+    router.add(middleware: RequestLogMiddleware())
     router.add(middleware: ErrorPageMiddleware(renderer: renderer))
     router.add(
         middleware: FileMiddleware(
@@ -67,6 +67,13 @@ func buildRouter(config: AppConfig, database: AppDatabase, renderer: PageRendere
             // Cover files get a new random name when replaced, so they can be cached for good.
             cacheControl: .init([(.image, [.public, .maxAge(60 * 60 * 24 * 365)])]), logger: logger))
     router.get(Route.health.routerPath) { _, _ in "ok" }
+
+    let hasher = PasswordHasher(cost: config.bcryptCost)
+    let signIn = SignInService(users: users, hasher: hasher, throttle: LoginThrottle(db: database), now: clock.now)
+    // The API comes before the session: it never reads or sets a cookie and needs no CSRF token.
+    try addAPIRoutes(
+        to: router, config: config, signIn: signIn, keys: APIKeyStore(db: database), library: library)
+
     router.add(
         middleware: SessionMiddleware(
             storage: SQLitePersistDriver(db: database, now: clock.now),
@@ -81,9 +88,8 @@ func buildRouter(config: AppConfig, database: AppDatabase, renderer: PageRendere
     router.add(middleware: ErrorPageMiddleware(renderer: renderer, passesUnmatchedPaths: true))
     router.add(middleware: CSRFMiddleware.Check())
 
-    let hasher = PasswordHasher(cost: config.bcryptCost)
     AccountController(
-        users: users, hasher: hasher, throttle: LoginThrottle(db: database),
+        users: users, hasher: hasher, throttle: LoginThrottle(db: database), signIn: signIn,
         renderer: renderer, registration: config.registration, now: clock.now
     ).addRoutes(to: router)
 
@@ -105,6 +111,7 @@ func buildRouter(config: AppConfig, database: AppDatabase, renderer: PageRendere
         maxUploadBytes: config.maxUploadBytes
     ).addRoutes(to: signedIn)
     ProfileSettingsController(users: users, hasher: hasher, media: media, renderer: renderer).addRoutes(to: signedIn)
+    DevicesController(keys: APIKeyStore(db: database), renderer: renderer).addRoutes(to: signedIn)
     PhotoController(
         photos: photos, library: library, uploader: uploader, renderer: renderer, clock: clock,
         maxUploadBytes: config.maxUploadBytes

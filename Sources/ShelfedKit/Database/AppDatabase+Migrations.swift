@@ -130,6 +130,17 @@ extension AppDatabase {
                     END;
                     """)
         }
+        migrator.registerMigration("v7 api keys") { db in
+            // One row per device key; only the SHA-256 of the key is kept, so a copy of the database signs no one in.
+            try db.create(table: "api_token") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("user_id", .integer).notNull().indexed().references("user", onDelete: .cascade)
+                t.column("token_sha256", .text).notNull().unique()
+                t.column("label", .text).notNull()
+                t.column("created_at", .datetime).notNull()
+                t.column("last_used_at", .datetime)
+            }
+        }
         return migrator
     }
 }

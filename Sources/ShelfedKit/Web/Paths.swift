@@ -7,6 +7,8 @@ enum Paths {
     static let favourites = Route.favourites.link()
     static let profile = Route.profile.link()
     static let profileEdit = Route.profileEdit.link()
+    static let devices = Route.devices.link()
+    static func deviceRevoke(_ id: Int64) -> String { Route.deviceRevoke.link(id) }
     static let newBook = Route.newBook.link()
     static let books = Route.books.link()
 
@@ -54,15 +56,36 @@ enum Paths {
     static func bookDates(_ id: Int64) -> String { Route.bookDates.link(id) }
     static func bookRemove(_ id: Int64) -> String { Route.bookRemove.link(id) }
 
-    /// Percent-escapes one path segment (such as a Google volume id) so it cannot add segments or a query.
+    /// Percent-escapes one path segment (such as a Google volume id) so it cannot add segments or a query:
+    /// ASCII letters, digits, `-` and `_` stay, every other UTF-8 byte becomes `%XX`. Byte-wise, because links are
+    /// built for every card on every page and a `CharacterSet` costs a bitmap each time it is made.
     static func pathSegment(_ value: String) -> String {
-        value.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(.init(charactersIn: "-_"))) ?? value
+        let isPlain = { (byte: UInt8) in
+            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                || byte == 0x2D || byte == 0x5F
+        }
+        if value.utf8.allSatisfy(isPlain) { return value }
+        let hex = Array("0123456789ABCDEF".utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(value.utf8.count * 3)
+        for byte in value.utf8 {
+            if isPlain(byte) {
+                bytes.append(byte)
+            } else {
+                bytes += [0x25, hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
+
+    private static let queryAllowed: CharacterSet = {
+        var allowed = CharacterSet.urlQueryAllowed
+        allowed.remove(charactersIn: "&=+?#")
+        return allowed
+    }()
 
     /// Percent-escapes a query value, including `&`, `=`, `+` and `?` that would otherwise split it.
     static func queryEscape(_ value: String) -> String {
-        var allowed = CharacterSet.urlQueryAllowed
-        allowed.remove(charactersIn: "&=+?#")
-        return value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value
+        value.addingPercentEncoding(withAllowedCharacters: queryAllowed) ?? value
     }
 }

@@ -8,7 +8,7 @@ enum Route: String, CaseIterable, Sendable {
     case shelves, shelf, favourites
     case newBook, books, book, bookShelf, bookFavourite, bookDates, bookRemove
     case bookPhotos, newBookPhoto, photo, photoDelete, photoFile
-    case profile, profileEdit, profileAvatar, profileGoal, profilePassword, profileDelete
+    case profile, profileEdit, profileAvatar, profileGoal, profilePassword, profileDelete, devices, deviceRevoke
     case search, searchVolume, searchAdd
 
     /// The path as the router matches it; `:name` segments are parameters.
@@ -40,6 +40,8 @@ enum Route: String, CaseIterable, Sendable {
         case .profileGoal: "/profile/goal"
         case .profilePassword: "/profile/password"
         case .profileDelete: "/profile/delete"
+        case .devices: "/profile/devices"
+        case .deviceRevoke: "/profile/devices/:deviceID/revoke"
         case .search: "/search"
         case .searchVolume: "/search/volumes/:volumeId"
         case .searchAdd: "/search/add"
@@ -60,12 +62,18 @@ enum Route: String, CaseIterable, Sendable {
 
     func link(filling values: [any CustomStringConvertible]) -> String {
         var remaining = values.makeIterator()
-        let segments = pattern.split(separator: "/", omittingEmptySubsequences: false).map { segment in
-            guard segment.hasPrefix(":") else { return String(segment) }
-            return Paths.pathSegment(remaining.next().map { String(describing: $0) } ?? "")
+        var link = ""
+        for segment in Self.segments[self] ?? [] {
+            link += "/"
+            link += segment.hasPrefix(":")
+                ? Paths.pathSegment(remaining.next().map { String(describing: $0) } ?? "") : segment
         }
-        return segments.count == 2 && segments[1].isEmpty ? "/" : segments.joined(separator: "/")
+        return link.isEmpty ? "/" : link
     }
+
+    /// Each pattern's segments, split once: links are built for every card of every page.
+    private static let segments: [Route: [String]] = Dictionary(
+        uniqueKeysWithValues: allCases.map { ($0, $0.pattern.split(separator: "/").map(String.init)) })
 
     /// The route whose pattern the router matched, as Hummingbird reports it in `endpointPath`.
     init?(endpointPath: String?) {

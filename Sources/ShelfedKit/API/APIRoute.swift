@@ -1,0 +1,41 @@
+import Hummingbird
+
+/// Every API route, with the methods it answers. Controllers register from `pattern`; `Resources/openapi.yaml`
+/// describes exactly these paths and methods (a test compares the two), so the spec cannot drift from the code.
+enum APIRoute: String, CaseIterable, Sendable {
+    case sessions, shelves, shelf, books, book
+    case openAPI, docs
+
+    /// The path as the router matches it; `:name` segments are parameters.
+    var pattern: String {
+        switch self {
+        case .sessions: "/api/v1/sessions"
+        case .shelves: "/api/v1/shelves"
+        case .shelf: "/api/v1/shelves/:id"
+        case .books: "/api/v1/books"
+        case .book: "/api/v1/books/:id"
+        case .openAPI: "/api/openapi.yaml"
+        case .docs: "/api/docs"
+        }
+    }
+
+    /// The methods the route answers (HEAD comes with every GET).
+    var methods: [HTTPRequest.Method] {
+        switch self {
+        case .sessions: [.post]
+        case .shelves, .shelf, .books, .book, .openAPI, .docs: [.get]
+        }
+    }
+
+    /// Whether the OpenAPI document describes it (the document and its reference page are not API calls).
+    var isDescribed: Bool { self != .openAPI && self != .docs }
+
+    var routerPath: RouterPath { RouterPath(pattern) }
+
+    /// The path as OpenAPI spells it: `{name}` for each parameter.
+    var openAPIPath: String {
+        pattern.split(separator: "/", omittingEmptySubsequences: false).map { segment in
+            segment.hasPrefix(":") ? "{\(segment.dropFirst())}" : String(segment)
+        }.joined(separator: "/")
+    }
+}
