@@ -4,6 +4,7 @@ import Hummingbird
 /// describes exactly these paths and methods (a test compares the two), so the spec cannot drift from the code.
 enum APIRoute: String, CaseIterable, Sendable {
     case sessions, shelves, shelf, books, book
+    case bookPhotos, photo, photoFile, profile
     case openAPI, docs
 
     /// The path as the router matches it; `:name` segments are parameters.
@@ -14,6 +15,10 @@ enum APIRoute: String, CaseIterable, Sendable {
         case .shelf: "/api/v1/shelves/:id"
         case .books: "/api/v1/books"
         case .book: "/api/v1/books/:id"
+        case .bookPhotos: "/api/v1/books/:id/photos"
+        case .photo: "/api/v1/photos/:photoID"
+        case .photoFile: "/api/v1/photos/:photoID/:variant"
+        case .profile: "/api/v1/profile"
         case .openAPI: "/api/openapi.yaml"
         case .docs: "/api/docs"
         }
@@ -23,7 +28,10 @@ enum APIRoute: String, CaseIterable, Sendable {
     var methods: [HTTPRequest.Method] {
         switch self {
         case .sessions: [.post]
-        case .shelves, .shelf, .books, .book, .openAPI, .docs: [.get]
+        case .books: [.get, .post]
+        case .book, .photo: [.get, .patch, .delete]
+        case .bookPhotos: [.get, .post]
+        case .shelves, .shelf, .photoFile, .profile, .openAPI, .docs: [.get]
         }
     }
 
@@ -31,6 +39,15 @@ enum APIRoute: String, CaseIterable, Sendable {
     var isDescribed: Bool { self != .openAPI && self != .docs }
 
     var routerPath: RouterPath { RouterPath(pattern) }
+
+    /// A path to this route with its parameters filled in order, each escaped as one segment.
+    func link(_ values: any CustomStringConvertible...) -> String {
+        var remaining = values.makeIterator()
+        return pattern.split(separator: "/", omittingEmptySubsequences: false).map { segment in
+            guard segment.hasPrefix(":") else { return String(segment) }
+            return Paths.pathSegment(remaining.next().map { String(describing: $0) } ?? "")
+        }.joined(separator: "/")
+    }
 
     /// The path as OpenAPI spells it: `{name}` for each parameter.
     var openAPIPath: String {

@@ -2,14 +2,16 @@ import Hummingbird
 
 /// Registers the JSON API (DESIGN §6) on `router`, ahead of the session middleware: API calls carry a key, never
 /// a cookie. Every answer goes through `APIResponseMiddleware` (`no-store`, JSON errors).
-func addAPIRoutes(
-    to router: Router<AppRequestContext>, config: AppConfig, signIn: SignInService, keys: APIKeyStore,
-    library: LibraryStore
-) throws {
+func addAPIRoutes(to router: Router<AppRequestContext>, config: AppConfig, services: APIServices) throws {
     let clock = config.clock
     let api = router.group().add(middleware: APIResponseMiddleware())
-    let reader = ReaderAPIController(signIn: signIn, keys: keys, library: library, now: clock.now)
+    let reader = ReaderAPIController(
+        signIn: services.signIn, keys: services.keys, library: services.library, now: clock.now)
     reader.addPublicRoutes(to: api)
-    let keyed = api.group().add(middleware: APIKeyAuthenticator(keys: keys, now: clock.now))
-    reader.addRoutes(to: keyed.group(context: APIContext.self))
+    let keyed = api.group().add(middleware: APIKeyAuthenticator(keys: services.keys, now: clock.now))
+        .group(context: APIContext.self)
+    reader.addRoutes(to: keyed)
+    LibraryAPIController(services: services, clock: clock).addRoutes(to: keyed)
+    PhotoAPIController(services: services, clock: clock, maxUploadBytes: config.maxUploadBytes).addRoutes(to: keyed)
+    ProfileAPIController(services: services, clock: clock).addRoutes(to: keyed)
 }

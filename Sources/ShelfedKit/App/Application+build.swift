@@ -68,11 +68,27 @@ func buildRouter(config: AppConfig, database: AppDatabase, renderer: PageRendere
             cacheControl: .init([(.image, [.public, .maxAge(60 * 60 * 24 * 365)])]), logger: logger))
     router.get(Route.health.routerPath) { _, _ in "ok" }
 
+    // The one outbound HTTP client, created on first use so that a server that never searches never starts it.
+    let outboundHTTP: @Sendable () -> HTTPClient = { HTTPClient.shared }
+    // One search service for the pages, the API and adding books: they share its cache, breakers and coalescing.
+    let search = BookSearchService(
+        settings: config.search, database: database, clock: clock, logger: logger, http: outboundHTTP)
+    // Every way of adding a book goes through this one service.
+    let books = LibraryService(
+        store: library,
+        covers: CoverStore(
+            http: outboundHTTP, directory: config.coversDirectory, timeout: config.search.timeout,
+            maxBytes: config.search.maxCoverBytes, logger: logger),
+        search: search, clock: clock)
+
     let hasher = PasswordHasher(cost: config.bcryptCost)
     let signIn = SignInService(users: users, hasher: hasher, throttle: LoginThrottle(db: database), now: clock.now)
     // The API comes before the session: it never reads or sets a cookie and needs no CSRF token.
     try addAPIRoutes(
-        to: router, config: config, signIn: signIn, keys: APIKeyStore(db: database), library: library)
+        to: router, config: config,
+        services: APIServices(
+            signIn: signIn, keys: APIKeyStore(db: database), library: library, books: books, search: search,
+            photos: photos, media: media, uploader: uploader, statistics: StatisticsStore(db: database)))
 
     router.add(
         middleware: SessionMiddleware(
@@ -93,15 +109,6 @@ func buildRouter(config: AppConfig, database: AppDatabase, renderer: PageRendere
         renderer: renderer, registration: config.registration, now: clock.now
     ).addRoutes(to: router)
 
-    // The one outbound HTTP client, created on first use so that a server that never searches never starts it.
-    let outboundHTTP: @Sendable () -> HTTPClient = { HTTPClient.shared }
-    // Every way of adding a book goes through this one service.
-    let books = LibraryService(
-        store: library,
-        covers: CoverStore(
-            http: outboundHTTP, directory: config.coversDirectory, timeout: config.search.timeout,
-            maxBytes: config.search.maxCoverBytes, logger: logger),
-        clock: clock)
     let signedIn = router.group().add(middleware: LoginRedirectMiddleware()).group(context: SignedInContext.self)
     HomeController(library: library, renderer: renderer).addRoutes(to: signedIn)
     ShelfController(library: library, renderer: renderer).addRoutes(to: signedIn)
@@ -116,10 +123,6 @@ func buildRouter(config: AppConfig, database: AppDatabase, renderer: PageRendere
         photos: photos, library: library, uploader: uploader, renderer: renderer, clock: clock,
         maxUploadBytes: config.maxUploadBytes
     ).addRoutes(to: signedIn)
-    SearchController(
-        search: BookSearchService(
-            settings: config.search, database: database, clock: clock, logger: logger, http: outboundHTTP),
-        library: library, books: books, renderer: renderer
-    ).addRoutes(to: signedIn)
+    SearchController(search: search, library: library, books: books, renderer: renderer).addRoutes(to: signedIn)
     return router
 }

@@ -6,6 +6,7 @@ import Foundation
 struct LibraryService: Sendable {
     let store: LibraryStore
     let covers: CoverStore
+    let search: BookSearchService
     let clock: AppClock
 
     /// Adds `book` to `shelf` for `userID` and returns the catalog id of the user's entry. Throws
@@ -15,6 +16,24 @@ struct LibraryService: Sendable {
         let bookID = try await store.add(book, to: shelf, for: userID, now: clock.now(), today: clock.today())
         if let coverURL { await storeCover(from: coverURL, for: bookID) }
         return bookID
+    }
+
+    /// Adds a provider's book, found by its Google volume id or else by ISBN, with its metadata and cover.
+    /// Throws `UpstreamFailure` when the provider cannot answer or has no such book, `AlreadyInLibrary` as `add`.
+    func addFromProvider(volumeID: String?, isbn: ISBN?, to shelf: Shelf, for userID: Int64) async throws -> Int64 {
+        let volume: VolumeResult
+        if let volumeID {
+            guard SearchRequest.isVolumeID(volumeID) else { throw UpstreamFailure.notFound }
+            volume = try await search.volume(id: volumeID)
+        } else if let isbn {
+            guard let found = try await search.lookup(isbn: isbn).results.items.first else {
+                throw UpstreamFailure.notFound
+            }
+            volume = found
+        } else {
+            throw UpstreamFailure.notFound
+        }
+        return try await add(NewBook(volume), to: shelf, for: userID, coverURL: volume.coverURL)
     }
 
     private func storeCover(from url: String, for bookID: Int64) async {

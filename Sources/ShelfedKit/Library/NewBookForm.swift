@@ -93,7 +93,7 @@ extension NewBookForm {
 
 /// Messages keyed by form field name.
 struct FieldErrors: Error, Sendable {
-    private var messages: [String: String] = [:]
+    private(set) var messages: [String: String] = [:]
 
     subscript(field: String) -> String? {
         get { messages[field] }
@@ -132,5 +132,12 @@ enum CalendarDate {
         case 4, 6, 9, 11: return 30
         default: return 31
         }
+    }
+}
+
+extension FieldErrors {
+    /// Every message in one sentence-per-field text, fields in name order (for JSON error answers).
+    var summary: String {
+        messages.sorted { $0.key < $1.key }.map(\.value).joined(separator: " ")
     }
 }

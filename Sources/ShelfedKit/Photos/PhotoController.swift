@@ -50,17 +50,7 @@ struct PhotoController: Sendable {
             let page = newPage(entry, context: context, form: form, errors: errors)
             return try renderer.render(page, template: "photos/new", status: .unprocessableContent).response
         }
-        var stored: [Photo] = []
-        do {
-            for file in upload.files {
-                stored.append(try await uploader.store(file, userID: userID, details: details, now: clock.now()))
-            }
-        } catch {
-            // One bad file fails the whole upload, so the user never wonders which photos made it.
-            upload.discardFiles()
-            for photo in stored { _ = try? await deletePhoto(photo.id!, userID: userID) }
-            throw error
-        }
+        let stored = try await uploader.storeAll(upload, userID: userID, details: details, now: clock.now())
         let target = stored.count == 1 ? Paths.photo(stored[0].id!) : Paths.bookPhotos(entry.book.id!)
         return .seeOther(target)
     }
@@ -115,7 +105,7 @@ struct PhotoController: Sendable {
     /// POST /photos/:photoID/delete: removes the row and the three files.
     @Sendable func delete(_ request: Request, context: SignedInContext) async throws -> Response {
         let (photo, _) = try await requirePhoto(context)
-        _ = try await deletePhoto(photo.id!, userID: photo.userId)
+        _ = try await uploader.delete(photo.id!, userID: photo.userId)
         return .seeOther(photo.bookId.map(Paths.bookPhotos) ?? Paths.profile)
     }
 
@@ -125,33 +115,7 @@ struct PhotoController: Sendable {
             throw HTTPError(.notFound)
         }
         let (photo, _) = try await requirePhoto(context)
-        let relative: String
-        switch variant {
-        case .thumb: relative = photo.thumbPath
-        case .display: relative = photo.displayPath
-        case .original: relative = photo.originalPath
-        }
-        // Files never change under a name (an edit keeps them, a new upload gets new names), so the name is the
-        // ETag. `no-cache` makes a browser ask every time: after a sign-out, the next person on the same browser
-        // gets the server's 404, never a cached copy of someone else's photo (DESIGN §13).
-        let etag = "\"\(relative.split(separator: "/").last ?? "")\""
-        var headers: HTTPFields = [
-            .cacheControl: "private, no-cache", .eTag: etag,
-            .contentType: variant == .original ? photo.contentType : "image/jpeg",
-        ]
-        if request.headers[.ifNoneMatch] == etag { return Response(status: .notModified, headers: headers) }
-        if variant == .original {
-            let fileExtension = URL(fileURLWithPath: relative).pathExtension
-            headers[.contentDisposition] = "attachment; filename=\"photo-\(photo.id!).\(fileExtension)\""
-        }
-        let body = try await FileIO().loadFile(path: uploader.media.url(for: relative).path, context: context)
-        return Response(status: .ok, headers: headers, body: body)
-    }
-
-    private func deletePhoto(_ id: Int64, userID: Int64) async throws -> Bool {
-        guard let removed = try await photos.delete(id: id, of: userID) else { return false }
-        uploader.media.remove(removed.files)
-        return true
+        return try await PhotoFile.response(for: photo, variant, request: request, media: uploader.media, context: context)
     }
 
     private func newPage(_ entry: LibraryEntry, context: SignedInContext, form: PhotoForm, errors: FieldErrors = .init())

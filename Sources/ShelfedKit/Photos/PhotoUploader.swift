@@ -58,4 +58,27 @@ struct PhotoUploader: Sendable {
             throw error
         }
     }
+
+    /// Stores every file of one upload, or none: one bad file fails the whole upload (the stored ones are
+    /// deleted again), so the user never wonders which photos made it.
+    func storeAll(_ upload: MultipartUpload, userID: Int64, details: Details, now: Date) async throws -> [Photo] {
+        var stored: [Photo] = []
+        do {
+            for file in upload.files {
+                stored.append(try await store(file, userID: userID, details: details, now: now))
+            }
+        } catch {
+            upload.discardFiles()
+            for photo in stored { _ = try? await delete(photo.id!, userID: userID) }
+            throw error
+        }
+        return stored
+    }
+
+    /// Deletes the user's photo `id`: its row, then its three files. False when they have no such photo.
+    func delete(_ id: Int64, userID: Int64) async throws -> Bool {
+        guard let removed = try await photos.delete(id: id, of: userID) else { return false }
+        media.remove(removed.files)
+        return true
+    }
 }

@@ -72,29 +72,20 @@ struct SearchController: Sendable {
         guard let shelf = form.shelf else {
             throw HTTPError(.badRequest, message: "Choose Want to read, Reading or Read.")
         }
-        let volume: VolumeResult
-        do {
-            if let volumeID = form.volumeID {
-                guard SearchRequest.isVolumeID(volumeID) else {
-                    throw HTTPError(.badRequest, message: "Choose a book from the search results to add.")
-                }
-                volume = try await search.volume(id: volumeID)
-            } else if let isbn = form.isbn.flatMap(ISBN.init) {
-                guard let found = try await search.lookup(isbn: isbn).results.items.first else {
-                    throw UpstreamFailure.notFound
-                }
-                volume = found
-            } else {
-                throw HTTPError(.badRequest, message: "Choose a book from the search results to add.")
-            }
-        } catch let failure as UpstreamFailure {
-            throw HTTPError(failure.pageStatus, message: failure.userMessage)
+        if let volumeID = form.volumeID, !SearchRequest.isVolumeID(volumeID) {
+            throw HTTPError(.badRequest, message: "Choose a book from the search results to add.")
+        }
+        let isbn = form.isbn.flatMap(ISBN.init)
+        guard form.volumeID != nil || isbn != nil else {
+            throw HTTPError(.badRequest, message: "Choose a book from the search results to add.")
         }
         do {
-            let bookID = try await books.add(NewBook(volume), to: shelf, for: userID, coverURL: volume.coverURL)
+            let bookID = try await books.addFromProvider(volumeID: form.volumeID, isbn: isbn, to: shelf, for: userID)
             return .seeOther(Paths.book(bookID))
         } catch let duplicate as AlreadyInLibrary {
             return .seeOther(Paths.book(duplicate.bookID))
+        } catch let failure as UpstreamFailure {
+            throw HTTPError(failure.pageStatus, message: failure.userMessage)
         }
     }
 

@@ -22,9 +22,10 @@ struct MultipartUpload: Sendable {
 extension Request {
     /// Streams a multipart body part by part: file parts named `fileField` go straight to disk, other fields
     /// are kept as text. Counting bytes as they arrive, anything over `maxBytes` stops with 413 and nothing
-    /// left on disk. The first field must be `_csrf` matching `csrfToken`, checked before any file is read.
+    /// left on disk. The first field must be `_csrf` matching `csrfToken`, checked before any file is read; only
+    /// the API, whose calls carry a key and never a cookie, passes nil (no cross-site request can hold a key).
     func receiveMultipart(
-        fileField: String, maxBytes: Int, csrfToken: String, temporaryFile: @escaping () -> URL
+        fileField: String, maxBytes: Int, csrfToken: String?, temporaryFile: @escaping () -> URL
     ) async throws -> MultipartUpload {
         guard let contentType = headers[.contentType], contentType.lowercased().hasPrefix("multipart/form-data"),
             let boundary = Self.boundary(in: contentType)
@@ -73,7 +74,7 @@ extension Request {
 /// The parser's callbacks write here; it lives and dies within one request's task.
 private final class MultipartState {
     let fileField: String
-    let csrfToken: String
+    let csrfToken: String?
     let temporaryFile: () -> URL
     var upload = MultipartUpload()
     var failure: HTTPError?
@@ -90,9 +91,10 @@ private final class MultipartState {
     private var partsSeen = 0
     static let maxFieldBytes = 64 * 1024
 
-    init(fileField: String, csrfToken: String, temporaryFile: @escaping () -> URL) {
+    init(fileField: String, csrfToken: String?, temporaryFile: @escaping () -> URL) {
         self.fileField = fileField
         self.csrfToken = csrfToken
+        csrfVerified = csrfToken == nil
         self.temporaryFile = temporaryFile
     }
 
@@ -152,7 +154,7 @@ private final class MultipartState {
         if !csrfVerified {
             let value = String(decoding: text, as: UTF8.self)
             guard file == nil, !isFile, partName == CSRFMiddleware.fieldName,
-                CSRFMiddleware.constantTimeEquals(value, csrfToken)
+                let csrfToken, CSRFMiddleware.constantTimeEquals(value, csrfToken)
             else {
                 failure = Self.forbidden()
                 return

@@ -60,6 +60,31 @@ struct APIClient {
     }
 }
 
+extension APIClient {
+    /// Posts a multipart form with the key and no CSRF part, as a phone app does.
+    @discardableResult
+    func upload(_ path: String, fields: [(String, String)] = [], files: [WebSession.FilePart]) async throws
+        -> TestResponse
+    {
+        let boundary = "----ShelfedAPIBoundary\(UUID().uuidString.prefix(8))"
+        var body = Data()
+        func append(_ text: String) { body.append(Data(text.utf8)) }
+        for (name, value) in fields {
+            append("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n")
+        }
+        for file in files {
+            append("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(file.field)\"; filename=\"\(file.filename)\"\r\n")
+            append("Content-Type: \(file.contentType)\r\n\r\n")
+            body.append(file.data)
+            append("\r\n")
+        }
+        append("--\(boundary)--\r\n")
+        var headers: HTTPFields = [.contentType: "multipart/form-data; boundary=\(boundary)"]
+        if let key { headers[.authorization] = "Bearer \(key)" }
+        return try await client.execute(uri: path, method: .post, headers: headers, body: ByteBuffer(bytes: body))
+    }
+}
+
 extension TestResponse {
     /// The body as a JSON object, or nil when it is not one.
     var json: [String: Any]? {

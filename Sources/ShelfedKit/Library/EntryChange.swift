@@ -1,0 +1,91 @@
+import Foundation
+import GRDB
+
+/// A value that a change may leave alone, clear or set (JSON `PATCH` bodies tell absent from `null`).
+enum Patch<Value: Sendable>: Sendable {
+    case keep
+    case set(Value?)
+
+    func applied(to current: Value?) -> Value? {
+        switch self {
+        case .keep: current
+        case .set(let value): value
+        }
+    }
+}
+
+/// Changes to one user's entry for a book, checked before anything is written: every field optional.
+struct EntryChange: Sendable {
+    var shelf: Shelf?
+    var favourite: Bool?
+    var started: Patch<String> = .keep
+    var finished: Patch<String> = .keep
+    var rating: Patch<Double> = .keep
+    var review: Patch<String> = .keep
+
+    static let maxReviewLength = 20_000
+
+    /// What is wrong with this change, field by field, given `result`, the entry as it would be after it;
+    /// empty when it may be written.
+    func problems(after result: UserBook) -> FieldErrors {
+        var errors = FieldErrors()
+        let (started, finished) = (result.startedAt, result.finishedAt)
+        if case .set(let value?) = self.started, !CalendarDate.isValidDay(value) {
+            errors["started_at"] = "Use a date like 2024-03-17 for started_at."
+        }
+        if case .set(let value?) = self.finished, !CalendarDate.isValidDay(value) {
+            errors["finished_at"] = "Use a date like 2024-03-17 for finished_at."
+        }
+        if errors.isEmpty, let started, let finished, finished < started {
+            errors["finished_at"] = "The finish date is before the start date."
+        }
+        if case .set(let value?) = rating, !Self.isValidRating(value) {
+            errors["rating"] = "A rating is 0.25 to 5 in steps of 0.25."
+        }
+        if case .set(let value?) = review {
+            if value.count > Self.maxReviewLength {
+                errors["comments"] = "Comments can be at most \(Self.maxReviewLength) characters."
+            } else if NewBookForm.hasControlCharacters(value, allowingLineBreaks: true) {
+                errors["comments"] = "Comments cannot contain control characters."
+            }
+        }
+        return errors
+    }
+
+    /// DESIGN §13: 0.25–5 in 0.25 steps.
+    static func isValidRating(_ value: Double) -> Bool {
+        value.isFinite && value >= 0.25 && value <= 5 && (value * 4).rounded() == value * 4
+    }
+
+    /// Applies the change; a move first (it sets today's dates), then any dates given explicitly.
+    func apply(to entry: inout UserBook, today: String) {
+        if let shelf, shelf != entry.shelf {
+            entry.shelf = shelf
+            entry.applyMove(to: shelf, today: today)
+        }
+        if let favourite { entry.favourite = favourite }
+        entry.startedAt = started.applied(to: entry.startedAt)
+        entry.finishedAt = finished.applied(to: entry.finishedAt)
+        entry.rating = rating.applied(to: entry.rating)
+        entry.review = review.applied(to: entry.review).flatMap { $0.isEmpty ? nil : $0 }
+    }
+}
+
+extension LibraryStore {
+    /// Checks and applies `change` to the user's entry for `bookID` in one transaction. Nil when the user does not
+    /// have the book; otherwise the problems found (nothing written unless there are none).
+    func apply(_ change: EntryChange, bookID: Int64, for userID: Int64, now: Date, today: String) async throws
+        -> FieldErrors?
+    {
+        try await db.write { db in
+            guard var entry = try Self.request(of: userID, filter: .all).filter(Column("book_id") == bookID).fetchOne(db)
+            else { return nil }
+            change.apply(to: &entry, today: today)
+            let problems = change.problems(after: entry)
+            guard problems.isEmpty else { return problems }
+            entry.updatedAt = now
+            try entry.update(db)
+            return problems
+        }
+    }
+}
