@@ -199,7 +199,7 @@ struct SearchServiceTests {
                     try await service.search(SearchRequest(text: "query \(attempt)"))
                 }
             }
-            await #expect(throws: UpstreamFailure.circuitOpen(retryAfter: 60)) {
+            await #expect(throws: UpstreamFailure.circuitOpen(provider: "Google Books", retryAfterMilliseconds: 60_000)) {
                 try await service.search(SearchRequest(text: "batman"))
             }
             #expect(fake.googleRequests.count == 5)

@@ -5,6 +5,7 @@ import Hummingbird
 enum APIRoute: String, CaseIterable, Sendable {
     case sessions, shelves, shelf, books, book
     case bookPhotos, photo, photoFile, profile
+    case searchISBN, searchTitle, searchAuthor, enrich
     case openAPI, docs
 
     /// The path as the router matches it; `:name` segments are parameters.
@@ -19,6 +20,10 @@ enum APIRoute: String, CaseIterable, Sendable {
         case .photo: "/api/v1/photos/:photoID"
         case .photoFile: "/api/v1/photos/:photoID/:variant"
         case .profile: "/api/v1/profile"
+        case .searchISBN: "/v1/search/isbn"
+        case .searchTitle: "/v1/search/title"
+        case .searchAuthor: "/v1/search/author"
+        case .enrich: "/api/v2/books/enrich"
         case .openAPI: "/api/openapi.yaml"
         case .docs: "/api/docs"
         }
@@ -31,9 +36,28 @@ enum APIRoute: String, CaseIterable, Sendable {
         case .books: [.get, .post]
         case .book, .photo: [.get, .patch, .delete]
         case .bookPhotos: [.get, .post]
-        case .shelves, .shelf, .photoFile, .profile, .openAPI, .docs: [.get]
+        case .enrich: [.post]
+        case .shelves, .shelf, .photoFile, .profile, .searchISBN, .searchTitle, .searchAuthor, .openAPI, .docs: [.get]
         }
     }
+
+    /// The BooksTrack limit per key (or per address without one), in calls a minute; nil for unlimited routes.
+    var callsPerMinute: Int? {
+        switch self {
+        case .searchISBN, .searchTitle, .searchAuthor: 100
+        case .enrich: 5
+        default: nil
+        }
+    }
+
+    /// The route whose pattern the router matched, as Hummingbird reports it in `endpointPath`.
+    init?(endpointPath: String?) {
+        guard let endpointPath, let route = Self.byPattern[endpointPath] else { return nil }
+        self = route
+    }
+
+    private static let byPattern: [String: APIRoute] = Dictionary(
+        uniqueKeysWithValues: allCases.map { (RouterPath($0.pattern).description, $0) })
 
     /// Whether the OpenAPI document describes it (the document and its reference page are not API calls).
     var isDescribed: Bool { self != .openAPI && self != .docs }

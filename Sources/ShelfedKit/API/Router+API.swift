@@ -14,4 +14,11 @@ func addAPIRoutes(to router: Router<AppRequestContext>, config: AppConfig, servi
     LibraryAPIController(services: services, clock: clock).addRoutes(to: keyed)
     PhotoAPIController(services: services, clock: clock, maxUploadBytes: config.maxUploadBytes).addRoutes(to: keyed)
     ProfileAPIController(services: services, clock: clock).addRoutes(to: keyed)
+
+    // BooksTrack's paths: its envelope for errors, keyless calls per `SHELFED_API_SEARCH`, limits per minute.
+    let booksTrack = router.group().add(middleware: EnvelopeResponseMiddleware())
+        .add(middleware: APIKeyAuthenticator(keys: services.keys, now: clock.now))
+        .add(middleware: BooksTrackGate(access: config.apiSearchAccess, limiter: RateLimiter(now: clock.now)))
+    SearchAPIController(search: services.search).addRoutes(to: booksTrack)
+    EnrichAPIController(search: services.search, cache: services.search.cache).addRoutes(to: booksTrack)
 }

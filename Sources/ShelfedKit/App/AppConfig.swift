@@ -13,6 +13,8 @@ public struct AppConfig: Sendable {
     public var port: Int
     public var dataDirectory: URL
     public var registration: Registration
+    /// Who may call the BooksTrack search and enrich endpoints without an API key (`SHELFED_API_SEARCH`).
+    public var apiSearchAccess: APISearchAccess = .lan
     public var secureCookies: Bool
     /// bcrypt cost. 11 takes ~0.15 s on a desktop core and well under a second on a Raspberry Pi 4.
     public var bcryptCost: UInt8
@@ -105,6 +107,12 @@ extension AppConfig {
                 throw InvalidSetting(name: "SHELFED_REGISTRATION", value: registration, expected: "open or closed")
             }
             config.registration = mode
+        }
+        if let access = value("SHELFED_API_SEARCH") {
+            guard let mode = APISearchAccess(rawValue: access.lowercased()) else {
+                throw InvalidSetting(name: "SHELFED_API_SEARCH", value: access, expected: "lan, key or open")
+            }
+            config.apiSearchAccess = mode
         }
         if let secure = value("SHELFED_SECURE_COOKIES") {
             switch secure.lowercased() {

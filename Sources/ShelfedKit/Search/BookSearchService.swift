@@ -50,6 +50,7 @@ public struct BookSearchService: Sendable {
     let cache: SearchCache
     private let searches = RequestCoalescer<VolumeSearchResults>()
     private let volumes = RequestCoalescer<VolumeResult>()
+    let enrichments = RequestCoalescer<EnrichedBook>()
 
     public init(
         settings: SearchSettings, database: AppDatabase, clock: AppClock, logger: Logger,
@@ -60,7 +61,7 @@ public struct BookSearchService: Sendable {
                 name: name,
                 client: UpstreamClient(http: http, timeout: settings.timeout, maxBodyBytes: settings.maxBodyBytes),
                 policy: settings.retry,
-                breaker: CircuitBreaker(threshold: settings.breakerThreshold, coolDown: settings.breakerCoolDown, now: clock.now),
+                breaker: CircuitBreaker(name: name, threshold: settings.breakerThreshold, coolDown: settings.breakerCoolDown, now: clock.now),
                 logger: logger)
         }
         google = GoogleBooksClient(

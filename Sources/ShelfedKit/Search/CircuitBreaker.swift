@@ -9,12 +9,17 @@ public actor CircuitBreaker {
         case halfOpen
     }
 
+    /// The provider's name, as errors report it.
+    let name: String
     let threshold: Int
     let coolDown: TimeInterval
     let now: @Sendable () -> Date
     private(set) var state = State.closed(failures: 0)
 
-    public init(threshold: Int = 5, coolDown: TimeInterval = 60, now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(
+        name: String, threshold: Int = 5, coolDown: TimeInterval = 60, now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.name = name
         self.threshold = threshold
         self.coolDown = coolDown
         self.now = now
@@ -27,11 +32,13 @@ public actor CircuitBreaker {
             return
         case .open(let until):
             let wait = until.timeIntervalSince(now())
-            guard wait <= 0 else { throw UpstreamFailure.circuitOpen(retryAfter: Int(wait.rounded(.up))) }
+            guard wait <= 0 else {
+                throw UpstreamFailure.circuitOpen(provider: name, retryAfterMilliseconds: Int((wait * 1000).rounded(.up)))
+            }
             state = .halfOpen
         case .halfOpen:
             // One trial at a time; others wait for its verdict.
-            throw UpstreamFailure.circuitOpen(retryAfter: 1)
+            throw UpstreamFailure.circuitOpen(provider: name, retryAfterMilliseconds: 1_000)
         }
     }
 

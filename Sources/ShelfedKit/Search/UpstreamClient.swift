@@ -15,8 +15,8 @@ public enum UpstreamFailure: Error, Sendable, Equatable {
     case notFound
     case malformed
     case tooLarge
-    /// The circuit breaker is open; the provider is not asked until `retryAfter` seconds pass.
-    case circuitOpen(retryAfter: Int)
+    /// The circuit breaker of `provider` is open; it is not asked until `retryAfterMilliseconds` pass.
+    case circuitOpen(provider: String, retryAfterMilliseconds: Int)
 
     /// Worth another try after a short wait (timeouts, network errors, 5xx).
     var isTransient: Bool {

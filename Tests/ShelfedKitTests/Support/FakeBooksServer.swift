@@ -100,6 +100,9 @@ final class FakeBooksServer: Sendable {
         router.get("/ol/books/:file") { request, _ in
             try await self.answer(request, provider: \.openLibraryFaults) { "openlibrary/ol_edition__bookwyrm-social_bookwyrm.json" }
         }
+        router.get("/ol/works/:file") { request, _ in
+            try await self.answer(request, provider: \.openLibraryFaults) { "openlibrary/ol_work__bookwyrm-social_bookwyrm.json" }
+        }
         router.get("/ol/authors/:file") { request, _ in
             // No author recording exists (see the fixtures' SOURCES.md); this is the documented shape.
             self.record(request)

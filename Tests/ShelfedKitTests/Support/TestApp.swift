@@ -30,7 +30,7 @@ struct TestApp {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    let config: AppConfig
+    var config: AppConfig
     let clock: TestClock
 
     init(

@@ -1,0 +1,176 @@
+import Foundation
+import GRDB
+import Hummingbird
+import Logging
+
+/// An error in the BooksTrack shape: `{"success":false,"error":{"code","message","retryable","retryAfterMs"?,
+/// "provider"?}}` with the status that goes with the code (DESIGN §6).
+struct BooksTrackError: Error, Encodable {
+    enum Code: String, Encodable {
+        case invalidRequest = "INVALID_REQUEST"
+        case notFound = "NOT_FOUND"
+        case rateLimitExceeded = "RATE_LIMIT_EXCEEDED"
+        case circuitOpen = "CIRCUIT_OPEN"
+        case apiError = "API_ERROR"
+        case networkError = "NETWORK_ERROR"
+        case internalError = "INTERNAL_ERROR"
+    }
+
+    let code: Code
+    let message: String
+    let retryable: Bool
+    var retryAfterMs: Int?
+    var provider: String?
+    /// Overrides the code's usual status (401 for a missing key is an INVALID_REQUEST).
+    var statusOverride: HTTPResponse.Status?
+
+    enum CodingKeys: String, CodingKey {
+        case code, message, retryable, retryAfterMs, provider
+    }
+
+    init(code: Code, message: String, retryable: Bool, retryAfterMs: Int? = nil, provider: String? = nil) {
+        self.code = code
+        self.message = message
+        self.retryable = retryable
+        self.retryAfterMs = retryAfterMs
+        self.provider = provider
+    }
+
+    var status: HTTPResponse.Status {
+        if let statusOverride { return statusOverride }
+        switch code {
+        case .invalidRequest: return .badRequest
+        case .notFound: return .notFound
+        case .rateLimitExceeded: return .tooManyRequests
+        case .circuitOpen: return .serviceUnavailable
+        case .apiError: return .badGateway
+        case .networkError: return .gatewayTimeout
+        case .internalError: return .internalServerError
+        }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(code, forKey: .code)
+        try container.encode(message, forKey: .message)
+        try container.encode(retryable, forKey: .retryable)
+        try container.encodeIfPresent(retryAfterMs, forKey: .retryAfterMs)
+        try container.encodeIfPresent(provider, forKey: .provider)
+    }
+
+    static func invalid(_ message: String) -> Self {
+        Self(code: .invalidRequest, message: message, retryable: false)
+    }
+
+    /// A provider's failure in the client's terms: which code, whether a retry can help and when.
+    init(_ failure: UpstreamFailure) {
+        switch failure {
+        case .circuitOpen(let provider, let milliseconds):
+            self.init(
+                code: .circuitOpen, message: "\(provider) is resting after repeated failures; try again later.",
+                retryable: true, retryAfterMs: milliseconds, provider: Self.providerID(provider))
+        case .timeout:
+            self.init(code: .networkError, message: "The book provider did not answer in time.", retryable: true)
+        case .network:
+            self.init(code: .networkError, message: "The book provider could not be reached.", retryable: true)
+        case .serverError(let status):
+            self.init(code: .apiError, message: "The book provider failed (HTTP \(status)).", retryable: true)
+        case .rateLimited(let retryAfter, let dailyQuota):
+            self.init(
+                code: .apiError,
+                message: dailyQuota
+                    ? "The book provider's daily limit is used up; it resets tomorrow."
+                    : "The book provider asks us to slow down.",
+                retryable: !dailyQuota, retryAfterMs: dailyQuota ? nil : retryAfter.map { $0 * 1000 },
+                provider: "google_books")
+        case .refused(let status):
+            self.init(code: .apiError, message: "The book provider refused the request (HTTP \(status)).", retryable: false)
+        case .notFound:
+            self.init(code: .notFound, message: "No book matches.", retryable: false)
+        case .malformed, .tooLarge:
+            self.init(code: .apiError, message: "The book provider sent an answer Shelfed cannot read.", retryable: true)
+        }
+    }
+
+    private static func providerID(_ name: String) -> String {
+        name == "Open Library" ? "open_library" : "google_books"
+    }
+
+    /// Every other error of a BooksTrack route, in its shape (HTTP errors keep their status and message).
+    static func from(_ error: any Error, request: Request, logger: Logger) -> Self {
+        switch error {
+        case let error as BooksTrackError:
+            return error
+        case let error as UpstreamFailure:
+            return Self(error)
+        case let error as HTTPError:
+            let code: Code
+            switch error.status {
+            case .notFound: code = .notFound
+            case .tooManyRequests: code = .rateLimitExceeded
+            case .internalServerError: code = .internalError
+            default: code = .invalidRequest
+            }
+            var result = Self(code: code, message: error.body ?? error.status.reasonPhrase, retryable: false)
+            result.statusOverride = error.status
+            return result
+        case is DecodingError:
+            return .invalid("The request body is not the JSON this endpoint expects.")
+        default:
+            logger.error("Unhandled API error on \(request.method) \(request.uri.path): \(error)")
+            return Self(code: .internalError, message: "Shelfed hit a problem it didn't expect.", retryable: true)
+        }
+    }
+}
+
+/// Where a BooksTrack answer came from: `google_books`, `open_library` or `cache`.
+struct EnvelopeMetadata: Encodable {
+    let source: String
+    let cached: Bool
+}
+
+/// The BooksTrack success envelope.
+struct Envelope<Data: Encodable>: Encodable {
+    let success = true
+    let data: Data
+    let metadata: EnvelopeMetadata?
+
+    enum CodingKeys: String, CodingKey {
+        case success, data, metadata
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(success, forKey: .success)
+        try container.encode(data, forKey: .data)
+        try container.encodeIfPresent(metadata, forKey: .metadata)
+    }
+}
+
+/// Wraps every BooksTrack route: errors in the envelope's shape with `Retry-After` where a wait is known, and
+/// `no-store` unless the handler chose a cache policy.
+struct EnvelopeResponseMiddleware<Context: RequestContext>: RouterMiddleware {
+    struct ErrorBody: Encodable {
+        let success = false
+        let error: BooksTrackError
+    }
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
+        async throws -> Response
+    {
+        var response: Response
+        do {
+            response = try await next(request, context)
+        } catch {
+            let failure = BooksTrackError.from(error, request: request, logger: context.logger)
+            var headers: HTTPFields = [:]
+            if let httpError = error as? HTTPError { headers = httpError.headers }
+            if let milliseconds = failure.retryAfterMs {
+                headers[.retryAfter] = String(max(1, (milliseconds + 999) / 1000))
+            }
+            response = JSONBody.response(ErrorBody(error: failure), status: failure.status, headers: headers)
+        }
+        if response.headers[.cacheControl] == nil { response.headers[.cacheControl] = "no-store" }
+        return response
+    }
+}
