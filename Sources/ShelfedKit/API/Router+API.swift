@@ -2,8 +2,11 @@ import Hummingbird
 
 /// Registers the JSON API (DESIGN §6) on `router`, ahead of the session middleware: API calls carry a key, never
 /// a cookie. Every answer goes through `APIResponseMiddleware` (`no-store`, JSON errors).
-func addAPIRoutes(to router: Router<AppRequestContext>, config: AppConfig, services: APIServices) throws {
+func addAPIRoutes(
+    to router: Router<AppRequestContext>, config: AppConfig, services: APIServices, renderer: PageRenderer
+) throws {
     let clock = config.clock
+    APIDocsController(specFile: config.openAPIFile, renderer: renderer).addRoutes(to: router.group())
     let api = router.group().add(middleware: APIResponseMiddleware())
     let reader = ReaderAPIController(
         signIn: services.signIn, keys: services.keys, library: services.library, now: clock.now)

@@ -75,6 +75,7 @@ public struct AppConfig: Sendable {
     public var coversDirectory: URL { dataDirectory.appendingPathComponent("covers") }
     public var templatesDirectory: String { resourcesDirectory.appendingPathComponent("templates").path }
     public var staticDirectory: String { resourcesDirectory.appendingPathComponent("static").path }
+    public var openAPIFile: URL { resourcesDirectory.appendingPathComponent("Resources/openapi.yaml") }
 }
 
 extension AppConfig {

@@ -88,7 +88,8 @@ func buildRouter(config: AppConfig, database: AppDatabase, renderer: PageRendere
         to: router, config: config,
         services: APIServices(
             signIn: signIn, keys: APIKeyStore(db: database), library: library, books: books, search: search,
-            photos: photos, media: media, uploader: uploader, statistics: StatisticsStore(db: database)))
+            photos: photos, media: media, uploader: uploader, statistics: StatisticsStore(db: database)),
+        renderer: renderer)
 
     router.add(
         middleware: SessionMiddleware(
