@@ -187,15 +187,39 @@ struct APIDocsPage {
         return node as? [String: Any] ?? object
     }
 
-    /// Text split into paragraphs at blank lines; `code` spans in backquotes.
+    /// The spec's descriptions: paragraphs at blank lines, `* ` lines as a list, `code` and **strong** spans.
     static func paragraphs(_ text: String) -> HTMLFragment {
-        text.components(separatedBy: "\n\n").filter { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
-            .reduce(into: HTMLFragment()) { html, paragraph in
-                var inner = HTMLFragment()
-                for (index, part) in paragraph.split(separator: "`", omittingEmptySubsequences: false).enumerated() {
-                    inner += index % 2 == 1 ? "<code>\(String(part))</code>" : "\(String(part))"
+        var html = HTMLFragment()
+        for block in text.components(separatedBy: "\n\n") {
+            let lines = block.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard !lines.isEmpty else { continue }
+            if lines[0].hasPrefix("* ") {
+                // A list item continues on the following lines until the next `* `.
+                var items: [String] = []
+                for line in lines {
+                    if line.hasPrefix("* ") { items.append(String(line.dropFirst(2))) } else { items[items.count - 1] += " " + line }
                 }
-                html += "<p>\(inner)</p>"
+                html += "<ul>"
+                for item in items { html += "<li>\(inline(item))</li>" }
+                html += "</ul>"
+            } else {
+                html += "<p>\(inline(lines.joined(separator: " ")))</p>"
             }
+        }
+        return html
+    }
+
+    private static func inline(_ text: String) -> HTMLFragment {
+        var html = HTMLFragment()
+        for (index, part) in text.split(separator: "`", omittingEmptySubsequences: false).enumerated() {
+            if index % 2 == 1 {
+                html += "<code>\(String(part))</code>"
+                continue
+            }
+            for (strongIndex, piece) in part.components(separatedBy: "**").enumerated() {
+                html += strongIndex % 2 == 1 ? "<strong>\(piece)</strong>" : "\(piece)"
+            }
+        }
+        return html
     }
 }
