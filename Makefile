@@ -15,12 +15,12 @@ ifeq ($(shell bash scripts/glibc-at-least.sh 2.36),yes)
 RELEASE_FLAGS += -Xlinker -z -Xlinker pack-relative-relocs
 endif
 
-.PHONY: run test system-deps test-deps build release test-swift test-e2e test-hostile bench link-order clean
+.PHONY: run test system-deps test-deps build release test-swift test-e2e test-hostile test-api bench link-order clean
 
 run: system-deps release
 	SHELFED_DATA_DIR="$${SHELFED_DATA_DIR:-./data}" .build/release/shelfed serve
 
-test: system-deps test-deps test-swift test-e2e test-hostile
+test: system-deps test-deps test-swift test-e2e test-hostile test-api
 
 system-deps:
 	@bash scripts/install-system-packages.sh $(SYSTEM_PACKAGES)
@@ -44,6 +44,10 @@ test-e2e: build
 # Hostile text, numbers and connections against the release binary, the one a household runs (DESIGN §13).
 test-hostile: release
 	.venv/bin/python -m pytest -q Tests/hostile
+
+# The phone apps' contracts and schemathesis over openapi.yaml, against the release binary (DESIGN §6, §9).
+test-api: release
+	.venv/bin/python -m pytest -q Tests/api
 
 bench: system-deps release
 	@bash scripts/install-system-packages.sh $(BENCH_PACKAGES)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Creates .venv with what the browser tests and benchmarks need, from PyPI.
+# Creates .venv with what the browser, hostile and API tests and the benchmarks need, from PyPI.
 set -euo pipefail
 venv=.venv
 if [ ! -x "$venv/bin/python" ]; then

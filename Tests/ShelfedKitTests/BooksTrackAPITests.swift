@@ -57,7 +57,8 @@ import Testing
                 #expect(data["totalItems"] as? Int == 2551)
                 #expect(fake.googleRequests.last?.contains("intitle:harry") == true)
 
-                let author = try await client.execute(uri: "/v1/search/author?q=harry%20potter", method: .get)
+                // `+` is a space, as form-encoding clients send it.
+                let author = try await client.execute(uri: "/v1/search/author?q=harry+potter", method: .get)
                 #expect(author.status == .ok)
                 #expect(((author.json?["data"] as? [String: Any])?["books"] as? [Any])?.count == 10)
                 #expect(fake.googleRequests.last?.contains("inauthor:harry") == true)

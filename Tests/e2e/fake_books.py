@@ -38,7 +38,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if url.path == "/books/v1/volumes":
             self.server.search_requests += 1
             time.sleep(self.server.delay)
-            name = SEARCHES.get(query.get("q", [""])[0].lower())
+            text = query.get("q", [""])[0].lower().replace("intitle:", "").replace("inauthor:", "")
+            name = SEARCHES.get(text)
             self.send_fixture(name)
         elif url.path.startswith("/books/v1/volumes/"):
             volume_id = url.path.rsplit("/", 1)[1]
@@ -48,6 +49,21 @@ class Handler(http.server.BaseHTTPRequestHandler):
             else:
                 # No single-volume recording: answer with the item as the recorded search returned it.
                 self.send_item(volume_id)
+        elif url.path == "/ol/isbn/9780060273224.json":
+            # Open Library redirects an ISBN to its edition; Sabriel's edition is the recording we have.
+            self.send_response(302)
+            self.send_header("Location", "/ol/books/OL22951843M.json")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+        elif url.path.startswith("/ol/books/"):
+            self.send_bytes((FIXTURES / "openlibrary" / "ol_edition__bookwyrm-social_bookwyrm.json").read_bytes(),
+                            "application/json")
+        elif url.path.startswith("/ol/works/"):
+            self.send_bytes((FIXTURES / "openlibrary" / "ol_work__bookwyrm-social_bookwyrm.json").read_bytes(),
+                            "application/json")
+        elif url.path.startswith("/ol/authors/"):
+            # No author recording exists (see the fixtures' SOURCES.md); this is the documented shape.
+            self.send_bytes(b'{"name": "Garth Nix", "key": "/authors/OL382982A"}', "application/json")
         elif url.path.startswith("/gcovers/"):
             self.send_bytes((FIXTURES / "images" / "Portrait_1.jpg").read_bytes(), "image/jpeg")
         else:

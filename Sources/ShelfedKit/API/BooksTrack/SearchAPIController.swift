@@ -19,7 +19,7 @@ struct SearchAPIController: Sendable {
 
     /// GET /v1/search/isbn?isbn=
     @Sendable func isbn(_ request: Request, context: AppRequestContext) async throws -> Response {
-        guard let text = request.uri.queryParameters["isbn"], let isbn = ISBN(String(text)) else {
+        guard let text = Self.query(of: request)["isbn"], let isbn = ISBN(text) else {
             throw BooksTrackError.invalid("isbn must be a valid ISBN-10 or ISBN-13.")
         }
         let answer = try await search.lookup(isbn: isbn)
@@ -41,8 +41,8 @@ struct SearchAPIController: Sendable {
     }
 
     private func list(_ request: Request, field: SearchRequest.Field) async throws -> Response {
-        let query = request.uri.queryParameters
-        let text = query["q"].map(String.init) ?? ""
+        let query = Self.query(of: request)
+        let text = query["q"] ?? ""
         guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
             throw BooksTrackError.invalid("q is required: the \(field.rawValue) to search for.")
         }
@@ -69,6 +69,11 @@ struct SearchAPIController: Sendable {
         return Self.respond(
             BookList(books: books, totalItems: max(answer.results.totalItems, books.count)), answer: answer,
             provider: provider, maxAge: BookSearchService.queryLifetime)
+    }
+
+    /// The query string as a form would send it: `+` is a space (apps and browsers both send it so).
+    static func query(of request: Request) -> FormFields {
+        FormFields(urlEncoded: request.uri.query ?? "")
     }
 
     static func respond(
