@@ -217,4 +217,23 @@ import Testing
             }
         }
     }
+
+    @Test func limitsArePerKeyNotPerPerson() async throws {
+        try await FakeBooksServer.run { fake in
+            try await Self.app(fake).run(live: true) { client in
+                try await WebSession(client).register("alice")
+                var phone = APIClient(client)
+                try await phone.signIn("alice@example.com", deviceName: "phone")
+                var tablet = APIClient(client)
+                try await tablet.signIn("alice@example.com", deviceName: "tablet")
+                for _ in 0..<5 {
+                    _ = try await phone.send(.post, "/api/v2/books/enrich", json: ["barcode": "9780060273224"])
+                }
+                let limited = try await phone.send(.post, "/api/v2/books/enrich", json: ["barcode": "9780060273224"])
+                #expect(limited.status == .tooManyRequests)
+                let other = try await tablet.send(.post, "/api/v2/books/enrich", json: ["barcode": "9780060273224"])
+                #expect(other.status == .ok)
+            }
+        }
+    }
 }

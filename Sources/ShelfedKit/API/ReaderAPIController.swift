@@ -79,40 +79,40 @@ struct ReaderAPIController: Sendable {
         return JSONBody.response(ShelvesResponse(user: context.user.email, shelves: entries))
     }
 
-    struct ShelfResponse: Encodable {
-        struct Summary: Encodable {
-            let id: Int
-            let name: String
-        }
-        let shelf: Summary
-        let books: [ReaderBook]
-    }
-
     /// GET /api/v1/shelves/:id
     @Sendable func shelf(_ request: Request, context: APIContext) async throws -> Response {
         guard let id = BoundedNumber.id(context.parameters.get("id")), let shelf = Shelf(readerID: Int(id)) else {
             throw HTTPError(.notFound, message: "There is no shelf with that id. Shelves are 1, 2 and 3.")
         }
         let books = try await library.readerBooks(of: context.userID, on: shelf)
-        return JSONBody.response(
-            ShelfResponse(shelf: .init(id: shelf.readerID, name: shelf.readerName), books: books))
-    }
-
-    struct BooksResponse: Encodable {
-        let user: String
-        let books: [ReaderBook]
-        let bookCount: Int
-
-        enum CodingKeys: String, CodingKey {
-            case user, books
-            case bookCount = "book_count"
+        var json = JSONWriter(reservingCapacity: 128 + books.count * 96)
+        json.object { json in
+            json.key("books")
+            json.array { json in books.forEach { $0.write(to: &json) } }
+            json.key("shelf")
+            json.object { json in
+                json.key("id")
+                json.integer(shelf.readerID)
+                json.key("name")
+                json.string(shelf.readerName)
+            }
         }
+        return json.response()
     }
 
     /// GET /api/v1/books
     @Sendable func books(_ request: Request, context: APIContext) async throws -> Response {
         let books = try await library.readerBooks(of: context.userID)
-        return JSONBody.response(BooksResponse(user: context.user.email, books: books, bookCount: books.count))
+        var json = JSONWriter(reservingCapacity: 128 + books.count * 128)
+        json.object { json in
+            json.key("book_count")
+            json.integer(books.count)
+            json.key("books")
+            json.array { json in books.forEach { $0.write(to: &json) } }
+            json.key("user")
+            json.string(context.user.email)
+        }
+        return json.response()
     }
 
     /// GET /api/v1/books/:id

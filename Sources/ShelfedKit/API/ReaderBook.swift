@@ -29,19 +29,35 @@ extension Shelf {
 
 /// A book in the Reader app's lists: `author` is the authors joined with ", ", `isbn` the ISBN-13, else the
 /// ISBN-10, else null. The shelf fields appear in the all-books list, not in one shelf's list.
-struct ReaderBook: Encodable, Sendable {
+struct ReaderBook: Sendable {
     let id: Int64
     let title: String
     let author: String
     let isbn: String?
     var shelf: Shelf?
 
-    enum CodingKeys: String, CodingKey {
-        case id, title, author, isbn
-        case shelfID = "shelf_id"
-        case shelfName = "shelf_name"
+    /// Writes the book as one JSON object, keys sorted (lists are long: see `JSONWriter`).
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.key("author")
+            json.string(author)
+            json.key("id")
+            json.integer(id)
+            json.key("isbn")
+            json.string(isbn)
+            if let shelf {
+                json.key("shelf_id")
+                json.integer(shelf.readerID)
+                json.key("shelf_name")
+                json.string(shelf.readerName)
+            }
+            json.key("title")
+            json.string(title)
+        }
     }
+}
 
+extension ReaderBook {
     /// The columns `init(row:)` reads, over `user_book` joined to `book`.
     static let selection = "book.id, book.title, book.author_names, COALESCE(book.isbn13, book.isbn10), user_book.shelf"
 
@@ -51,18 +67,6 @@ struct ReaderBook: Encodable, Sendable {
         author = row[2]
         isbn = row[3]
         shelf = withShelf ? Shelf(rawValue: row[4]) : nil
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(title, forKey: .title)
-        try container.encode(author, forKey: .author)
-        try container.encode(isbn, forKey: .isbn)
-        if let shelf {
-            try container.encode(shelf.readerID, forKey: .shelfID)
-            try container.encode(shelf.readerName, forKey: .shelfName)
-        }
     }
 }
 

@@ -32,7 +32,9 @@ struct BooksTrackGate: RouterMiddleware {
             }
         }
         if let limit = APIRoute(endpointPath: context.endpointPath)?.callsPerMinute {
-            let client = context.identity?.id.map { "user-\($0)" } ?? context.clientAddress
+            // Per key, as DESIGN §6 says (two phones of one person have a budget each); the key is known good here.
+            let presentedKey = context.identity == nil ? nil : APIKeyAuthenticator.presentedKey(in: request)
+            let client = presentedKey.map { "key-" + APIKeyStore.digest(of: $0.key) } ?? context.clientAddress
             let route = context.endpointPath ?? ""
             if let wait = await limiter.admit("\(route) \(client)", limit: limit) {
                 throw BooksTrackError(
