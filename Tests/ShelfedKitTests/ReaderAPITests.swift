@@ -117,4 +117,25 @@ import Testing
             #expect(response.json?["error"] is String)
         }
     }
+
+    @Test func unknownAPIPathsAnswerJSONWithoutCookies() async throws {
+        try await TestApp().run { client in
+            for path in ["/api/nothing", "/api/v1/nothing", "/api/v9/x"] {
+                let response = try await client.execute(uri: path, method: .get)
+                #expect(response.status == .notFound)
+                #expect(response.headers[.contentType] == "application/json; charset=utf-8")
+                #expect(response.headers[.setCookie] == nil)
+                #expect(response.headers[.cacheControl] == "no-store")
+                #expect(response.json?["error"] is String)
+            }
+            for path in ["/v1/search/nothing", "/api/v2/nothing"] {
+                let response = try await client.execute(uri: path, method: .post)
+                #expect(response.status == .notFound)
+                #expect(response.headers[.setCookie] == nil)
+                #expect(response.json?["success"] as? Bool == false)
+                #expect((response.json?["error"] as? [String: Any])?["code"] as? String == "NOT_FOUND")
+            }
+        }
+    }
 }
+

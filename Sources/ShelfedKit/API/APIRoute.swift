@@ -3,6 +3,16 @@ import Hummingbird
 /// Every API route, with the methods it answers. Controllers register from `pattern`; `Resources/openapi.yaml`
 /// describes exactly these paths and methods (a test compares the two), so the spec cannot drift from the code.
 enum APIRoute: String, CaseIterable, Sendable {
+    /// Whether a path belongs to the API (matched or not): answered in JSON, never given a cookie.
+    static func isAPIPath(_ path: String) -> Bool {
+        path.hasPrefix("/api/") || path.hasPrefix("/v1/")
+    }
+
+    /// Whether a path belongs to the BooksTrack contract, whose errors use its envelope.
+    static func isBooksTrackPath(_ path: String) -> Bool {
+        path.hasPrefix("/v1/") || path.hasPrefix("/api/v2/")
+    }
+
     case sessions, shelves, shelf, books, book
     case bookPhotos, photo, photoFile, profile
     case searchISBN, searchTitle, searchAuthor, enrich

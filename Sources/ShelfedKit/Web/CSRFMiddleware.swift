@@ -22,6 +22,8 @@ struct CSRFMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
         async throws -> Response
     {
+        // API paths never accept or set cookies (DESIGN §6); the matched ones do not even come through here.
+        if APIRoute.isAPIPath(request.uri.path) { return try await next(request, context) }
         var context = context
         let expected = Self.expectedToken(request, context: context)
         if context.identity != nil && context.sessions.session != nil {
@@ -72,7 +74,7 @@ struct CSRFMiddleware: RouterMiddleware {
             async throws -> Response
         {
             var request = request
-            if CSRFMiddleware.isStateChanging(request.method), !request.uri.path.hasPrefix("/api/"),
+            if CSRFMiddleware.isStateChanging(request.method), !APIRoute.isAPIPath(request.uri.path),
                 !CSRFMiddleware.isStreamedUpload(request, context: context)
             {
                 let submitted = try await CSRFMiddleware.submittedToken(in: &request)

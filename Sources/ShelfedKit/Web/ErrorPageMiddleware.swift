@@ -19,6 +19,11 @@ struct ErrorPageMiddleware: RouterMiddleware {
             return try await next(request, context)
         } catch {
             if passesUnmatchedPaths, context.endpointPath == "NotFound" { throw error }
+            if APIRoute.isBooksTrackPath(request.uri.path) {
+                var response = BooksTrackError.response(for: error, request: request, logger: context.logger)
+                response.headers[.cacheControl] = "no-store"
+                return response
+            }
             let status: HTTPResponse.Status
             var headers: HTTPFields = [:]
             var message: String?
@@ -39,7 +44,7 @@ struct ErrorPageMiddleware: RouterMiddleware {
                 context.logger.error("Unhandled error on \(request.method) \(request.uri.path): \(error)")
                 status = .internalServerError
             }
-            if request.uri.path.hasPrefix("/api/") {
+            if APIRoute.isAPIPath(request.uri.path) {
                 return jsonError(status: status, headers: headers, message: message ?? status.reasonPhrase)
             }
             let page = ErrorPage(status: status, message: message, context: context)
@@ -51,8 +56,9 @@ struct ErrorPageMiddleware: RouterMiddleware {
 
     private func jsonError(status: HTTPResponse.Status, headers: HTTPFields, message: String) -> Response {
         let body = (try? JSONEncoder().encode(["error": message])) ?? Data("{}".utf8)
-        var response = Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
-                                body: .init(byteBuffer: ByteBuffer(bytes: body)))
+        var response = Response(
+            status: status, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(bytes: body)))
         response.headers.append(contentsOf: headers)
         return response
     }

@@ -123,6 +123,24 @@ struct BooksTrackError: Error, Encodable {
     }
 }
 
+extension BooksTrackError {
+    private struct ErrorBody: Encodable {
+        let success = false
+        let error: BooksTrackError
+    }
+
+    /// Any error as the envelope's error answer, with `Retry-After` where a wait is known.
+    static func response(for error: any Error, request: Request, logger: Logger) -> Response {
+        let failure = from(error, request: request, logger: logger)
+        var headers: HTTPFields = [:]
+        if let httpError = error as? HTTPError { headers = httpError.headers }
+        if let milliseconds = failure.retryAfterMs {
+            headers[.retryAfter] = String(max(1, (milliseconds + 999) / 1000))
+        }
+        return JSONBody.response(ErrorBody(error: failure), status: failure.status, headers: headers)
+    }
+}
+
 /// Where a BooksTrack answer came from: `google_books`, `open_library` or `cache`.
 struct EnvelopeMetadata: Encodable {
     let source: String
@@ -150,11 +168,6 @@ struct Envelope<Data: Encodable>: Encodable {
 /// Wraps every BooksTrack route: errors in the envelope's shape with `Retry-After` where a wait is known, and
 /// `no-store` unless the handler chose a cache policy.
 struct EnvelopeResponseMiddleware<Context: RequestContext>: RouterMiddleware {
-    struct ErrorBody: Encodable {
-        let success = false
-        let error: BooksTrackError
-    }
-
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
         async throws -> Response
     {
@@ -162,13 +175,7 @@ struct EnvelopeResponseMiddleware<Context: RequestContext>: RouterMiddleware {
         do {
             response = try await next(request, context)
         } catch {
-            let failure = BooksTrackError.from(error, request: request, logger: context.logger)
-            var headers: HTTPFields = [:]
-            if let httpError = error as? HTTPError { headers = httpError.headers }
-            if let milliseconds = failure.retryAfterMs {
-                headers[.retryAfter] = String(max(1, (milliseconds + 999) / 1000))
-            }
-            response = JSONBody.response(ErrorBody(error: failure), status: failure.status, headers: headers)
+            response = BooksTrackError.response(for: error, request: request, logger: context.logger)
         }
         if response.headers[.cacheControl] == nil { response.headers[.cacheControl] = "no-store" }
         return response
