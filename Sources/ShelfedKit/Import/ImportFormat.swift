@@ -1,0 +1,109 @@
+import Foundation
+
+/// The trackers whose exports Shelfed reads, recognised by their header names, never by column positions
+/// (Goodreads alone has written 31, 24 and 23 columns).
+enum ImportFormat: String, Codable, Sendable, CaseIterable {
+    case goodreads, storygraph, librarything, openreads, bookwyrm
+    /// Any other CSV, read through the column mapping the person chose.
+    case mapped
+
+    var displayName: String {
+        switch self {
+        case .goodreads: "Goodreads"
+        case .storygraph: "StoryGraph"
+        case .librarything: "LibraryThing"
+        case .openreads: "Openreads"
+        case .bookwyrm: "BookWyrm"
+        case .mapped: "CSV with your column choices"
+        }
+    }
+
+    /// The format whose required headers are all present; nil when none fits (then the person maps columns).
+    /// Shelfed's own export is the Goodreads format.
+    static func detect(headers: [String]) -> ImportFormat? {
+        let names = Set(headers.map(ImportRecord.key))
+        let signatures: [(ImportFormat, [String])] = [
+            (.goodreads, ["book id", "title", "author", "exclusive shelf"]),
+            (.storygraph, ["title", "authors", "isbn/uid", "read status"]),
+            (.librarything, ["book id", "title", "primary author", "collections"]),
+            (.openreads, ["title", "author", "status", "readings"]),
+            (.bookwyrm, ["title", "author_text", "shelf"]),
+        ]
+        return signatures.first { _, required in required.allSatisfy(names.contains) }?.0
+    }
+
+    /// Reads one row of this format; `mapping` is used by `.mapped` only.
+    func reader(mapping: ColumnMapping? = nil) -> any ImportRowReader {
+        switch self {
+        case .goodreads: GoodreadsRows()
+        case .storygraph: StoryGraphRows()
+        case .librarything: LibraryThingRows()
+        case .openreads: OpenreadsRows()
+        case .bookwyrm: BookWyrmRows()
+        case .mapped: MappedRows(mapping: mapping ?? ColumnMapping())
+        }
+    }
+}
+
+/// Turns one record of an export into the book Shelfed will store.
+protocol ImportRowReader: Sendable {
+    func read(_ record: ImportRecord) -> ImportRowReading
+}
+
+/// One data row, its cells by header name (compared without case or surrounding space).
+struct ImportRecord: Sendable {
+    private var cells: [String: String] = [:]
+
+    init(headers: [String], values: [String]) {
+        for (index, header) in headers.enumerated() where index < values.count {
+            let key = Self.key(header)
+            if cells[key] == nil { cells[key] = values[index] }
+        }
+    }
+
+    init(cells: [String: String]) {
+        for (header, value) in cells { self.cells[Self.key(header)] = value }
+    }
+
+    subscript(_ header: String) -> String? { cells[Self.key(header)] }
+
+    /// Every cell, for keeping the row as it was (failed rows are shown with their original values).
+    var all: [String: String] { cells }
+
+    static func key(_ header: String) -> String {
+        header.trimmingCharacters(in: .whitespacesAndNewlines.union(CharacterSet(charactersIn: "\u{FEFF}")))
+            .lowercased()
+    }
+}
+
+extension ImportRowReader {
+    /// The title every format needs, checked once: present and of a sane length.
+    func title(_ raw: String?) -> Result<String, ImportProblem> {
+        guard let title = ImportValues.line(raw) else { return .failure(ImportProblem("The row has no title.")) }
+        guard title.count <= ImportValues.maxTitleLength else {
+            return .failure(ImportProblem("The title is longer than 500 characters. Shorten it and try again."))
+        }
+        return .success(title)
+    }
+
+    /// Review and notes longer than the book page takes fail the row rather than being cut.
+    func checkLengths(_ book: ImportedBook) -> ImportRowReading {
+        for (name, text) in [("review", book.review), ("private notes", book.privateNotes)] {
+            if let text, text.count > EntryChange.maxReviewLength {
+                return .problem("The \(name) is longer than 20,000 characters. Shorten it and try again.")
+            }
+        }
+        var book = book
+        book.authors = book.authors.filter { $0.count <= ImportValues.maxNameLength }
+        if let description = book.description, description.count > 20_000 {
+            book.description = nil
+            book.notes.append("The description was longer than 20,000 characters and was left out.")
+        }
+        return .book(book)
+    }
+}
+
+struct ImportProblem: Error, Equatable {
+    let message: String
+    init(_ message: String) { self.message = message }
+}

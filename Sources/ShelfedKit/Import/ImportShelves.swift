@@ -1,0 +1,93 @@
+import Foundation
+
+/// Shelf and list names as the trackers write them.
+enum ImportShelves {
+    /// Shelfed's shelf for a tracker's standard exclusive shelf name, nil for a custom one.
+    static func shelf(named name: String) -> Shelf? {
+        switch name.lowercased().replacingOccurrences(of: "_", with: "-").replacingOccurrences(of: " ", with: "-") {
+        case "read", "finished": .read
+        case "currently-reading", "reading", "in-progress": .reading
+        case "to-read", "want-to-read", "planned", "wishlist": .wantToRead
+        default: nil
+        }
+    }
+
+    static func isFavourites(_ name: String) -> Bool {
+        ["favorites", "favourites", "favorite", "favourite"].contains(name.lowercased())
+    }
+
+    /// The exclusive shelf a row names: a standard one, a custom one to map in the preview, or Want to read
+    /// with a note when the cell is empty.
+    static func exclusive(_ raw: String?, column: String, notes: inout [String]) -> ImportedShelf {
+        guard let name = ImportValues.line(raw) else {
+            notes.append("\(column) was empty: put on Want to read.")
+            return .known(.wantToRead)
+        }
+        if let shelf = shelf(named: name) { return .known(shelf) }
+        return .custom(String(name.prefix(100)))
+    }
+
+    /// Lists from non-exclusive shelves or tags, without the standard shelves and the exclusive one; a
+    /// favourites shelf sets `favourite` instead of making a list.
+    static func apply(tags: [String], exclusive: ImportedShelf, to book: inout ImportedBook) {
+        var seen = Set(book.lists.map { $0.lowercased() })
+        for tag in tags {
+            let name = String(tag.prefix(100))
+            if isFavourites(name) {
+                book.favourite = true
+                continue
+            }
+            if shelf(named: name) != nil || exclusive == .custom(name) { continue }
+            if seen.insert(name.lowercased()).inserted { book.lists.append(name) }
+        }
+    }
+}
+
+extension ImportedBook {
+    /// Takes the first valid ISBN among `cells`; a damaged cell with no valid one beside it fails the row, a
+    /// wrong check digit is noted and left out.
+    mutating func takeISBN(from cells: [(column: String, cell: ImportValues.ISBNCell)]) -> ImportProblem? {
+        var damage: String?
+        for (_, cell) in cells {
+            if case .valid(let isbn) = cell, isbn13 == nil {
+                isbn13 = isbn.isbn13
+                isbn10 = isbn.isbn10
+            }
+        }
+        for (column, cell) in cells {
+            switch cell {
+            case .damaged(let message):
+                if isbn13 == nil { damage = damage ?? message } else {
+                    notes.append("\(column) was damaged by a spreadsheet; the valid ISBN beside it was kept.")
+                }
+            case .missingLeadingZero(let digits):
+                let message = "\(column) \(digits) lost its leading zero (it was probably 0\(digits)). "
+                    + "Check it on the book and type it again."
+                if isbn13 == nil { damage = damage ?? message } else { notes.append(message) }
+            case .notISBN(let text):
+                notes.append("\(column) \(text) is not a valid ISBN (wrong check digit or length) and was left out.")
+            case .empty, .valid:
+                break
+            }
+        }
+        return damage.map(ImportProblem.init)
+    }
+
+    /// Reading dates: the row fails when a spreadsheet damaged one (the date would be lost otherwise).
+    static func day(_ raw: String?, column: String) -> Result<String?, ImportProblem> {
+        switch ImportValues.date(raw, column: column) {
+        case .empty: .success(nil)
+        case .day(let day): .success(day)
+        case .damaged(let message): .failure(ImportProblem(message))
+        }
+    }
+
+    /// The date added: damage is noted and the date left unknown, since no reading history depends on it.
+    mutating func takeAddedOn(_ raw: String?, column: String) {
+        switch ImportValues.date(raw, column: column) {
+        case .empty: break
+        case .day(let day): addedOn = day
+        case .damaged(let message): notes.append(message)
+        }
+    }
+}
