@@ -141,6 +141,7 @@ extension AppDatabase {
                 t.column("last_used_at", .datetime)
             }
         }
+        migrator.registerMigration("v8 imports", migrate: migrateToImports)
         return migrator
     }
 }

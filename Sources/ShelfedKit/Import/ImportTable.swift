@@ -32,10 +32,15 @@ final class ImportTable {
 
     /// The next record that has any text (blank lines, such as a trailing one, are passed over); nil at the end.
     func next() throws -> (row: Int, record: ImportRecord)? {
+        try nextValues().map { ($0.row, ImportRecord(headers: headers, values: $0.values)) }
+    }
+
+    /// The next record's cells in header order (kept so a failed row can be shown and fixed as it was).
+    func nextValues() throws -> (row: Int, values: [String])? {
         while let values = reader.next() {
             rowNumber += 1
             if values.allSatisfy({ $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }) { continue }
-            return (rowNumber, ImportRecord(headers: headers, values: values))
+            return (rowNumber, values)
         }
         // On Linux a file stream reports bytes available at its end, and CSV.swift records the empty read that
         // follows as `cannotReadFile`: that is the end of the file, not damage.

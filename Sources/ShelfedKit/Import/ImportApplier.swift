@@ -1,0 +1,206 @@
+import Foundation
+import GRDB
+
+/// Writes one imported book into a user's library, inside the caller's transaction, and says what it did.
+/// Never invents a date: a read without dates stays without them. Never overwrites newer local data.
+struct ImportApplier {
+    let userID: Int64
+    let existing: ImportJob.Existing
+    let shelfMapping: [String: Shelf]
+    let now: Date
+
+    struct Applied: Equatable {
+        let outcome: ImportRow.Outcome
+        let userBookID: Int64?
+        let message: String?
+    }
+
+    func apply(_ book: ImportedBook, match: inout LibraryMatch, _ db: Database) throws -> Applied {
+        var book = book
+        let shelf: Shelf
+        switch book.shelf {
+        case .known(let known):
+            shelf = known
+        case .custom(let name):
+            shelf = shelfMapping[name] ?? .wantToRead
+            // The old shelf's name is kept as a list, so nothing the person sorted by is lost.
+            if !book.lists.contains(where: { $0.caseInsensitiveCompare(name) == .orderedSame }) {
+                book.lists.append(name)
+            }
+        }
+        if let entryID = try match.entry(for: book, userID: userID, db) {
+            guard existing == .update else {
+                return Applied(outcome: .skipped, userBookID: entryID, message: "Already in your library; left as it was.")
+            }
+            let changed = try update(entryID: entryID, with: book, shelf: shelf, db)
+            return changed
+                ? Applied(outcome: .updated, userBookID: entryID, message: nil)
+                : Applied(outcome: .skipped, userBookID: entryID, message: "Already in your library with nothing new.")
+        }
+        let entryID = try create(book, shelf: shelf, db)
+        match.remember(entryID, title: book.title, firstAuthor: book.firstAuthor, externalIDs: book.externalIDs)
+        return Applied(outcome: .created, userBookID: entryID, message: nil)
+    }
+
+    // MARK: - A new book
+
+    private func create(_ book: ImportedBook, shelf: Shelf, _ db: Database) throws -> Int64 {
+        var row = Book(
+            id: nil, googleVolumeId: nil, isbn10: book.isbn10, isbn13: book.isbn13, title: book.title, subtitle: nil,
+            authors: book.authors, publisher: book.publisher, publishedDate: book.publishedDate,
+            description: book.description, pageCount: book.pageCount, categories: [], language: nil, coverPath: nil,
+            source: .import, createdAt: now, updatedAt: now, ownerUserId: userID)
+        try row.insert(db)
+        let bookID = row.id!
+        try db.execute(
+            sql: "UPDATE book SET external_ids = ? WHERE id = ?", arguments: [Self.json(book.externalIDs), bookID])
+        for (position, name) in book.authors.enumerated() {
+            try db.execute(
+                sql: "INSERT INTO book_author (book_id, position, name) VALUES (?, ?, ?)",
+                arguments: [bookID, position, name])
+        }
+        let latest = book.readThroughs.last
+        var entry = UserBook(
+            id: nil, userId: userID, bookId: bookID, shelf: shelf, favourite: book.favourite, rating: book.rating,
+            review: book.review, currentPage: nil, addedAt: book.addedOn.flatMap(Self.midday) ?? now,
+            startedAt: latest?.startedOn, finishedAt: shelf == .read ? latest?.finishedOn : nil, updatedAt: now)
+        try entry.insert(db)
+        let entryID = entry.id!
+        try db.execute(
+            sql: "UPDATE user_book SET private_notes = ?, owned = ?, format = ? WHERE id = ?",
+            arguments: [book.privateNotes, book.owned, book.format, entryID])
+        for read in book.readThroughs {
+            try insertReadThrough(read, entryID: entryID, db)
+        }
+        try addToLists(book.lists, entryID: entryID, db)
+        try db.execute(
+            sql: "INSERT OR IGNORE INTO enrichment_queue (book_id, next_try_at) VALUES (?, ?)", arguments: [bookID, now])
+        return entryID
+    }
+
+    // MARK: - A book the user has
+
+    /// Fills what the entry lacks and takes the imported shelf and dates only when they are newer; true when
+    /// anything changed.
+    private func update(entryID: Int64, with book: ImportedBook, shelf: Shelf, _ db: Database) throws -> Bool {
+        guard var entry = try UserBook.fetchOne(db, key: entryID) else { return false }
+        let before = entry
+        let extras = try Row.fetchOne(
+            db, sql: "SELECT private_notes, owned, format FROM user_book WHERE id = ?", arguments: [entryID])
+        var changed = false
+
+        if entry.rating == nil, let rating = book.rating { entry.rating = rating }
+        if (entry.review ?? "").isEmpty, let review = book.review { entry.review = review }
+        if !entry.favourite, book.favourite { entry.favourite = true }
+
+        // Reads: each imported read not yet recorded is added; a dateless read adds nothing to a known one.
+        var reads = try ReadThroughRow.all(of: entryID, db)
+        if reads.isEmpty, entry.startedAt != nil || entry.finishedAt != nil {
+            let local = ReadThrough(startedOn: entry.startedAt, finishedOn: entry.finishedAt)
+            try insertReadThrough(local, entryID: entryID, db)
+            reads.append(local)
+        }
+        for read in book.readThroughs where !reads.contains(read) {
+            let dateless = read.startedOn == nil && read.finishedOn == nil
+            if dateless && !reads.isEmpty { continue }
+            try insertReadThrough(read, entryID: entryID, db)
+            reads.append(read)
+            changed = true
+        }
+
+        // The shelf and dates move only forward: an older import never undoes what the person did since.
+        let importedLatest = ([book.addedOn] + book.readThroughs.flatMap { [$0.startedOn, $0.finishedOn] })
+            .compactMap { $0 }.max()
+        let localDay = AppClock.dateString(entry.updatedAt, in: TimeZone(identifier: "UTC")!)
+        if shelf != entry.shelf, let importedLatest, importedLatest > localDay {
+            entry.shelf = shelf
+        }
+        if let finished = book.readThroughs.compactMap(\.finishedOn).max(), entry.shelf == .read,
+            entry.finishedAt.map({ finished > $0 }) ?? true
+        {
+            entry.finishedAt = finished
+        }
+        if let started = book.readThroughs.compactMap(\.startedOn).max(), entry.startedAt.map({ started > $0 }) ?? true
+        {
+            entry.startedAt = started
+        }
+
+        if entry.rating != before.rating || entry.review != before.review || entry.favourite != before.favourite
+            || entry.shelf != before.shelf || entry.startedAt != before.startedAt
+            || entry.finishedAt != before.finishedAt
+        {
+            entry.updatedAt = now
+            try entry.update(db)
+            changed = true
+        }
+        let notes: String? = extras?["private_notes"]
+        let owned: Bool? = extras?["owned"]
+        let format: String? = extras?["format"]
+        if (notes ?? "").isEmpty, let imported = book.privateNotes {
+            try db.execute(sql: "UPDATE user_book SET private_notes = ? WHERE id = ?", arguments: [imported, entryID])
+            changed = true
+        }
+        if owned == nil, let imported = book.owned {
+            try db.execute(sql: "UPDATE user_book SET owned = ? WHERE id = ?", arguments: [imported, entryID])
+            changed = true
+        }
+        if format == nil, let imported = book.format {
+            try db.execute(sql: "UPDATE user_book SET format = ? WHERE id = ?", arguments: [imported, entryID])
+            changed = true
+        }
+        if try addToLists(book.lists, entryID: entryID, db) { changed = true }
+        return changed
+    }
+
+    // MARK: - Reads and lists
+
+    private func insertReadThrough(_ read: ReadThrough, entryID: Int64, _ db: Database) throws {
+        try db.execute(
+            sql: "INSERT INTO read_through (user_book_id, started_at, finished_at) VALUES (?, ?, ?)",
+            arguments: [entryID, read.startedOn, read.finishedOn])
+    }
+
+    /// Puts the entry on each named list, creating lists as needed; true when it joined any.
+    @discardableResult
+    private func addToLists(_ names: [String], entryID: Int64, _ db: Database) throws -> Bool {
+        var joined = false
+        for name in names {
+            var listID = try Int64.fetchOne(
+                db, sql: "SELECT id FROM list WHERE user_id = ? AND name = ?", arguments: [userID, name])
+            if listID == nil {
+                try db.execute(
+                    sql: """
+                        INSERT INTO list (user_id, name, position)
+                        VALUES (?, ?, (SELECT COALESCE(MAX(position), 0) + 1 FROM list WHERE user_id = ?))
+                        """, arguments: [userID, name, userID])
+                listID = db.lastInsertedRowID
+            }
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO list_item (list_id, user_book_id) VALUES (?, ?)", arguments: [listID, entryID])
+            if db.changesCount > 0 { joined = true }
+        }
+        return joined
+    }
+
+    static func json(_ value: some Encodable) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+
+    /// `yyyy-mm-dd` as noon UTC that day: the day it was added elsewhere, without a time that was never recorded.
+    static func midday(_ day: String) -> Date? {
+        guard CalendarDate.isValidDay(day) else { return nil }
+        return ISO8601DateFormatter().date(from: day + "T12:00:00Z")
+    }
+}
+
+/// The reads recorded for one shelf entry.
+enum ReadThroughRow {
+    static func all(of entryID: Int64, _ db: Database) throws -> [ReadThrough] {
+        try Row.fetchAll(
+            db, sql: "SELECT started_at, finished_at FROM read_through WHERE user_book_id = ? ORDER BY id",
+            arguments: [entryID]
+        ).map { ReadThrough(startedOn: $0["started_at"], finishedOn: $0["finished_at"]) }
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import GRDB
+
+/// One import of one file by one user: staged row by row at upload, previewed, then run in the background.
+struct ImportJob: Codable, Sendable, FetchableRecord, PersistableRecord {
+    enum Status: String, Codable, Sendable {
+        /// The upload's rows are being read; a job left here by a crash is marked failed at the next start.
+        case staging
+        /// Waiting for the person to choose which column holds what (a CSV of no known tracker).
+        case mapping
+        /// Rows staged; waiting for the person to confirm the preview.
+        case preview
+        /// Confirmed; the runner has not reached it yet. The API's names from here on (DESIGN §6).
+        case initialized
+        case processing, completed, failed, canceled
+
+        var isFinished: Bool { self == .completed || self == .failed || self == .canceled }
+        var isRunning: Bool { self == .initialized || self == .processing }
+    }
+
+    /// What to do with a row whose book the person already has.
+    enum Existing: String, Codable, Sendable {
+        /// Fill in what is missing and take a newer shelf or date; never overwrite newer local data.
+        case update
+        /// Leave the book as it is.
+        case skip
+    }
+
+    var id: String
+    var userId: Int64
+    var format: ImportFormat
+    var fileName: String
+    var status: Status
+    var existing: Existing = .update
+    /// Where each custom exclusive shelf of the old tracker goes (`did-not-finish` → want_to_read, …).
+    var shelfMapping: [String: Shelf] = [:]
+    var columnMapping: ColumnMapping?
+    var headers: [String] = []
+    /// What the preview shows, counted while the rows were staged.
+    var summary: ImportSummary?
+    /// SHA-256 of the token the API returned with the job, which may cancel it (DESIGN §6).
+    var authTokenSha256: String?
+    var total = 0
+    var processed = 0
+    var created = 0
+    var updated = 0
+    var skipped = 0
+    var failed = 0
+    var message: String?
+    var createdAt: Date
+    var startedAt: Date?
+    var finishedAt: Date?
+
+    static let databaseTableName = "import_job"
+    static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
+    static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
+
+    /// 0 to 1, for the progress bar and the API's `progress`.
+    var progress: Double { total == 0 ? (status.isFinished ? 1 : 0) : Double(processed) / Double(total) }
+    var percent: Int { Int((progress * 100).rounded(.down)) }
+
+    /// A new job id: 128 random bits as 32 hex digits, never sequential.
+    static func newID() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<2).map { _ in
+            let value = generator.next() as UInt64
+            let hex = String(value, radix: 16)
+            return String(repeating: "0", count: 16 - hex.count) + hex
+        }.joined()
+    }
+
+    /// Whether `text` could be a job id; anything else is answered 404 before a query is made.
+    static func isWellFormedID(_ text: String) -> Bool {
+        text.utf8.count == 32 && text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+    }
+}
+
+/// One line of the file: its cells as they were, the book read from them, and what the import did with it.
+struct ImportRow: Codable, Sendable, FetchableRecord, PersistableRecord {
+    enum Outcome: String, Codable, Sendable {
+        case pending, created, updated, skipped, failed
+    }
+
+    var jobId: String
+    var row: Int
+    /// The cells in the job's header order.
+    var raw: [String]
+    var book: ImportedBook?
+    var outcome: Outcome
+    var message: String?
+    var userBookId: Int64?
+
+    static let databaseTableName = "import_row"
+    static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
+    static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
+}
+
+/// The preview's counts, taken while staging so the preview never decodes every row again.
+struct ImportSummary: Codable, Sendable, Equatable {
+    var books = 0
+    var problems = 0
+    var skipped = 0
+    var byShelf: [Shelf: Int] = [:]
+    /// The old tracker's own exclusive shelves and how many rows are on each, for the shelf-mapping choice.
+    var customShelves: [String: Int] = [:]
+    var withoutReadDate = 0
+    var rated = 0
+    var reviewed = 0
+
+    mutating func count(_ book: ImportedBook) {
+        books += 1
+        switch book.shelf {
+        case .known(let shelf): byShelf[shelf, default: 0] += 1
+        case .custom(let name): customShelves[name, default: 0] += 1
+        }
+        if book.shelf == .known(.read), book.readThroughs.allSatisfy({ $0.finishedOn == nil }) { withoutReadDate += 1 }
+        if book.rating != nil { rated += 1 }
+        if book.review != nil { reviewed += 1 }
+    }
+}

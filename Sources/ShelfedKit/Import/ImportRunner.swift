@@ -1,0 +1,141 @@
+import Foundation
+import GRDB
+import Logging
+import ServiceLifecycle
+import Synchronization
+
+/// Runs confirmed imports in the background, started and stopped with the server (swift-service-lifecycle).
+///
+/// Rows are written a small batch per transaction, each row's outcome recorded in the same transaction as its
+/// book, so a restart (even `kill -9`) resumes at the first pending row with no duplicate. Jobs of different
+/// users take turns batch by batch, so two imports run at once and neither waits for the other to finish.
+final class ImportRunner: Service, Sendable {
+    let db: AppDatabase
+    let logger: Logger
+    let now: @Sendable () -> Date
+    /// Rows per transaction: short enough that a page's write waits a few milliseconds at most.
+    let batchSize: Int
+    private let wakeUps: AsyncStream<Void>
+    /// Each running job's index of its user's library, built once instead of once per batch.
+    private let matches = Mutex<[String: LibraryMatch]>([:])
+    private let wakeUp: AsyncStream<Void>.Continuation
+
+    init(db: AppDatabase, logger: Logger, now: @escaping @Sendable () -> Date, batchSize: Int = 100) {
+        self.db = db
+        self.logger = logger
+        self.now = now
+        self.batchSize = batchSize
+        (wakeUps, wakeUp) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
+    }
+
+    /// Tells the runner a job is waiting (it also looks every few seconds).
+    func jobConfirmed() {
+        wakeUp.yield()
+    }
+
+    func run() async throws {
+        try await recoverInterruptedStaging()
+        try await cancelWhenGracefulShutdown {
+            var wakeUps = self.wakeUps.makeAsyncIterator()
+            while !Task.isCancelled {
+                do {
+                    if try await self.runOneRound() { continue }
+                } catch is CancellationError {
+                    return
+                } catch {
+                    self.logger.error("Import runner: \(error)")
+                }
+                // Nothing to do: sleep until a job is confirmed, or five seconds (a job another process added).
+                let timer = Task {
+                    try? await Task.sleep(for: .seconds(5))
+                    self.wakeUp.yield()
+                }
+                _ = await wakeUps.next()
+                timer.cancel()
+            }
+        }
+    }
+
+    /// Runs every job until none is left; for tests and the command line.
+    func runUntilIdle() async throws {
+        while try await runOneRound() {}
+    }
+
+    /// One batch of each running job; false when there was nothing to do.
+    @discardableResult
+    func runOneRound() async throws -> Bool {
+        let waiting = try await db.read { db in
+            try String.fetchAll(
+                db,
+                sql: "SELECT id FROM import_job WHERE status IN ('initialized', 'processing') ORDER BY created_at, id")
+        }
+        for jobID in waiting {
+            try Task.checkCancellation()
+            try await runBatch(of: jobID)
+        }
+        return !waiting.isEmpty
+    }
+
+    /// Applies the next pending rows of one job in one transaction, with the job's counts.
+    func runBatch(of jobID: String) async throws {
+        let batchSize = batchSize
+        let now = now()
+        let cached = matches.withLock { $0[jobID] }
+        let (match, finished) = try await db.write { db -> (LibraryMatch?, Bool) in
+            guard var job = try ImportJob.fetchOne(db, key: jobID), job.status.isRunning else { return (nil, true) }
+            if job.status == .initialized {
+                job.status = .processing
+                job.startedAt = now
+            }
+            let rows = try ImportRow.filter(Column("job_id") == jobID && Column("outcome") == "pending")
+                .order(Column("row")).limit(batchSize).fetchAll(db)
+            var match = try cached ?? LibraryMatch(db, userID: job.userId)
+            let applier = ImportApplier(
+                userID: job.userId, existing: job.existing, shelfMapping: job.shelfMapping, now: now)
+            for var row in rows {
+                guard let book = row.book else {
+                    row.outcome = .failed
+                    row.message = row.message ?? "The row could not be read."
+                    job.failed += 1
+                    job.processed += 1
+                    try row.update(db)
+                    continue
+                }
+                let applied = try applier.apply(book, match: &match, db)
+                row.outcome = applied.outcome
+                row.message = applied.message
+                row.userBookId = applied.userBookID
+                try row.update(db)
+                job.processed += 1
+                switch applied.outcome {
+                case .created: job.created += 1
+                case .updated: job.updated += 1
+                case .skipped: job.skipped += 1
+                case .failed: job.failed += 1
+                case .pending: break
+                }
+            }
+            if rows.count < batchSize {
+                job.status = .completed
+                job.finishedAt = now
+                job.processed = job.total
+            }
+            try job.update(db)
+            return (match, job.status.isFinished)
+        }
+        matches.withLock { $0[jobID] = finished ? nil : match }
+    }
+
+    /// An upload cut off by a crash while its rows were read leaves a half-staged job: it is marked failed.
+    private func recoverInterruptedStaging() async throws {
+        let count = try await db.write { db in
+            try db.execute(
+                sql: """
+                    UPDATE import_job SET status = 'failed', message = 'The upload was interrupted. Upload the file again.'
+                    WHERE status = 'staging'
+                    """)
+            return db.changesCount
+        }
+        if count > 0 { logger.notice("Marked \(count) interrupted import uploads as failed") }
+    }
+}

@@ -1,0 +1,188 @@
+import Foundation
+import GRDB
+
+/// Import jobs and their rows. Every query is scoped to the user; another user's job id finds nothing.
+struct ImportStore: Sendable {
+    let db: AppDatabase
+    /// Where a cleaned-up file waits while its owner chooses columns (a CSV of no known tracker).
+    let directory: URL
+
+    /// The most rows one file may hold; a Goodreads library of 20 MB is about 40,000 rows.
+    static let maxRows = 100_000
+    /// Rows written per transaction while staging, so a big file never holds the writer for long.
+    static let stagingBatch = 500
+
+    enum StageError: Error, Equatable {
+        case notACSV(String)
+        case tooManyRows
+    }
+
+    // MARK: - Staging an upload
+
+    /// Reads an uploaded file into a new job: cleaned to UTF-8, its format told by its headers, each row read
+    /// and kept with what it will become. A file of no known format waits in `.mapping` for column choices.
+    func stage(upload: URL, fileName: String, userID: Int64, now: Date) async throws -> ImportJob {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let id = ImportJob.newID()
+        let clean = cleanFile(id)
+        do {
+            try await AppDatabase.threadPool.runIfActive { _ = try ImportText.normalize(upload, to: clean) }
+            let table: ImportTable
+            do {
+                table = try ImportTable(utf8File: clean)
+            } catch {
+                throw StageError.notACSV("The file is empty or is not a CSV or TSV file.")
+            }
+            var job = ImportJob(
+                id: id, userId: userID, format: table.format ?? .mapped, fileName: String(fileName.prefix(200)),
+                status: table.format == nil ? .mapping : .staging, headers: table.headers, createdAt: now)
+            try await db.write { [job] db in try job.insert(db) }
+            guard table.format != nil else {
+                job.columnMapping = ColumnMapping.guess(headers: table.headers)
+                return job
+            }
+            job = try await stageRows(of: job, from: clean)
+            try? FileManager.default.removeItem(at: clean)
+            return job
+        } catch {
+            try? FileManager.default.removeItem(at: clean)
+            try? await db.write { db in _ = try ImportJob.deleteOne(db, key: id) }
+            throw error
+        }
+    }
+
+    /// Reads the kept file of a `.mapping` job through the chosen columns.
+    func applyMapping(_ mapping: ColumnMapping, jobID: String, userID: Int64) async throws -> ImportJob? {
+        guard var job = try await job(id: jobID, of: userID), job.status == .mapping else { return nil }
+        job.columnMapping = mapping
+        job.status = .staging
+        try await db.write { [job] db in try job.update(db) }
+        let clean = cleanFile(jobID)
+        do {
+            job = try await stageRows(of: job, from: clean)
+        } catch {
+            job.status = .failed
+            job.message = "The file could not be read again. Upload it once more."
+            try await db.write { [job] db in try job.update(db) }
+        }
+        try? FileManager.default.removeItem(at: clean)
+        return job
+    }
+
+    private func stageRows(of job: ImportJob, from clean: URL) async throws -> ImportJob {
+        var job = job
+        let reader = job.format.reader(mapping: job.columnMapping)
+        let writer = db.writer
+        let jobID = job.id
+        let summary = try await AppDatabase.threadPool.runIfActive { () throws -> ImportSummary in
+            // Opened here, on the thread that reads it: the reader is not thread-safe.
+            let table = try ImportTable(utf8File: clean)
+            var summary = ImportSummary()
+            var batch: [ImportRow] = []
+            var count = 0
+            func flush() throws {
+                let rows = batch
+                try writer.write { db in for row in rows { try row.insert(db) } }
+                batch.removeAll(keepingCapacity: true)
+            }
+            while let (number, values) = try table.nextValues() {
+                count += 1
+                guard count <= Self.maxRows else { throw StageError.tooManyRows }
+                let record = ImportRecord(headers: table.headers, values: values)
+                var row = ImportRow(jobId: jobID, row: number, raw: values, book: nil, outcome: .pending)
+                switch reader.read(record) {
+                case .book(let book):
+                    row.book = book
+                    summary.count(book)
+                case .problem(let message):
+                    row.outcome = .failed
+                    row.message = message
+                    summary.problems += 1
+                case .skipped(let reason):
+                    row.outcome = .skipped
+                    row.message = reason
+                    summary.skipped += 1
+                }
+                batch.append(row)
+                if batch.count == Self.stagingBatch { try flush() }
+            }
+            try flush()
+            return summary
+        }
+        job.summary = summary
+        job.total = summary.books + summary.problems + summary.skipped
+        job.status = .preview
+        job.shelfMapping = Dictionary(uniqueKeysWithValues: summary.customShelves.keys.map { ($0, Shelf.wantToRead) })
+        try await db.write { [job] db in try job.update(db) }
+        return job
+    }
+
+    private func cleanFile(_ jobID: String) -> URL {
+        directory.appendingPathComponent("\(jobID).csv")
+    }
+
+    // MARK: - Reading jobs
+
+    func job(id: String, of userID: Int64) async throws -> ImportJob? {
+        guard ImportJob.isWellFormedID(id) else { return nil }
+        return try await db.read { db in
+            try ImportJob.filter(Column("id") == id && Column("user_id") == userID).fetchOne(db)
+        }
+    }
+
+    /// The user's imports, newest first, for the "Past imports" list.
+    func jobs(of userID: Int64, limit: Int = 50) async throws -> [ImportJob] {
+        try await db.read { db in
+            try ImportJob.filter(Column("user_id") == userID && Column("status") != ImportJob.Status.staging.rawValue)
+                .order(Column("created_at").desc).limit(limit).fetchAll(db)
+        }
+    }
+
+    /// Rows of a job in file order, optionally of one outcome only.
+    func rows(of jobID: String, userID: Int64, outcome: ImportRow.Outcome? = nil, limit: Int = 200, after: Int = 0)
+        async throws -> [ImportRow]
+    {
+        try await db.read { db in
+            var request = ImportRow.filter(Column("job_id") == jobID && Column("row") > after)
+                .filter(sql: "EXISTS (SELECT 1 FROM import_job WHERE id = ? AND user_id = ?)", arguments: [jobID, userID])
+            if let outcome { request = request.filter(Column("outcome") == outcome.rawValue) }
+            return try request.order(Column("row")).limit(limit).fetchAll(db)
+        }
+    }
+
+    // MARK: - Confirming and cancelling
+
+    /// Starts a previewed job with the person's choices; nil when it is not theirs or not waiting.
+    func confirm(jobID: String, userID: Int64, existing: ImportJob.Existing, shelfMapping: [String: Shelf])
+        async throws -> ImportJob?
+    {
+        try await db.write { db in
+            guard var job = try ImportJob.filter(Column("id") == jobID && Column("user_id") == userID).fetchOne(db),
+                job.status == .preview
+            else { return nil }
+            job.existing = existing
+            for (name, shelf) in shelfMapping where job.shelfMapping[name] != nil { job.shelfMapping[name] = shelf }
+            job.status = .initialized
+            job.failed = job.summary?.problems ?? 0
+            job.skipped = job.summary?.skipped ?? 0
+            job.processed = job.failed + job.skipped
+            try job.update(db)
+            return job
+        }
+    }
+
+    /// Stops a job: a waiting preview is dropped, a running one stops after its current batch. Nil when the job
+    /// is not the user's; the job unchanged when it had finished already.
+    func cancel(jobID: String, userID: Int64, now: Date) async throws -> ImportJob? {
+        try await db.write { db in
+            guard var job = try ImportJob.filter(Column("id") == jobID && Column("user_id") == userID).fetchOne(db)
+            else { return nil }
+            guard !job.status.isFinished else { return job }
+            job.status = .canceled
+            job.finishedAt = now
+            job.message = "Cancelled. Books imported before that stay on your shelves."
+            try job.update(db)
+            return job
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import GRDB
+
+/// Finds the book a user already has that an imported row describes: ISBN-13, then ISBN-10, then another
+/// tracker's id, then the normalised title with the first author. Re-importing a file must find every book again.
+///
+/// ISBNs are looked up in the database on each row (indexed); ids and titles come from an index of the user's
+/// library built when a job starts and kept up to date as it creates books, since SQLite cannot index them
+/// cheaply. A book another tab adds by hand in the middle of an import is matched by ISBN only.
+struct LibraryMatch: Sendable {
+    private var byExternalID: [String: Int64] = [:]
+    private var byTitle: [String: Int64] = [:]
+
+    /// The user's library as the import starts: user_book id by external id and by title key.
+    init(_ db: Database, userID: Int64) throws {
+        let rows = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT user_book.id, book.title, book.authors, book.external_ids
+                FROM user_book JOIN book ON book.id = user_book.book_id WHERE user_book.user_id = ?
+                """, arguments: [userID])
+        while let row = try rows.next() {
+            let entryID: Int64 = row[0]
+            let authors = (try? JSONDecoder().decode([String].self, from: Data((row[2] as String).utf8))) ?? []
+            let ids = (try? JSONDecoder().decode([String: String].self, from: Data((row[3] as String).utf8))) ?? [:]
+            remember(entryID, title: row[1], firstAuthor: authors.first ?? "", externalIDs: ids)
+        }
+    }
+
+    mutating func remember(_ entryID: Int64, title: String, firstAuthor: String, externalIDs: [String: String]) {
+        for (kind, value) in externalIDs { byExternalID[Self.idKey(kind, value), default: entryID] = entryID }
+        byTitle[Self.titleKey(title: title, firstAuthor: firstAuthor), default: entryID] = entryID
+    }
+
+    /// The user_book id of the user's copy of `book`, or nil when they do not have it.
+    func entry(for book: ImportedBook, userID: Int64, _ db: Database) throws -> Int64? {
+        let byISBN = """
+            SELECT user_book.id FROM book JOIN user_book ON user_book.book_id = book.id AND user_book.user_id = ?
+            WHERE book.
+            """
+        if let isbn13 = book.isbn13,
+            let id = try Int64.fetchOne(db, sql: byISBN + "isbn13 = ? LIMIT 1", arguments: [userID, isbn13])
+        {
+            return id
+        }
+        if let isbn10 = book.isbn10,
+            let id = try Int64.fetchOne(db, sql: byISBN + "isbn10 = ? LIMIT 1", arguments: [userID, isbn10])
+        {
+            return id
+        }
+        for (kind, value) in book.externalIDs.sorted(by: { $0.key < $1.key }) {
+            if let id = byExternalID[Self.idKey(kind, value)] { return id }
+        }
+        return byTitle[Self.titleKey(title: book.title, firstAuthor: book.firstAuthor)]
+    }
+
+    private static func idKey(_ kind: String, _ value: String) -> String {
+        kind.lowercased() + ":" + value.lowercased()
+    }
+
+    /// Title and first author without case, accents, punctuation or a trailing series such as "(Dune, #1)", so
+    /// "Dune (Dune, #1)" by "Frank  Herbert" and "Dune" by "frank herbert" are one book.
+    static func titleKey(title: String, firstAuthor: String) -> String {
+        var title = title
+        if title.hasSuffix(")"), let open = title.lastIndex(of: "("), open > title.startIndex {
+            title = String(title[..<open])
+        }
+        return fold(title) + "|" + fold(firstAuthor)
+    }
+
+    private static func fold(_ text: String) -> String {
+        let folded = text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+        return String(folded.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) }.map(Character.init))
+    }
+}
