@@ -73,6 +73,8 @@ public struct AppConfig: Sendable {
     public var databasePath: String { dataDirectory.appendingPathComponent("shelfed.sqlite").path }
     public var mediaDirectory: URL { dataDirectory.appendingPathComponent("media") }
     public var coversDirectory: URL { dataDirectory.appendingPathComponent("covers") }
+    /// Uploaded files of unknown CSV format wait here for their column choices.
+    public var importsDirectory: URL { dataDirectory.appendingPathComponent("imports") }
     public var templatesDirectory: String { resourcesDirectory.appendingPathComponent("templates").path }
     public var staticDirectory: String { resourcesDirectory.appendingPathComponent("static").path }
     public var openAPIFile: URL { resourcesDirectory.appendingPathComponent("Resources/openapi.yaml") }

@@ -14,7 +14,10 @@ public func buildApplication(config: AppConfig) async throws -> some Application
     try FileManager.default.createDirectory(at: config.coversDirectory, withIntermediateDirectories: true)
     let database = try AppDatabase(path: config.databasePath)
     let renderer = try await PageRenderer(directory: config.templatesDirectory)
-    let router = try buildRouter(config: config, database: database, renderer: renderer, logger: logger)
+    // Imports run beside the server and stop with it; an import cut off by a restart resumes here.
+    let imports = ImportRunner(db: database, logger: logger, now: config.clock.now)
+    let router = try buildRouter(
+        config: config, database: database, renderer: renderer, imports: imports, logger: logger)
     let deadline = TimeAmount.milliseconds(Int64(config.requestTimeout * 1000))
     return Application(
         router: router,
@@ -26,6 +29,7 @@ public func buildApplication(config: AppConfig) async throws -> some Application
             // instead of having their connection attempts dropped and retried seconds later.
             address: .hostname(config.host, port: config.port), serverName: "Shelfed", backlog: 2_048,
             availableConnectionsDelegate: MaximumAvailableConnections(config.maxConnections, logger: logger)),
+        services: [imports],
         logger: logger
     )
 }
@@ -33,7 +37,9 @@ public func buildApplication(config: AppConfig) async throws -> some Application
 /// Middleware order matters: security headers and errors outermost, static files before any database work,
 /// then the session and the signed-in user, the error pages again (so they keep the navigation and sign-out),
 /// and CSRF; public routes before the login redirect, protected after. Every GET also answers HEAD.
-func buildRouter(config: AppConfig, database: AppDatabase, renderer: PageRenderer, logger: Logger) throws
+func buildRouter(
+    config: AppConfig, database: AppDatabase, renderer: PageRenderer, imports runner: ImportRunner, logger: Logger
+) throws
     -> Router<AppRequestContext>
 {
     let clock = config.clock
@@ -125,5 +131,9 @@ func buildRouter(config: AppConfig, database: AppDatabase, renderer: PageRendere
         maxUploadBytes: config.maxUploadBytes
     ).addRoutes(to: signedIn)
     SearchController(search: search, library: library, books: books, renderer: renderer).addRoutes(to: signedIn)
+    ImportController(
+        imports: ImportStore(db: database, directory: config.importsDirectory), runner: runner, media: media,
+        renderer: renderer, clock: clock
+    ).addRoutes(to: signedIn)
     return router
 }

@@ -6,6 +6,8 @@ import MultipartKit
 struct UploadedFile: Sendable {
     let url: URL
     let bytes: Int
+    /// The name the browser gave the file: shown to its owner as text (an import's file), never used as a path.
+    var clientName: String? = nil
 }
 
 /// The text fields and file parts of a `multipart/form-data` upload.
@@ -25,7 +27,8 @@ extension Request {
     /// left on disk. The first field must be `_csrf` matching `csrfToken`, checked before any file is read; only
     /// the API, whose calls carry a key and never a cookie, passes nil (no cross-site request can hold a key).
     func receiveMultipart(
-        fileField: String, maxBytes: Int, csrfToken: String?, temporaryFile: @escaping () -> URL
+        fileField: String, maxBytes: Int, csrfToken: String?, temporaryFile: @escaping () -> URL,
+        tooLargeAdvice: String = "Send fewer photos at once, or smaller ones."
     ) async throws -> MultipartUpload {
         guard let contentType = headers[.contentType], contentType.lowercased().hasPrefix("multipart/form-data"),
             let boundary = Self.boundary(in: contentType)
@@ -33,7 +36,7 @@ extension Request {
             throw HTTPError(.badRequest, message: "This page expects a file upload.")
         }
         let limitMessage = "That upload is larger than this server accepts (\(maxBytes / 1_048_576) MB in all). "
-            + "Send fewer photos at once, or smaller ones."
+            + tooLargeAdvice
         if let declared = headers[.contentLength].flatMap(Int.init), declared > maxBytes {
             throw HTTPError(.contentTooLarge, message: limitMessage)
         }
@@ -86,6 +89,7 @@ private final class MultipartState {
 
     private var partName: String?
     private var isFile = false
+    private var clientName: String?
     private var text = Data()
     private var file: (url: URL, handle: FileHandle, bytes: Int)?
     private var partsSeen = 0
@@ -102,8 +106,9 @@ private final class MultipartState {
         inPart = true
         guard name.lowercased() == "content-disposition" else { return }
         partName = Self.parameter("name", in: value)
-        // The client's file name is never used, not even for the extension.
-        isFile = Self.parameter("filename", in: value) != nil
+        // The client's file name is never used for the file on disk, not even for the extension.
+        clientName = Self.parameter("filename", in: value)
+        isFile = clientName != nil
     }
 
     func body(_ buffer: inout ByteBuffer) {
@@ -166,7 +171,7 @@ private final class MultipartState {
             try? file.handle.close()
             // An empty file input still sends a part; it is no photo.
             if file.bytes > 0 {
-                upload.files.append(UploadedFile(url: file.url, bytes: file.bytes))
+                upload.files.append(UploadedFile(url: file.url, bytes: file.bytes, clientName: clientName))
             } else {
                 try? FileManager.default.removeItem(at: file.url)
             }

@@ -10,6 +10,8 @@ enum Paths {
     static let devices = Route.devices.link()
     static func deviceRevoke(_ id: Int64) -> String { Route.deviceRevoke.link(id) }
     static let newBook = Route.newBook.link()
+    static let imports = Route.imports.link()
+    static func importJob(_ id: String) -> String { Route.importJob.link(id) }
     static let books = Route.books.link()
 
     static func login(next: String? = nil) -> String {

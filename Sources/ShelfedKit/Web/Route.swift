@@ -10,6 +10,7 @@ enum Route: String, CaseIterable, Sendable {
     case bookPhotos, newBookPhoto, photo, photoDelete, photoFile
     case profile, profileEdit, profileAvatar, profileGoal, profilePassword, profileDelete, devices, deviceRevoke
     case search, searchVolume, searchAdd
+    case imports, importJob, importMapping, importConfirm, importCancel, importEvents, importFailedRows, importRetry
 
     /// The path as the router matches it; `:name` segments are parameters.
     var pattern: String {
@@ -45,12 +46,20 @@ enum Route: String, CaseIterable, Sendable {
         case .search: "/search"
         case .searchVolume: "/search/volumes/:volumeId"
         case .searchAdd: "/search/add"
+        case .imports: "/import"
+        case .importJob: "/import/:jobID"
+        case .importMapping: "/import/:jobID/columns"
+        case .importConfirm: "/import/:jobID/confirm"
+        case .importCancel: "/import/:jobID/cancel"
+        case .importEvents: "/import/:jobID/events"
+        case .importFailedRows: "/import/:jobID/failed-rows"
+        case .importRetry: "/import/:jobID/rows/:row"
         }
     }
 
     /// Whether its POST streams a multipart body, checking the CSRF token as the body's first part itself.
     var takesStreamedUpload: Bool {
-        self == .bookPhotos || self == .profileAvatar
+        self == .bookPhotos || self == .profileAvatar || self == .imports
     }
 
     var routerPath: RouterPath { RouterPath(pattern) }

@@ -1,0 +1,232 @@
+import Foundation
+
+/// `import/index`: the upload form and past imports.
+struct ImportIndexPage: Sendable {
+    struct PastJob: Sendable {
+        let path: String
+        let fileName: String
+        let format: String
+        let when: String
+        let status: String
+        let counts: String
+    }
+
+    let chrome: PageChrome
+    let error: String?
+    let jobs: [PastJob]
+    let hasJobs: Bool
+    let maxMegabytes = 20
+
+    init(context: SignedInContext, jobs: [ImportJob], error: String?) {
+        chrome = PageChrome(title: "Import", context: context, tab: .profile)
+        self.error = error
+        self.jobs = jobs.map { job in
+            PastJob(
+                path: Paths.importJob(job.id), fileName: job.fileName, format: job.format.displayName,
+                when: ImportJobPage.format(job.createdAt), status: ImportJobPage.statusText(job.status),
+                counts: ImportJobPage.counts(job))
+        }
+        hasJobs = !jobs.isEmpty
+    }
+}
+
+/// `import/job`: one import at whichever step it is.
+struct ImportJobPage: Sendable {
+    struct Choice: Sendable {
+        let value: String
+        let label: String
+        let selected: Bool
+    }
+
+    struct ColumnField: Sendable {
+        let name: String
+        let label: String
+        let choices: [Choice]
+    }
+
+    struct ShelfChoice: Sendable {
+        let index: Int
+        let name: String
+        let count: Int
+        let choices: [Choice]
+    }
+
+    struct PreviewRow: Sendable {
+        let row: Int
+        let title: String
+        let authors: String
+        let shelf: String
+        let reads: String
+        let rating: String?
+        let lists: String?
+        let notes: [String]
+
+        init(row: Int, book: ImportedBook, mapping: [String: Shelf]) {
+            self.row = row
+            title = book.title
+            authors = book.authors.joined(separator: ", ")
+            switch book.shelf {
+            case .known(let shelf): self.shelf = shelf.title
+            case .custom(let name): self.shelf = "\((mapping[name] ?? .wantToRead).title) (from “\(name)”)"
+            }
+            let dated = book.readThroughs.compactMap { read -> String? in
+                switch (read.startedOn, read.finishedOn) {
+                case (nil, nil): nil
+                case (let start?, nil): "started \(start)"
+                case (nil, let end?): "finished \(end)"
+                case (let start?, let end?): "\(start) – \(end)"
+                }
+            }
+            reads = dated.isEmpty ? (book.shelf == .known(.read) ? "Read, date unknown" : "") : dated.joined(separator: "; ")
+            rating = book.rating.map { ImportJobPage.stars($0) }
+            lists = book.lists.isEmpty ? nil : book.lists.joined(separator: ", ")
+            notes = book.notes
+        }
+    }
+
+    struct ProblemRow: Sendable {
+        struct Cell: Sendable {
+            let index: Int
+            let header: String
+            let value: String
+        }
+
+        let row: Int
+        let anchor: String
+        let message: String
+        let summary: String
+        let cells: [Cell]
+        let retryPath: String
+    }
+
+    struct ShelfCount: Sendable {
+        let shelf: String
+        let count: Int
+    }
+
+    let chrome: PageChrome
+    let job: ImportJob
+    let fileName: String
+    let format: String
+    let status: String
+    let isMapping: Bool
+    let isPreview: Bool
+    let isRunning: Bool
+    let isFinished: Bool
+    let percent: Int
+    let counts: String
+    let eventsPath: String
+    let confirmPath: String
+    let cancelPath: String
+    let mappingPath: String
+    let failedRowsPath: String
+    var columnFields: [ColumnField] = []
+    var mappingError: String?
+    var shelfCounts: [ShelfCount] = []
+    var shelfChoices: [ShelfChoice] = []
+    var hasShelfChoices = false
+    var previewRows: [PreviewRow] = []
+    var problems: [ProblemRow] = []
+    var hasProblems = false
+    var moreProblems: Int?
+    var summaryLine: String?
+
+    init(context: SignedInContext, job: ImportJob) {
+        chrome = PageChrome(title: "Import", context: context, tab: .profile, notice: job.message)
+        self.job = job
+        fileName = job.fileName
+        format = job.format.displayName
+        status = Self.statusText(job.status)
+        isMapping = job.status == .mapping
+        isPreview = job.status == .preview
+        isRunning = job.status.isRunning
+        isFinished = job.status.isFinished
+        percent = job.percent
+        counts = Self.counts(job)
+        eventsPath = Route.importEvents.link(job.id)
+        confirmPath = Route.importConfirm.link(job.id)
+        cancelPath = Route.importCancel.link(job.id)
+        mappingPath = Route.importMapping.link(job.id)
+        failedRowsPath = Route.importFailedRows.link(job.id)
+        if isMapping { setMapping(job.columnMapping ?? ColumnMapping.guess(headers: job.headers), error: nil) }
+        if let summary = job.summary {
+            shelfCounts = Shelf.allCases.compactMap { shelf in
+                summary.byShelf[shelf].map { ShelfCount(shelf: shelf.title, count: $0) }
+            }
+            shelfChoices = job.shelfMapping.keys.sorted().enumerated().map { index, name in
+                ShelfChoice(
+                    index: index, name: name, count: summary.customShelves[name] ?? 0,
+                    choices: Shelf.allCases.map { shelf in
+                        Choice(value: shelf.rawValue, label: shelf.title, selected: job.shelfMapping[name] == shelf)
+                    })
+            }
+            hasShelfChoices = !shelfChoices.isEmpty
+            var facts = ["\(summary.books) books to import"]
+            if summary.withoutReadDate > 0 { facts.append("\(summary.withoutReadDate) read with no date (kept without one)") }
+            if summary.rated > 0 { facts.append("\(summary.rated) rated") }
+            if summary.reviewed > 0 { facts.append("\(summary.reviewed) with a review") }
+            if summary.problems > 0 { facts.append("\(summary.problems) rows need a fix") }
+            if summary.skipped > 0 { facts.append("\(summary.skipped) left out") }
+            summaryLine = facts.joined(separator: " · ")
+        }
+    }
+
+    mutating func setMapping(_ mapping: ColumnMapping, error: String?) {
+        mappingError = error
+        let fields: [(String, String, String?)] = [
+            ("title", "Title (required)", mapping.title), ("author", "Author", mapping.author),
+            ("isbn", "ISBN", mapping.isbn), ("shelf", "Shelf or status", mapping.shelf),
+            ("date_read", "Date read", mapping.dateRead), ("rating", "Rating", mapping.rating),
+        ]
+        columnFields = fields.map { name, label, chosen in
+            ColumnField(
+                name: name, label: label,
+                choices: [Choice(value: "", label: "— none —", selected: chosen == nil)]
+                    + job.headers.map { Choice(value: $0, label: $0, selected: $0 == chosen) })
+        }
+    }
+
+    mutating func addProblems(_ rows: [ImportRow], job: ImportJob) {
+        problems = rows.map { row in
+            let cells = job.headers.enumerated().map { index, header in
+                ProblemRow.Cell(index: index, header: header, value: index < row.raw.count ? row.raw[index] : "")
+            }
+            let summary = cells.filter { !$0.value.isEmpty }.prefix(3).map { String($0.value.prefix(60)) }
+                .joined(separator: " · ")
+            return ProblemRow(
+                row: row.row, anchor: "row-\(row.row)", message: row.message ?? "This row could not be imported.",
+                summary: summary, cells: cells, retryPath: Route.importRetry.link(job.id, row.row))
+        }
+        hasProblems = !problems.isEmpty
+        let total = job.status == .preview ? (job.summary?.problems ?? 0) : job.failed
+        moreProblems = total > rows.count ? total - rows.count : nil
+    }
+
+    static func statusText(_ status: ImportJob.Status) -> String {
+        switch status {
+        case .staging: "Reading the file"
+        case .mapping: "Waiting for your column choices"
+        case .preview: "Waiting for you to confirm"
+        case .initialized: "Queued"
+        case .processing: "Importing"
+        case .completed: "Finished"
+        case .failed: "Failed"
+        case .canceled: "Cancelled"
+        }
+    }
+
+    static func counts(_ job: ImportJob) -> String {
+        guard job.status.isRunning || job.status.isFinished else { return "\(job.total) rows" }
+        return "\(job.created) added · \(job.updated) updated · \(job.skipped) skipped · \(job.failed) failed"
+    }
+
+    static func stars(_ rating: Double) -> String {
+        let text = rating == rating.rounded() ? String(Int(rating)) : String(rating)
+        return "\(text) ★"
+    }
+
+    static func format(_ date: Date) -> String {
+        date.formatted(Date.FormatStyle(date: .abbreviated, time: .shortened, timeZone: TimeZone(identifier: "UTC")!))
+            + " UTC"
+    }
+}

@@ -1,0 +1,26 @@
+// Live import progress: the page works without this (it refreshes itself); with it, the bar moves as rows
+// are imported and the page reloads once to show the results.
+(function () {
+  var bar = document.getElementById("import-progress");
+  if (!bar || !window.EventSource) return;
+  var percent = document.getElementById("import-percent");
+  var counts = document.getElementById("import-counts");
+  var source = new EventSource(bar.getAttribute("data-events"));
+  function show(event) {
+    var job = JSON.parse(event.data);
+    var value = Math.floor(job.progress * 100);
+    bar.value = value;
+    bar.textContent = value + " %";
+    percent.textContent = value;
+    counts.textContent = job.created + " added · " + job.updated + " updated · " + job.skipped + " skipped · " +
+      job.failed + " failed";
+  }
+  source.addEventListener("progress", show);
+  function finish(event) {
+    show(event);
+    source.close();
+    window.location.reload();
+  }
+  source.addEventListener("completed", finish);
+  source.addEventListener("failed", finish);
+})();
