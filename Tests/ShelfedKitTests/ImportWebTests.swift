@@ -41,7 +41,7 @@ import Testing
             #expect(preview.contains("Goodreads"))
             #expect(preview.contains("10 books to import"))
             // The custom exclusive shelf is offered with Want to read chosen.
-            #expect(preview.contains("“waiting” (1 books) goes to"))
+            #expect(preview.contains("“waiting” (1 book) goes to"))
             #expect(preview.contains(#"<option value="want_to_read" selected>"#))
             #expect(preview.contains("The first rows, as they will be stored"))
 
@@ -108,7 +108,7 @@ import Testing
             #expect(String(buffer: refused.body).contains("Choose the column that holds each book"))
             _ = try await web.post(path + "/columns", ["title": "Name of book", "author": "Writer", "date_read": "Finished on"])
             let preview = String(buffer: try await web.get(path).body)
-            #expect(preview.contains("1 books to import"))
+            #expect(preview.contains("1 book to import"))
             #expect(preview.contains("2023-08-01"))
         }
     }

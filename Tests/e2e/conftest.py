@@ -35,6 +35,10 @@ def fake_books():
     fake.shutdown()
 
 
+# The running server's binary and data folder, for tests that use the command line beside it.
+SERVER = {}
+
+
 @pytest.fixture(scope="session")
 def server(fake_books):
     binary = pathlib.Path(os.environ.get("SHELFED_BINARY", ROOT / ".build" / "debug" / "shelfed"))
@@ -45,6 +49,7 @@ def server(fake_books):
                SHELFED_GOOGLE_BOOKS_URL=fake_books.base_url + "/books/v1",
                SHELFED_OPEN_LIBRARY_URL=fake_books.base_url + "/ol",
                SHELFED_OPEN_LIBRARY_COVERS_URL=fake_books.base_url + "/olcovers")
+    SERVER.update(binary=binary, env=env)
     log = open(pathlib.Path(data_dir) / "server.log", "w")
     process = subprocess.Popen([str(binary), "serve"], env=env, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"

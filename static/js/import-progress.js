@@ -5,6 +5,7 @@
   if (!bar || !window.EventSource) return;
   var percent = document.getElementById("import-percent");
   var counts = document.getElementById("import-counts");
+  var status = document.getElementById("import-status");
   var source = new EventSource(bar.getAttribute("data-events"));
   function show(event) {
     var job = JSON.parse(event.data);
@@ -12,6 +13,7 @@
     bar.value = value;
     bar.textContent = value + " %";
     percent.textContent = value;
+    if (job.status === "processing") status.textContent = "Importing";
     counts.textContent = job.created + " added · " + job.updated + " updated · " + job.skipped + " skipped · " +
       job.failed + " failed";
   }

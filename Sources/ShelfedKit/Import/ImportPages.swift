@@ -47,7 +47,7 @@ struct ImportJobPage: Sendable {
     struct ShelfChoice: Sendable {
         let index: Int
         let name: String
-        let count: Int
+        let count: String
         let choices: [Choice]
     }
 
@@ -130,6 +130,7 @@ struct ImportJobPage: Sendable {
     var hasProblems = false
     var moreProblems: Int?
     var summaryLine: String?
+    var importLabel = "Import"
 
     init(context: SignedInContext, job: ImportJob) {
         chrome = PageChrome(title: "Import", context: context, tab: .profile, notice: job.message)
@@ -155,19 +156,20 @@ struct ImportJobPage: Sendable {
             }
             shelfChoices = job.shelfMapping.keys.sorted().enumerated().map { index, name in
                 ShelfChoice(
-                    index: index, name: name, count: summary.customShelves[name] ?? 0,
+                    index: index, name: name, count: Self.count(summary.customShelves[name] ?? 0, "book", "books"),
                     choices: Shelf.allCases.map { shelf in
                         Choice(value: shelf.rawValue, label: shelf.title, selected: job.shelfMapping[name] == shelf)
                     })
             }
             hasShelfChoices = !shelfChoices.isEmpty
-            var facts = ["\(summary.books) books to import"]
+            var facts = [Self.count(summary.books, "book", "books") + " to import"]
             if summary.withoutReadDate > 0 { facts.append("\(summary.withoutReadDate) read with no date (kept without one)") }
             if summary.rated > 0 { facts.append("\(summary.rated) rated") }
             if summary.reviewed > 0 { facts.append("\(summary.reviewed) with a review") }
-            if summary.problems > 0 { facts.append("\(summary.problems) rows need a fix") }
+            if summary.problems > 0 { facts.append(Self.count(summary.problems, "row needs", "rows need") + " a fix") }
             if summary.skipped > 0 { facts.append("\(summary.skipped) left out") }
             summaryLine = facts.joined(separator: " · ")
+            importLabel = "Import " + Self.count(summary.books, "book", "books")
         }
     }
 
@@ -200,6 +202,11 @@ struct ImportJobPage: Sendable {
         hasProblems = !problems.isEmpty
         let total = job.status == .preview ? (job.summary?.problems ?? 0) : job.failed
         moreProblems = total > rows.count ? total - rows.count : nil
+    }
+
+    /// "1 book", "2 books".
+    static func count(_ number: Int, _ one: String, _ many: String) -> String {
+        "\(number) \(number == 1 ? one : many)"
     }
 
     static func statusText(_ status: ImportJob.Status) -> String {
