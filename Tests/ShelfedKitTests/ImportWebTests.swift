@@ -157,3 +157,53 @@ import Testing
         }
     }
 }
+
+/// What an import brings is visible and editable: rating, review and notes on the book page, sorting by rating,
+/// and read books without a date counted apart on the profile.
+@Suite struct ImportedDataVisibilityTests {
+    @Test func ratingsReviewsNotesAndUndatedReadsShow() async throws {
+        try await TestApp().run { client in
+            let web = WebSession(client)
+            _ = try await web.register("ada")
+            let profileBefore = String(buffer: try await web.get("/profile").body)
+            #expect(!profileBefore.contains("read, date unknown"))
+            let uploaded = try await ImportWebTests.upload(web, "goodreads_bsanser_mapmyreads.csv")
+            let path = try #require(uploaded.headers[.location])
+            _ = try await web.post(path + "/confirm", [:])
+            _ = try await ImportWebTests.waitForResults(web, path)
+
+            // The file has 16 read books, 8 of them without a Date Read.
+            let profile = String(buffer: try await web.get("/profile").body)
+            #expect(profile.contains("<strong>8</strong> read, date unknown"))
+            #expect(profile.contains("<strong>16</strong> books read"))
+
+            // Sorting by rating puts the three 5-star books first (the file rates 3 books 5 and 6 books 4).
+            let byRating = String(buffer: try await web.get("/shelves/read?sort=rating&order=desc").body)
+            #expect(byRating.contains(#"<option value="rating" selected>"#))
+            let fiveStars = ["Los renglones torcidos de Dios", "The Seven Husbands of Evelyn Hugo", "The Ride of a Lifetime"]
+            let firstFourStar = try #require(byRating.range(of: "Convenience Store Woman")).lowerBound
+            for title in fiveStars {
+                #expect(try #require(byRating.range(of: title)).lowerBound < firstFourStar, "\(title)")
+            }
+
+            // The book page shows the imported rating and takes a review and private notes.
+            let link = try #require(byRating.firstMatch(of: /href="(\/books\/\d+)">Convenience Store Woman/)).1
+            let book = String(buffer: try await web.get(String(link)).body)
+            #expect(book.contains(#"<option value="4.0" selected>4 stars</option>"#))
+            let saved = try await web.post(
+                String(link) + "/review", ["rating": "3.75", "review": "Quiet and strange.", "private_notes": "Lend to Bo"])
+            #expect(saved.status == .seeOther)
+            let after = String(buffer: try await web.get(String(link)).body)
+            #expect(after.contains(#"<option value="3.75" selected>3¾ stars</option>"#))
+            #expect(after.contains(">Quiet and strange.</textarea>") && after.contains(">Lend to Bo</textarea>"))
+
+            // A bad rating is refused with the typed text kept.
+            let refused = try await web.post(
+                String(link) + "/review", ["rating": "3.3", "review": "Kept <b>as typed</b>", "private_notes": ""])
+            #expect(refused.status == .unprocessableContent)
+            let page = String(buffer: refused.body)
+            #expect(page.contains("Choose a rating from ½ to 5 stars"))
+            #expect(page.contains("Kept &lt;b&gt;as typed&lt;/b&gt;</textarea>"))
+        }
+    }
+}

@@ -51,6 +51,11 @@ public struct UserBook: Codable, Sendable, Identifiable, FetchableRecord, Mutabl
     public var startedAt: String?
     public var finishedAt: String?
     public var updatedAt: Date
+    /// Notes only the reader sees (never exported to other trackers' public fields).
+    public var privateNotes: String? = nil
+    public var owned: Bool? = nil
+    /// As the old tracker named it: `paperback`, `ebook`, `audio`, ….
+    public var format: String? = nil
 
     public static let databaseTableName = "user_book"
     public static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase

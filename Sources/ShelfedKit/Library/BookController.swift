@@ -17,6 +17,7 @@ struct BookController: Sendable {
         router.post(Route.bookShelf.routerPath, use: move)
         router.post(Route.bookFavourite.routerPath, use: favourite)
         router.post(Route.bookDates.routerPath, use: updateDates)
+        router.post(Route.bookReview.routerPath, use: updateReview)
         router.get(Route.bookRemove.routerPath, use: confirmRemove)
         router.post(Route.bookRemove.routerPath, use: remove)
     }
@@ -102,6 +103,38 @@ struct BookController: Sendable {
         try await library.setDates(
             bookID: entry.book.id!, started: started, finished: finished, for: entry.userBook.userId, now: clock.now())
         return .seeOther(Paths.book(entry.book.id!))
+    }
+
+    /// POST /books/:id/review (`rating` 0.25–5 or empty, `review`, `private_notes`): what the reader thought.
+    @Sendable func updateReview(_ request: Request, context: SignedInContext) async throws -> Response {
+        var request = request
+        let entry = try await requireEntry(context)
+        let form = FormFields(urlEncoded: String(buffer: try await request.collectBody(upTo: CSRFMiddleware.maxFormBytes)))
+        var change = EntryChange()
+        let typed = ReviewValues(rating: form["rating"] ?? "", review: form["review"] ?? "", notes: form["private_notes"] ?? "")
+        var errors = FieldErrors()
+        if let text = form.trimmed("rating") {
+            if let rating = Double(text), EntryChange.isValidRating(rating) {
+                change.rating = .set(rating)
+            } else {
+                errors["rating"] = "Choose a rating from ½ to 5 stars, or none."
+            }
+        } else {
+            change.rating = .set(nil)
+        }
+        change.review = .set(typed.review.trimmingCharacters(in: .whitespacesAndNewlines))
+        change.privateNotes = .set(typed.notes.trimmingCharacters(in: .whitespacesAndNewlines))
+        if errors.isEmpty, let problems = try await library.apply(
+            change, bookID: entry.book.id!, for: entry.userBook.userId, now: clock.now(), today: clock.today())
+        {
+            errors = problems
+        }
+        guard errors.isEmpty else {
+            let page = BookPage(
+                context: context, entry: entry, photos: try await photoStrip(entry), review: typed, errors: errors)
+            return try renderer.render(page, template: "library/book", status: .unprocessableContent).response
+        }
+        return .seeOther(Paths.book(entry.book.id!) + "#review-heading")
     }
 
     /// GET /books/:id/remove: asks before removing.

@@ -80,9 +80,23 @@ struct BookPage: Sendable {
     let finishedValue: String
     let startedError: String?
     let finishedError: String?
+    let reviewPath: String
+    let ratingOptions: [RatingOption]
+    let reviewValue: String
+    let notesValue: String
+    let ratingError: String?
+    let reviewError: String?
+    let notesError: String?
+    let readWithoutDate: Bool
+
+    struct RatingOption: Sendable {
+        let value: String
+        let label: String
+        let selected: Bool
+    }
 
     init(context: some PageContext, entry: LibraryEntry, photos: PhotoStrip,
-         dates: (started: String, finished: String)? = nil, errors: FieldErrors = .init())
+         dates: (started: String, finished: String)? = nil, review: ReviewValues? = nil, errors: FieldErrors = .init())
     {
         self.photos = photos
         let book = entry.book
@@ -106,7 +120,36 @@ struct BookPage: Sendable {
         finishedValue = dates?.finished ?? entry.userBook.finishedAt ?? ""
         startedError = errors["started_at"]
         finishedError = errors["finished_at"]
+        reviewPath = Paths.bookReview(book.id!)
+        let chosen = review?.rating ?? entry.userBook.rating.map { String($0) } ?? ""
+        ratingOptions = [RatingOption(value: "", label: "No rating", selected: chosen.isEmpty)]
+            + (1...20).reversed().map { quarter in
+                let value = Double(quarter) / 4
+                return RatingOption(
+                    value: String(value), label: Self.starsLabel(value), selected: Double(chosen) == value)
+            }
+        reviewValue = review?.review ?? entry.userBook.review ?? ""
+        notesValue = review?.notes ?? entry.userBook.privateNotes ?? ""
+        ratingError = errors["rating"]
+        reviewError = errors["comments"]
+        notesError = errors["private_notes"]
+        readWithoutDate = entry.userBook.shelf == .read && entry.userBook.finishedAt == nil
     }
+
+    /// "4¾ stars", "1 star": quarter steps as a reader says them.
+    static func starsLabel(_ value: Double) -> String {
+        let whole = Int(value)
+        let fraction = ["", "¼", "½", "¾"][Int(((value - Double(whole)) * 4).rounded())]
+        let number = whole == 0 ? fraction : "\(whole)\(fraction)"
+        return number + (value == 1 ? " star" : " stars")
+    }
+}
+
+/// What was typed into the review form, kept when it is shown again with a message.
+struct ReviewValues: Sendable {
+    let rating: String
+    let review: String
+    let notes: String
 }
 
 /// `library/remove`: asks before a book leaves the library.

@@ -22,6 +22,7 @@ struct EntryChange: Sendable {
     var finished: Patch<String> = .keep
     var rating: Patch<Double> = .keep
     var review: Patch<String> = .keep
+    var privateNotes: Patch<String> = .keep
 
     static let maxReviewLength = 20_000
 
@@ -49,6 +50,13 @@ struct EntryChange: Sendable {
                 errors["comments"] = "Comments cannot contain control characters."
             }
         }
+        if case .set(let value?) = privateNotes {
+            if value.count > Self.maxReviewLength {
+                errors["private_notes"] = "Notes can be at most \(Self.maxReviewLength) characters."
+            } else if NewBookForm.hasControlCharacters(value, allowingLineBreaks: true) {
+                errors["private_notes"] = "Notes cannot contain control characters."
+            }
+        }
         return errors
     }
 
@@ -68,6 +76,7 @@ struct EntryChange: Sendable {
         entry.finishedAt = finished.applied(to: entry.finishedAt)
         entry.rating = rating.applied(to: entry.rating)
         entry.review = review.applied(to: entry.review).flatMap { $0.isEmpty ? nil : $0 }
+        entry.privateNotes = privateNotes.applied(to: entry.privateNotes).flatMap { $0.isEmpty ? nil : $0 }
     }
 }
 

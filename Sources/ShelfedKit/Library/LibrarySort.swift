@@ -1,7 +1,7 @@
-/// How a list of books is ordered: `?sort=added|title|author|finished&order=asc|desc`.
+/// How a list of books is ordered: `?sort=added|title|author|finished|rating&order=asc|desc`.
 public struct LibrarySort: Sendable, Equatable {
     public enum Key: String, Sendable, CaseIterable {
-        case added, title, author, finished
+        case added, title, author, finished, rating
 
         var label: String {
             switch self {
@@ -9,6 +9,7 @@ public struct LibrarySort: Sendable, Equatable {
             case .title: "Title"
             case .author: "Author"
             case .finished: "Date finished"
+            case .rating: "Your rating"
             }
         }
 
@@ -42,6 +43,7 @@ public struct LibrarySort: Sendable, Equatable {
         case .title: primary = "book.title COLLATE NOCASE"
         case .author: primary = "json_extract(book.authors, '$[0]') COLLATE NOCASE"
         case .finished: primary = "user_book.finished_at"
+        case .rating: primary = "user_book.rating"
         }
         let direction = order == .asc ? "ASC" : "DESC"
         let ordering = "\(primary) \(direction), user_book.id \(direction)"
@@ -49,8 +51,8 @@ public struct LibrarySort: Sendable, Equatable {
         case .added, .title:
             // Never null; the plain ordering lets SQLite walk the (user_id, shelf, added_at) index.
             return ordering
-        case .author, .finished:
-            // Books without a finish date (or author) sort after the others whichever way the list runs.
+        case .author, .finished, .rating:
+            // Books without a finish date (or author, or rating) sort after the others whichever way the list runs.
             return "(\(primary)) IS NULL, " + ordering
         }
     }

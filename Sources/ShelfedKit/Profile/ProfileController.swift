@@ -63,6 +63,7 @@ struct ProfileController: Sendable {
             },
             goal: goal, goalValue: user.readingGoal.map(String.init) ?? "",
             allTimeBooks: totals.booksRead, allTimePages: totals.pagesRead, yearsActive: totals.yearsActive,
+            readWithoutDate: totals.readWithoutDate > 0 ? totals.readWithoutDate : nil,
             yearsChart: ReadingChart.years(totals.perYear))
         return try renderer.render(page, template: "profile/show")
     }

@@ -55,6 +55,8 @@ struct ProfilePage: Sendable {
     let allTimeBooks: Int
     let allTimePages: Int
     let yearsActive: Int
+    /// Nil hides the line (Mustache counts 0 as true).
+    let readWithoutDate: Int?
     let yearsChart: HTMLFragment
 }
 

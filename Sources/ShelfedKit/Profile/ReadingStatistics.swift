@@ -40,6 +40,9 @@ public struct AllTimeStatistics: Sendable, Equatable {
     public var perYear: [(year: Int, books: Int)] = []
 
     public var yearsActive: Int { perYear.count }
+    /// Books on the Read shelf with no finish date (imported from trackers that had none): counted here, never
+    /// put in a year.
+    public var readWithoutDate: Int { booksRead - perYear.reduce(0) { $0 + $1.books } }
 
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.booksRead == rhs.booksRead && lhs.pagesRead == rhs.pagesRead

@@ -56,6 +56,7 @@ enum Paths {
     static func bookShelf(_ id: Int64) -> String { Route.bookShelf.link(id) }
     static func bookFavourite(_ id: Int64) -> String { Route.bookFavourite.link(id) }
     static func bookDates(_ id: Int64) -> String { Route.bookDates.link(id) }
+    static func bookReview(_ id: Int64) -> String { Route.bookReview.link(id) }
     static func bookRemove(_ id: Int64) -> String { Route.bookRemove.link(id) }
 
     /// Percent-escapes one path segment (such as a Google volume id) so it cannot add segments or a query:

@@ -6,7 +6,7 @@ import Hummingbird
 enum Route: String, CaseIterable, Sendable {
     case home, health, login, register, logout
     case shelves, shelf, favourites
-    case newBook, books, book, bookShelf, bookFavourite, bookDates, bookRemove
+    case newBook, books, book, bookShelf, bookFavourite, bookDates, bookReview, bookRemove
     case bookPhotos, newBookPhoto, photo, photoDelete, photoFile
     case profile, profileEdit, profileAvatar, profileGoal, profilePassword, profileDelete, devices, deviceRevoke
     case search, searchVolume, searchAdd
@@ -29,6 +29,7 @@ enum Route: String, CaseIterable, Sendable {
         case .bookShelf: "/books/:id/shelf"
         case .bookFavourite: "/books/:id/favourite"
         case .bookDates: "/books/:id/dates"
+        case .bookReview: "/books/:id/review"
         case .bookRemove: "/books/:id/remove"
         case .bookPhotos: "/books/:id/photos"
         case .newBookPhoto: "/books/:id/photos/new"
