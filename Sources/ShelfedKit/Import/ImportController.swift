@@ -23,6 +23,7 @@ struct ImportController: Sendable {
         router.get(Route.importEvents.routerPath, use: events)
         router.get(Route.importFailedRows.routerPath, use: failedRows)
         router.post(Route.importRetry.routerPath, use: retry)
+        router.get(Route.exportGoodreads.routerPath, use: exportGoodreads)
     }
 
     /// GET /import: the upload form and past imports.
@@ -174,6 +175,17 @@ struct ImportController: Sendable {
         case .problem:
             return .seeOther(Paths.importJob(job.id) + "#row-\(number)")
         }
+    }
+
+    /// GET /export/goodreads: the library as a Goodreads CSV, to keep or to take to another tracker.
+    @Sendable func exportGoodreads(_ request: Request, context: SignedInContext) async throws -> Response {
+        let csv = try await GoodreadsExport(db: imports.db).csv(of: context.userID)
+        var headers = HTTPFields()
+        headers[.contentType] = "text/csv; charset=utf-8"
+        let day = clock.today()
+        headers[.contentDisposition] = "attachment; filename=\"shelfed_library_export_\(day).csv\""
+        headers[.cacheControl] = "no-store"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: csv)))
     }
 
     private func requireJob(_ context: SignedInContext) async throws -> ImportJob {

@@ -12,6 +12,10 @@ enum ImportValues {
         if text.hasPrefix("=\""), text.hasSuffix("\""), text.count >= 3 {
             text = String(text.dropFirst(2).dropLast())
         }
+        // The apostrophe an export (Shelfed's own, or a spreadsheet) puts before a formula-like cell is not text.
+        if text.hasPrefix("'"), let next = text.dropFirst().first, "=+-@".contains(next) {
+            text.removeFirst()
+        }
         text = text.trimmingCharacters(in: .whitespacesAndNewlines)
         return text.isEmpty ? nil : text
     }

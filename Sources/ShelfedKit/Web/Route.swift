@@ -10,7 +10,7 @@ enum Route: String, CaseIterable, Sendable {
     case bookPhotos, newBookPhoto, photo, photoDelete, photoFile
     case profile, profileEdit, profileAvatar, profileGoal, profilePassword, profileDelete, devices, deviceRevoke
     case search, searchVolume, searchAdd
-    case imports, importJob, importMapping, importConfirm, importCancel, importEvents, importFailedRows, importRetry
+    case exportGoodreads, imports, importJob, importMapping, importConfirm, importCancel, importEvents, importFailedRows, importRetry
 
     /// The path as the router matches it; `:name` segments are parameters.
     var pattern: String {
@@ -47,6 +47,7 @@ enum Route: String, CaseIterable, Sendable {
         case .search: "/search"
         case .searchVolume: "/search/volumes/:volumeId"
         case .searchAdd: "/search/add"
+        case .exportGoodreads: "/export/goodreads"
         case .imports: "/import"
         case .importJob: "/import/:jobID"
         case .importMapping: "/import/:jobID/columns"
