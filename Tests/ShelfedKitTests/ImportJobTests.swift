@@ -215,3 +215,45 @@ import Testing
         #expect(try await store.job(id: "' OR 1=1 --", of: me) == nil)
     }
 }
+
+extension ImportJobTests {
+    @Test func aSeriesSuffixFindsTheBareTitleButNumberedVolumesStayApart() async throws {
+        let me = try await user("ada")
+        var dune = NewBook(title: "Dune")
+        dune.authors = ["Frank Herbert"]
+        _ = try await LibraryStore(db: db).add(dune, to: .read, for: me, now: clock.now, today: "2026-11-20")
+        let csv = #"""
+            Book Id,Title,Author,ISBN,ISBN13,My Rating,Exclusive Shelf
+            1,"Dune (Dune, #1)",Frank  Herbert,,,5,read
+            2,Saga (Vol. 1),Brian K. Vaughan,,,,to-read
+            3,Saga (Vol. 2),Brian K. Vaughan,,,,to-read
+            """#
+        let file = directory.appendingPathComponent("series.csv")
+        try Data(csv.utf8).write(to: file)
+        let staged = try await store.stage(upload: file, fileName: "series.csv", userID: me, now: clock.now)
+        _ = try await store.confirm(jobID: staged.id, userID: me, existing: .update, shelfMapping: [:])
+        try await runner().runUntilIdle()
+        let job = try #require(try await store.job(id: staged.id, of: me))
+        #expect((job.created, job.updated) == (2, 1))
+        #expect(try await count("SELECT COUNT(*) FROM user_book") == 3)
+        #expect(try await count("SELECT COUNT(*) FROM user_book WHERE rating = 5") == 1)
+    }
+}
+
+extension ImportJobTests {
+    @Test func addedDaysBecomeNoonUTCThatDay() {
+        let formatter = ISO8601DateFormatter()
+        for day in ["1970-01-01", "2000-02-29", "2024-12-31", "1899-03-01", "2026-11-20"] {
+            #expect(ImportApplier.midday(day) == formatter.date(from: day + "T12:00:00Z"), "\(day)")
+        }
+        #expect(ImportApplier.midday("2023-02-29") == nil)
+    }
+}
+
+extension ImportJobTests {
+    @Test func theAddedDayIsStoredAsGRDBStoresADate() throws {
+        let value = try #require(ImportApplier.middayValue("2024-02-29"))
+        #expect(Date.fromDatabaseValue(value) == ImportApplier.midday("2024-02-29"))
+        #expect(ImportApplier.midday("2024-02-29")?.databaseValue == value)
+    }
+}

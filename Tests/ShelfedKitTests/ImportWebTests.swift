@@ -18,7 +18,7 @@ import Testing
 
     /// Polls the job page until the import has finished (the runner works in the background).
     static func waitForResults(_ web: WebSession, _ path: String) async throws -> String {
-        for _ in 0..<200 {
+        for _ in 0..<1200 {
             let page = try await web.get(path)
             let html = String(buffer: page.body)
             if html.contains("id=\"results\"") { return html }

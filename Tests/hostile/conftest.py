@@ -31,9 +31,10 @@ def free_port():
 class Server:
     """One running server process; `alive()` is checked after every hostile request."""
 
-    def __init__(self, fake_books):
+    def __init__(self, fake_books, data_dir=None):
         binary = pathlib.Path(os.environ.get("SHELFED_BINARY", ROOT / ".build" / "release" / "shelfed"))
-        self.data_dir = pathlib.Path(tempfile.mkdtemp(prefix="shelfed-hostile-"))
+        # A data folder given by the caller is reused: a restart after `kill -9` finds what the last run left.
+        self.data_dir = data_dir or pathlib.Path(tempfile.mkdtemp(prefix="shelfed-hostile-"))
         self.base = f"http://127.0.0.1:{free_port()}"
         env = dict(os.environ, SHELFED_HOST="127.0.0.1", SHELFED_PORT=self.base.rsplit(":", 1)[1],
                    SHELFED_DATA_DIR=str(self.data_dir / "data"), SHELFED_RESOURCES_DIR=str(ROOT),
@@ -41,7 +42,7 @@ class Server:
                    SHELFED_GOOGLE_BOOKS_URL=fake_books.base_url + "/books/v1",
                    SHELFED_OPEN_LIBRARY_URL=fake_books.base_url + "/ol",
                    SHELFED_OPEN_LIBRARY_COVERS_URL=fake_books.base_url + "/olcovers")
-        self.log = open(self.data_dir / "server.log", "w")
+        self.log = open(self.data_dir / "server.log", "a")
 
         def limit_descriptors():
             resource.setrlimit(resource.RLIMIT_NOFILE, (1024, 1024))
@@ -64,12 +65,19 @@ class Server:
     def open_descriptors(self):
         return len(os.listdir(f"/proc/{self.process.pid}/fd"))
 
-    def stop(self):
+    def stop(self, keep_data=False):
         if self.alive():
             self.process.terminate()
             self.process.wait(timeout=10)
         self.log.close()
-        shutil.rmtree(self.data_dir, ignore_errors=True)
+        if not keep_data:
+            shutil.rmtree(self.data_dir, ignore_errors=True)
+
+    def kill(self):
+        """`kill -9`: no shutdown, no flush; the data folder stays for the next start."""
+        self.process.kill()
+        self.process.wait(timeout=10)
+        self.log.close()
 
 
 class Reader:

@@ -9,4 +9,6 @@ struct APIServices: Sendable {
     let media: MediaStore
     let uploader: PhotoUploader
     let statistics: StatisticsStore
+    let imports: ImportStore
+    let runner: ImportRunner
 }

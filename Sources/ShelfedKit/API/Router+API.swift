@@ -24,4 +24,9 @@ func addAPIRoutes(
         .add(middleware: BooksTrackGate(access: config.apiSearchAccess, limiter: RateLimiter(now: clock.now)))
     SearchAPIController(search: services.search).addRoutes(to: booksTrack)
     EnrichAPIController(search: services.search, cache: services.search.cache).addRoutes(to: booksTrack)
+    let importAPI = ImportAPIController(
+        imports: services.imports, runner: services.runner, keys: services.keys, media: services.media, clock: clock)
+    importAPI.addRoutes(to: booksTrack)
+    // Cancelling takes the job's own token, which is no API key: it is checked by the handler, not the gate.
+    importAPI.addCancelRoute(to: router.group().add(middleware: EnvelopeResponseMiddleware()))
 }

@@ -87,6 +87,7 @@ func buildRouter(
             maxBytes: config.search.maxCoverBytes, logger: logger),
         search: search, clock: clock)
 
+    let imports = ImportStore(db: database, directory: config.importsDirectory)
     let hasher = PasswordHasher(cost: config.bcryptCost)
     let signIn = SignInService(users: users, hasher: hasher, throttle: LoginThrottle(db: database), now: clock.now)
     // The API comes before the session: it never reads or sets a cookie and needs no CSRF token.
@@ -94,7 +95,8 @@ func buildRouter(
         to: router, config: config,
         services: APIServices(
             signIn: signIn, keys: APIKeyStore(db: database), library: library, books: books, search: search,
-            photos: photos, media: media, uploader: uploader, statistics: StatisticsStore(db: database)),
+            photos: photos, media: media, uploader: uploader, statistics: StatisticsStore(db: database),
+            imports: imports, runner: runner),
         renderer: renderer)
 
     router.add(
@@ -132,7 +134,7 @@ func buildRouter(
     ).addRoutes(to: signedIn)
     SearchController(search: search, library: library, books: books, renderer: renderer).addRoutes(to: signedIn)
     ImportController(
-        imports: ImportStore(db: database, directory: config.importsDirectory), runner: runner, media: media,
+        imports: imports, runner: runner, media: media,
         renderer: renderer, clock: clock
     ).addRoutes(to: signedIn)
     return router

@@ -55,8 +55,13 @@ struct ImportRecord: Sendable {
     private var cells: [String: String] = [:]
 
     init(headers: [String], values: [String]) {
-        for (index, header) in headers.enumerated() where index < values.count {
-            let key = Self.key(header)
+        self.init(keys: headers.map(Self.key), values: values)
+    }
+
+    /// With the headers' keys made once per file (`key` per cell of 5,000 rows was a fifth of an import's time).
+    init(keys: [String], values: [String]) {
+        cells.reserveCapacity(keys.count)
+        for (index, key) in keys.enumerated() where index < values.count {
             if cells[key] == nil { cells[key] = values[index] }
         }
     }
@@ -71,9 +76,17 @@ struct ImportRecord: Sendable {
     var all: [String: String] { cells }
 
     static func key(_ header: String) -> String {
-        header.trimmingCharacters(in: .whitespacesAndNewlines.union(CharacterSet(charactersIn: "\u{FEFF}")))
-            .lowercased()
+        // The readers look cells up by plain ASCII names: those need no trimming.
+        let bytes = header.utf8
+        if let first = bytes.first, let last = bytes.last, first != 0x20, last != 0x20,
+            bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F })
+        {
+            return header.lowercased()
+        }
+        return header.trimmingCharacters(in: trimmed).lowercased()
     }
+
+    private static let trimmed = CharacterSet.whitespacesAndNewlines.union(CharacterSet(charactersIn: "\u{FEFF}"))
 }
 
 extension ImportRowReader {

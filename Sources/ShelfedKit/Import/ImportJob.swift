@@ -93,6 +93,22 @@ struct ImportRow: Codable, Sendable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "import_row"
     static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
     static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
+
+    /// Written by hand: GRDB's generic path made a JSON encoder per column of every row, a quarter of the time an
+    /// upload of 5,000 rows took. The cells go through the byte writer; the book through one shared encoder.
+    func encode(to container: inout PersistenceContainer) throws {
+        container["job_id"] = jobId
+        container["row"] = row
+        var cells = JSONWriter(reservingCapacity: 512)
+        cells.array { array in for value in raw { array.string(value) } }
+        container["raw"] = String(decoding: cells.bytes, as: UTF8.self)
+        container["book"] = try book.map { String(decoding: try Self.encoder.encode($0), as: UTF8.self) }
+        container["outcome"] = outcome.rawValue
+        container["message"] = message
+        container["user_book_id"] = userBookId
+    }
+
+    private static let encoder = JSONEncoder()
 }
 
 /// The preview's counts, taken while staging so the preview never decodes every row again.

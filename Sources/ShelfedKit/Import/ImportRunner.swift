@@ -87,25 +87,29 @@ final class ImportRunner: Service, Sendable {
                 job.status = .processing
                 job.startedAt = now
             }
-            let rows = try ImportRow.filter(Column("job_id") == jobID && Column("outcome") == "pending")
-                .order(Column("row")).limit(batchSize).fetchAll(db)
+            // Only the row number and the book are read, and only the outcome written back: the cells stay as
+            // they are (decoding and re-encoding them per row was a sixth of an import's time).
+            let rows = try Row.fetchAll(
+                db.cachedStatement(
+                    sql: "SELECT row, book FROM import_row WHERE job_id = ? AND outcome = 'pending' ORDER BY row LIMIT ?"),
+                arguments: [jobID, batchSize])
             var match = try cached ?? LibraryMatch(db, userID: job.userId)
             let applier = ImportApplier(
                 userID: job.userId, existing: job.existing, shelfMapping: job.shelfMapping, now: now)
-            for var row in rows {
-                guard let book = row.book else {
-                    row.outcome = .failed
-                    row.message = row.message ?? "The row could not be read."
+            let record = try db.cachedStatement(
+                sql: "UPDATE import_row SET outcome = ?, message = ?, user_book_id = ? WHERE job_id = ? AND row = ?")
+            for row in rows {
+                let number: Int = row["row"]
+                let book = (row["book"] as String?).flatMap { try? Self.decoder.decode(ImportedBook.self, from: Data($0.utf8)) }
+                guard let book else {
+                    try record.execute(arguments: ["failed", "The row could not be read.", nil, jobID, number])
                     job.failed += 1
                     job.processed += 1
-                    try row.update(db)
                     continue
                 }
                 let applied = try applier.apply(book, match: &match, db)
-                row.outcome = applied.outcome
-                row.message = applied.message
-                row.userBookId = applied.userBookID
-                try row.update(db)
+                try record.execute(
+                    arguments: [applied.outcome.rawValue, applied.message, applied.userBookID, jobID, number])
                 job.processed += 1
                 switch applied.outcome {
                 case .created: job.created += 1
@@ -125,6 +129,8 @@ final class ImportRunner: Service, Sendable {
         }
         matches.withLock { $0[jobID] = finished ? nil : match }
     }
+
+    private static let decoder = JSONDecoder()
 
     /// An upload cut off by a crash while its rows were read leaves a half-staged job: it is marked failed.
     private func recoverInterruptedStaging() async throws {

@@ -77,6 +77,7 @@ struct ImportStore: Sendable {
         let summary = try await AppDatabase.threadPool.runIfActive { () throws -> ImportSummary in
             // Opened here, on the thread that reads it: the reader is not thread-safe.
             let table = try ImportTable(utf8File: clean)
+            let keys = table.headers.map(ImportRecord.key)
             var summary = ImportSummary()
             var batch: [ImportRow] = []
             var count = 0
@@ -88,7 +89,7 @@ struct ImportStore: Sendable {
             while let (number, values) = try table.nextValues() {
                 count += 1
                 guard count <= Self.maxRows else { throw StageError.tooManyRows }
-                let record = ImportRecord(headers: table.headers, values: values)
+                let record = ImportRecord(keys: keys, values: values)
                 var row = ImportRow(jobId: jobID, row: number, raw: values, book: nil, outcome: .pending)
                 switch reader.read(record) {
                 case .book(let book):
@@ -241,6 +242,39 @@ extension ImportStore {
             }
             try job.update(db)
             return .fixed(applied.outcome)
+        }
+    }
+}
+
+// MARK: - For the API
+
+extension ImportStore {
+    /// Keeps the SHA-256 of the token that may cancel the job (DESIGN §6).
+    func setAuthToken(_ digest: String, jobID: String) async throws {
+        try await db.write { db in
+            try db.execute(sql: "UPDATE import_job SET auth_token_sha256 = ? WHERE id = ?", arguments: [digest, jobID])
+        }
+    }
+
+    /// A job whoever owns it: only for `DELETE /v1/jobs/{jobId}`, which checks the job's own token or its owner's key.
+    func anyJob(id: String) async throws -> ImportJob? {
+        guard ImportJob.isWellFormedID(id) else { return nil }
+        return try await db.read { db in try ImportJob.fetchOne(db, key: id) }
+    }
+
+    /// The catalog rows a job created or updated, in file order.
+    func importedBooks(of jobID: String, userID: Int64, limit: Int) async throws -> [Book] {
+        try await db.read { db in
+            try Book.fetchAll(
+                db,
+                sql: """
+                    SELECT book.* FROM import_row
+                    JOIN import_job ON import_job.id = import_row.job_id AND import_job.user_id = ?
+                    JOIN user_book ON user_book.id = import_row.user_book_id AND user_book.user_id = ?
+                    JOIN book ON book.id = user_book.book_id
+                    WHERE import_row.job_id = ? AND import_row.outcome IN ('created', 'updated')
+                    ORDER BY import_row.row LIMIT ?
+                    """, arguments: [userID, userID, jobID, limit])
         }
     }
 }

@@ -10,6 +10,9 @@ import GRDB
 struct LibraryMatch: Sendable {
     private var byExternalID: [String: Int64] = [:]
     private var byTitle: [String: Int64] = [:]
+    /// Books whose title has no trailing parenthesis, so that "Dune (Dune, #1)" finds a "Dune" added from a search;
+    /// "Saga (Vol. 1)" and "Saga (Vol. 2)" stay two books.
+    private var byBareTitle: [String: Int64] = [:]
 
     /// The user's library as the import starts: user_book id by external id and by title key.
     init(_ db: Database, userID: Int64) throws {
@@ -29,7 +32,9 @@ struct LibraryMatch: Sendable {
 
     mutating func remember(_ entryID: Int64, title: String, firstAuthor: String, externalIDs: [String: String]) {
         for (kind, value) in externalIDs { byExternalID[Self.idKey(kind, value), default: entryID] = entryID }
-        byTitle[Self.titleKey(title: title, firstAuthor: firstAuthor), default: entryID] = entryID
+        let key = Self.titleKey(title: title, firstAuthor: firstAuthor)
+        byTitle[key, default: entryID] = entryID
+        if Self.withoutSeries(title) == nil { byBareTitle[key, default: entryID] = entryID }
     }
 
     /// The user_book id of the user's copy of `book`, or nil when they do not have it.
@@ -51,24 +56,41 @@ struct LibraryMatch: Sendable {
         for (kind, value) in book.externalIDs.sorted(by: { $0.key < $1.key }) {
             if let id = byExternalID[Self.idKey(kind, value)] { return id }
         }
-        return byTitle[Self.titleKey(title: book.title, firstAuthor: book.firstAuthor)]
+        if let id = byTitle[Self.titleKey(title: book.title, firstAuthor: book.firstAuthor)] { return id }
+        guard let bare = Self.withoutSeries(book.title) else { return nil }
+        return byBareTitle[Self.titleKey(title: bare, firstAuthor: book.firstAuthor)]
     }
 
     private static func idKey(_ kind: String, _ value: String) -> String {
         kind.lowercased() + ":" + value.lowercased()
     }
 
-    /// Title and first author without case, accents, punctuation or a trailing series such as "(Dune, #1)", so
-    /// "Dune (Dune, #1)" by "Frank  Herbert" and "Dune" by "frank herbert" are one book.
+    /// Title and first author without case, accents or punctuation: "The Left Hand of Darkness" by
+    /// "Ursula K.  Le Guin" and "the left hand of darkness" by "ursula k le guin" are one book.
     static func titleKey(title: String, firstAuthor: String) -> String {
-        var title = title
-        if title.hasSuffix(")"), let open = title.lastIndex(of: "("), open > title.startIndex {
-            title = String(title[..<open])
-        }
-        return fold(title) + "|" + fold(firstAuthor)
+        fold(title) + "|" + fold(firstAuthor)
+    }
+
+    /// The title before a trailing parenthesis such as Goodreads' series "(Dune, #1)"; nil when there is none.
+    static func withoutSeries(_ title: String) -> String? {
+        guard title.hasSuffix(")"), let open = title.lastIndex(of: "("), open > title.startIndex else { return nil }
+        return String(title[..<open])
     }
 
     private static func fold(_ text: String) -> String {
+        // Most titles and names are ASCII: lowercase letters and digits kept, the rest dropped, without ICU.
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(text.utf8.count)
+            for byte in text.utf8 {
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): bytes.append(byte)
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"): bytes.append(byte + 32)
+                default: break
+                }
+            }
+            return String(decoding: bytes, as: UTF8.self)
+        }
         let folded = text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
         return String(folded.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) }.map(Character.init))
     }
