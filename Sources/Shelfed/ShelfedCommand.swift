@@ -23,7 +23,7 @@ struct ShelfedCommand: AsyncParsableCommand {
               SHELFED_IMAGE_WORKERS         photos processed at once (2)
               SHELFED_LOG_LEVEL             info
             """,
-        subcommands: [Serve.self, UserCommand.self],
+        subcommands: [Serve.self, UserCommand.self, BackupCommand.self, RestoreCommand.self],
         defaultSubcommand: Serve.self
     )
 }

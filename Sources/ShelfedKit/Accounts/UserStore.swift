@@ -34,6 +34,12 @@ public struct UserStore: Sendable {
         }
     }
 
+    /// Whether `id` is the household's first account (the one that may download the server's backup).
+    func isFirstAccount(_ id: Int64?) async throws -> Bool {
+        guard let id else { return false }
+        return try await db.read { db in try Int64.fetchOne(db, sql: "SELECT MIN(id) FROM user") == id }
+    }
+
     /// The account with this id, if it still exists.
     public func user(id: Int64) async throws -> User? {
         try await db.readStatement { db in

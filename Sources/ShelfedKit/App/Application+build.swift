@@ -133,6 +133,8 @@ func buildRouter(
         maxUploadBytes: config.maxUploadBytes
     ).addRoutes(to: signedIn)
     SearchController(search: search, library: library, books: books, renderer: renderer).addRoutes(to: signedIn)
+    DataDownloadController(database: database, dataDirectory: config.dataDirectory, media: media, clock: clock)
+        .addRoutes(to: signedIn)
     ImportController(
         imports: imports, runner: runner, media: media,
         renderer: renderer, clock: clock

@@ -20,8 +20,9 @@ struct ProfileSettingsController: Sendable {
         let user = context.user
         let saved = request.uri.queryParameters["saved"].map(String.init)
         let notice = saved == "password" ? "Password changed. Other devices have been signed out." : nil
-        return try renderer.render(
-            EditProfilePage(context: context, user: user, notice: notice), template: "profile/edit")
+        var page = EditProfilePage(context: context, user: user, notice: notice)
+        page.isFirstAccount = try await users.isFirstAccount(user.id)
+        return try renderer.render(page, template: "profile/edit")
     }
 
     /// POST /profile/edit (`display_name`, `email`)
@@ -40,6 +41,7 @@ struct ProfileSettingsController: Sendable {
             }
         }
         var page = EditProfilePage(context: context, user: user)
+        page.isFirstAccount = try await users.isFirstAccount(user.id)
         page.displayName = form.displayName
         page.email = form.email
         page.displayNameError = errors["display_name"]
@@ -53,6 +55,7 @@ struct ProfileSettingsController: Sendable {
         let user = context.user
         let form = try await request.decodeForm(PasswordForm.self)
         var page = EditProfilePage(context: context, user: user)
+        page.isFirstAccount = try await users.isFirstAccount(user.id)
         if !(try await hasher.verify(form.current, against: user.passwordHash)) {
             page.currentPasswordError = "That is not your current password."
         } else if let problem = RegistrationForm.passwordProblem(form.new) {
@@ -72,6 +75,7 @@ struct ProfileSettingsController: Sendable {
         let user = context.user
         guard try await request.decodeForm(DeleteAccountForm.self).confirmUsername == user.username else {
             var page = EditProfilePage(context: context, user: user)
+            page.isFirstAccount = try await users.isFirstAccount(user.id)
             page.deleteError = "Type your username, \(user.username), to confirm."
             return try renderer.render(page, template: "profile/edit", status: .unprocessableContent).response
         }
@@ -94,6 +98,8 @@ struct EditProfilePage: Sendable {
     var currentPasswordError: String?
     var newPasswordError: String?
     var deleteError: String?
+    /// The household's first account may download the whole server's backup.
+    var isFirstAccount = false
 
     init(context: some PageContext, user: User, notice: String? = nil) {
         chrome = PageChrome(title: "Edit profile", context: context, tab: .profile, notice: notice)

@@ -9,6 +9,7 @@ enum Route: String, CaseIterable, Sendable {
     case newBook, books, book, bookShelf, bookFavourite, bookDates, bookReview, bookRemove
     case bookPhotos, newBookPhoto, photo, photoDelete, photoFile
     case profile, profileEdit, profileAvatar, profileGoal, profilePassword, profileDelete, devices, deviceRevoke
+    case myData, serverBackup
     case search, searchVolume, searchAdd
     case exportGoodreads, imports, importJob, importMapping, importConfirm, importCancel, importEvents, importFailedRows, importRetry
 
@@ -43,6 +44,8 @@ enum Route: String, CaseIterable, Sendable {
         case .profilePassword: "/profile/password"
         case .profileDelete: "/profile/delete"
         case .devices: "/profile/devices"
+        case .myData: "/profile/my-data"
+        case .serverBackup: "/profile/backup"
         case .deviceRevoke: "/profile/devices/:deviceID/revoke"
         case .search: "/search"
         case .searchVolume: "/search/volumes/:volumeId"
