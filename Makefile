@@ -58,6 +58,7 @@ bench: system-deps release
 	.venv/bin/python -u benchmarks/hostile_images.py
 	.venv/bin/python -u benchmarks/api.py
 	.venv/bin/python -u benchmarks/imports.py
+	.venv/bin/python -u benchmarks/backup.py
 
 # Re-records Sources/Shelfed/link-order.txt after the code has changed a lot; needs perf (linux-perf).
 link-order: system-deps

@@ -88,6 +88,7 @@ import ZIPFoundation
         #expect(manifest.counts["book"].map { $0 - saved } == booksAfter - after)
         #expect(manifest.files.map(\.path).sorted() == ["covers/abc.jpg", "media/1/original.jpg", "shelfed.sqlite"])
         #expect(try !FileManager.default.contentsOfDirectory(atPath: root.path).contains { $0.contains("partial") })
+        #expect(try !FileManager.default.contentsOfDirectory(atPath: live.path).contains { $0.hasPrefix(".backup-") })
 
         let restored = root.appendingPathComponent("restored")
         let result = try Backup.restore(from: zip, into: restored)

@@ -12,6 +12,7 @@ public func buildApplication(config: AppConfig) async throws -> some Application
     logger.logLevel = Logger.Level(rawValue: config.logLevel) ?? .info
 
     try FileManager.default.createDirectory(at: config.coversDirectory, withIntermediateDirectories: true)
+    Backup.removeLeftovers(in: config.dataDirectory)
     let database = try AppDatabase(path: config.databasePath)
     let renderer = try await PageRenderer(directory: config.templatesDirectory)
     // Imports run beside the server and stop with it; an import cut off by a restart resumes here.

@@ -24,6 +24,9 @@ public struct BackupManifest: Codable, Sendable, Equatable {
 public enum Backup {
     public static let databaseName = "shelfed.sqlite"
     static let manifestName = "manifest.json"
+    /// Scratch files (snapshots, zips being downloaded) live in the data folder under this prefix: on the same disk
+    /// as the data, never in `/tmp`, which is memory on many systems and too small for gigabytes of photos.
+    static let scratchPrefix = ".backup-"
     /// The tables a manifest counts; a restore compares each.
     static let countedTables = [
         "user", "book", "user_book", "photo", "read_through", "list", "list_item", "api_token", "import_job",
@@ -50,7 +53,7 @@ public enum Backup {
         dataDirectory: URL, to destination: URL, database: (any DatabaseReader)? = nil, now: Date = Date()
     ) throws -> BackupManifest {
         let fileManager = FileManager.default
-        let scratch = fileManager.temporaryDirectory.appendingPathComponent("shelfed-backup-\(UUID().uuidString)")
+        let scratch = scratchURL(in: dataDirectory)
         try fileManager.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? fileManager.removeItem(at: scratch) }
 
@@ -167,6 +170,19 @@ public enum Backup {
     }
 
     // MARK: -
+
+    /// A new scratch path in the data folder.
+    static func scratchURL(in dataDirectory: URL, suffix: String = "") -> URL {
+        dataDirectory.appendingPathComponent(scratchPrefix + UUID().uuidString + suffix)
+    }
+
+    /// Deletes scratch files a backup or download left when the server stopped in the middle of it.
+    public static func removeLeftovers(in dataDirectory: URL) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: dataDirectory.path)) ?? []
+        for name in names where name.hasPrefix(scratchPrefix) {
+            try? FileManager.default.removeItem(at: dataDirectory.appendingPathComponent(name))
+        }
+    }
 
     static func tableCounts(_ db: Database) throws -> [String: Int] {
         var counts: [String: Int] = [:]

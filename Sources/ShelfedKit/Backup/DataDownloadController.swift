@@ -22,7 +22,7 @@ struct DataDownloadController: Sendable {
         guard try await UserStore(db: database).isFirstAccount(context.userID) else {
             throw HTTPError(.notFound, message: "Only the household's first account can download the server backup.")
         }
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("shelfed-backup-\(UUID().uuidString).zip")
+        let file = Backup.scratchURL(in: dataDirectory, suffix: ".zip")
         let (dataDirectory, writer, now) = (self.dataDirectory, database.writer, clock.now())
         try await AppDatabase.threadPool.runIfActive {
             _ = try Backup.create(dataDirectory: dataDirectory, to: file, database: writer, now: now)
@@ -33,7 +33,7 @@ struct DataDownloadController: Sendable {
     /// GET /profile/my-data: the signed-in person's own data as JSON, with their photos' original files.
     @Sendable func myData(_ request: Request, context: SignedInContext) async throws -> Response {
         let userID = context.userID
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("shelfed-my-data-\(UUID().uuidString).zip")
+        let file = Backup.scratchURL(in: dataDirectory, suffix: ".zip")
         let (writer, mediaRoot) = (database.writer, media.root)
         try await AppDatabase.threadPool.runIfActive {
             let export = try writer.read { db in try MyDataExport.collect(userID: userID, db) }
