@@ -21,6 +21,7 @@ struct ShelfedCommand: AsyncParsableCommand {
               SHELFED_OPEN_LIBRARY_COVERS_URL
               SHELFED_MAX_UPLOAD_MB         largest photo upload (25)
               SHELFED_IMAGE_WORKERS         photos processed at once (2)
+              SHELFED_GOOGLE_DAILY_BUDGET   Google Books calls a day for filling in imported books (800)
               SHELFED_LOG_LEVEL             info
             """,
         subcommands: [Serve.self, UserCommand.self, BackupCommand.self, RestoreCommand.self],

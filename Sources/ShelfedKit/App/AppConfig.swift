@@ -27,6 +27,10 @@ public struct AppConfig: Sendable {
     public var maxUploadBytes: Int
     /// How many photos are processed at once (`SHELFED_IMAGE_WORKERS`).
     public var imageWorkers: Int
+    /// Google Books calls enrichment may make per day (`SHELFED_GOOGLE_DAILY_BUDGET`); 0 uses Open Library only.
+    public var googleDailyBudget = 800
+    /// The pause between two books enrichment looks up.
+    public var enrichmentPause: Duration = .milliseconds(500)
     /// How long a connection may wait for a request's head, or between pieces of its body, before it is closed
     /// (`SHELFED_REQUEST_TIMEOUT`, seconds).
     public var requestTimeout: TimeInterval = 30
@@ -152,6 +156,13 @@ extension AppConfig {
                 throw InvalidSetting(name: "SHELFED_IMAGE_WORKERS", value: workers, expected: "a number from 1 to 16")
             }
             config.imageWorkers = number
+        }
+        if let calls = value("SHELFED_GOOGLE_DAILY_BUDGET") {
+            guard let number = BoundedNumber.parse(calls, in: 0...1_000_000) else {
+                throw InvalidSetting(
+                    name: "SHELFED_GOOGLE_DAILY_BUDGET", value: calls, expected: "a number of calls a day, 0 to 1000000")
+            }
+            config.googleDailyBudget = number
         }
         if let seconds = value("SHELFED_REQUEST_TIMEOUT") {
             guard let number = BoundedNumber.parse(seconds, in: 1...600) else {

@@ -17,8 +17,21 @@ public func buildApplication(config: AppConfig) async throws -> some Application
     let renderer = try await PageRenderer(directory: config.templatesDirectory)
     // Imports run beside the server and stop with it; an import cut off by a restart resumes here.
     let imports = ImportRunner(db: database, logger: logger, now: config.clock.now)
+    // The one outbound HTTP client, created on first use so that a server that never searches never starts it.
+    let outboundHTTP: @Sendable () -> HTTPClient = { HTTPClient.shared }
+    // One search service for the pages, the API, adding books and enrichment: they share its cache and breakers.
+    let search = BookSearchService(
+        settings: config.search, database: database, clock: config.clock, logger: logger, http: outboundHTTP)
+    let covers = CoverStore(
+        http: outboundHTTP, directory: config.coversDirectory, timeout: config.search.timeout,
+        maxBytes: config.search.maxCoverBytes, logger: logger)
+    let enrichment = EnrichmentWorker(
+        db: database, search: search, covers: covers,
+        budget: GoogleBudget(db: database, dailyCalls: config.googleDailyBudget), logger: logger,
+        now: config.clock.now, pause: config.enrichmentPause)
     let router = try buildRouter(
-        config: config, database: database, renderer: renderer, imports: imports, logger: logger)
+        config: config, database: database, renderer: renderer, imports: imports, search: search, covers: covers,
+        logger: logger)
     let deadline = TimeAmount.milliseconds(Int64(config.requestTimeout * 1000))
     return Application(
         router: router,
@@ -30,7 +43,7 @@ public func buildApplication(config: AppConfig) async throws -> some Application
             // instead of having their connection attempts dropped and retried seconds later.
             address: .hostname(config.host, port: config.port), serverName: "Shelfed", backlog: 2_048,
             availableConnectionsDelegate: MaximumAvailableConnections(config.maxConnections, logger: logger)),
-        services: [imports],
+        services: [imports, enrichment],
         logger: logger
     )
 }
@@ -39,7 +52,8 @@ public func buildApplication(config: AppConfig) async throws -> some Application
 /// then the session and the signed-in user, the error pages again (so they keep the navigation and sign-out),
 /// and CSRF; public routes before the login redirect, protected after. Every GET also answers HEAD.
 func buildRouter(
-    config: AppConfig, database: AppDatabase, renderer: PageRenderer, imports runner: ImportRunner, logger: Logger
+    config: AppConfig, database: AppDatabase, renderer: PageRenderer, imports runner: ImportRunner,
+    search: BookSearchService, covers: CoverStore, logger: Logger
 ) throws
     -> Router<AppRequestContext>
 {
@@ -75,18 +89,8 @@ func buildRouter(
             cacheControl: .init([(.image, [.public, .maxAge(60 * 60 * 24 * 365)])]), logger: logger))
     router.get(Route.health.routerPath) { _, _ in "ok" }
 
-    // The one outbound HTTP client, created on first use so that a server that never searches never starts it.
-    let outboundHTTP: @Sendable () -> HTTPClient = { HTTPClient.shared }
-    // One search service for the pages, the API and adding books: they share its cache, breakers and coalescing.
-    let search = BookSearchService(
-        settings: config.search, database: database, clock: clock, logger: logger, http: outboundHTTP)
     // Every way of adding a book goes through this one service.
-    let books = LibraryService(
-        store: library,
-        covers: CoverStore(
-            http: outboundHTTP, directory: config.coversDirectory, timeout: config.search.timeout,
-            maxBytes: config.search.maxCoverBytes, logger: logger),
-        search: search, clock: clock)
+    let books = LibraryService(store: library, covers: covers, search: search, clock: clock)
 
     let imports = ImportStore(db: database, directory: config.importsDirectory)
     let hasher = PasswordHasher(cost: config.bcryptCost)

@@ -78,4 +78,21 @@ extension AppDatabase {
             t.column("last_error", .text)
         }
     }
+
+    /// Enrichment keeps each queued book's outcome (so an import's page can count them) and the Google Books
+    /// calls made per day against `SHELFED_GOOGLE_DAILY_BUDGET`.
+    static func migrateToEnrichment(_ db: Database) throws {
+        try db.alter(table: "enrichment_queue") { t in
+            t.add(column: "job_id", .text)
+            // pending | enriched | failed
+            t.add(column: "status", .text).notNull().defaults(to: "pending")
+            t.add(column: "finished_at", .datetime)
+        }
+        try db.create(index: "enrichment_queue_due", on: "enrichment_queue", columns: ["status", "next_try_at"])
+        try db.create(index: "enrichment_queue_job", on: "enrichment_queue", columns: ["job_id", "status"])
+        try db.create(table: "google_budget") { t in
+            t.primaryKey("day", .text)
+            t.column("calls", .integer).notNull()
+        }
+    }
 }

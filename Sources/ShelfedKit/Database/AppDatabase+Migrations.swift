@@ -142,6 +142,7 @@ extension AppDatabase {
             }
         }
         migrator.registerMigration("v8 imports", migrate: migrateToImports)
+        migrator.registerMigration("v9 enrichment", migrate: migrateToEnrichment)
         return migrator
     }
 }

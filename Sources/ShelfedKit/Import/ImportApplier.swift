@@ -8,10 +8,13 @@ struct ImportApplier {
     let existing: ImportJob.Existing
     let shelfMapping: [String: Shelf]
     let now: Date
+    /// The job whose books are queued for enrichment, so its page can show their progress.
+    let jobID: String
     /// `now` as SQLite stores it, formatted once: GRDB formats a `Date` with a date formatter on every use.
     private let nowValue: DatabaseValue
 
-    init(userID: Int64, existing: ImportJob.Existing, shelfMapping: [String: Shelf], now: Date) {
+    init(jobID: String, userID: Int64, existing: ImportJob.Existing, shelfMapping: [String: Shelf], now: Date) {
+        self.jobID = jobID
         self.userID = userID
         self.existing = existing
         self.shelfMapping = shelfMapping
@@ -91,8 +94,9 @@ struct ImportApplier {
             try insertReadThrough(read, entryID: entryID, db)
         }
         try addToLists(book.lists, entryID: entryID, db)
-        try db.cachedStatement(sql: "INSERT OR IGNORE INTO enrichment_queue (book_id, next_try_at) VALUES (?, ?)")
-            .execute(arguments: [bookID, nowValue])
+        try db.cachedStatement(
+            sql: "INSERT OR IGNORE INTO enrichment_queue (book_id, job_id, next_try_at) VALUES (?, ?, ?)"
+        ).execute(arguments: [bookID, jobID, nowValue])
         return entryID
     }
 

@@ -75,6 +75,7 @@ struct ImportController: Sendable {
             page.addProblems(try await imports.rows(of: job.id, userID: context.userID, outcome: .failed, limit: 200), job: job)
         case .completed, .canceled, .failed:
             page.addProblems(try await imports.rows(of: job.id, userID: context.userID, outcome: .failed, limit: 100), job: job)
+            page.setEnrichment(try await imports.enrichment(of: job.id))
         default:
             break
         }

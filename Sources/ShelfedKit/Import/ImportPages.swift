@@ -131,6 +131,14 @@ struct ImportJobPage: Sendable {
     var moreProblems: Int?
     var summaryLine: String?
     var importLabel = "Import"
+    /// Covers and details being filled in after the import, when it added books.
+    var enrichment: EnrichmentLines?
+
+    struct EnrichmentLines: Sendable {
+        let done: String
+        let waiting: String?
+        let isRunning: Bool
+    }
 
     init(context: SignedInContext, job: ImportJob) {
         chrome = PageChrome(title: "Import", context: context, tab: .profile, notice: job.message)
@@ -171,6 +179,18 @@ struct ImportJobPage: Sendable {
             summaryLine = facts.joined(separator: " · ")
             importLabel = "Import " + Self.count(summary.books, "book", "books")
         }
+    }
+
+    mutating func setEnrichment(_ progress: EnrichmentProgress) {
+        guard progress.total > 0 else { return }
+        var done = "\(progress.enriched + progress.failed) of \(Self.count(progress.total, "book", "books")) looked up"
+        if progress.failed > 0 { done += " (\(progress.failed) not found)" }
+        var waiting: String?
+        if progress.waitingForBudget > 0 {
+            waiting = Self.count(progress.waitingForBudget, "book waits", "books wait")
+                + " for tomorrow: Google Books answers a limited number of lookups a day, and the rest carry on then."
+        }
+        enrichment = EnrichmentLines(done: done, waiting: waiting, isRunning: !progress.isFinished)
     }
 
     mutating func setMapping(_ mapping: ColumnMapping, error: String?) {

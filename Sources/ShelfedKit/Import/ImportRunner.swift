@@ -95,7 +95,7 @@ final class ImportRunner: Service, Sendable {
                 arguments: [jobID, batchSize])
             var match = try cached ?? LibraryMatch(db, userID: job.userId)
             let applier = ImportApplier(
-                userID: job.userId, existing: job.existing, shelfMapping: job.shelfMapping, now: now)
+                jobID: jobID, userID: job.userId, existing: job.existing, shelfMapping: job.shelfMapping, now: now)
             let record = try db.cachedStatement(
                 sql: "UPDATE import_row SET outcome = ?, message = ?, user_book_id = ? WHERE job_id = ? AND row = ?")
             for row in rows {

@@ -228,7 +228,7 @@ extension ImportStore {
                 return .fixed(.pending)
             }
             var match = try LibraryMatch(db, userID: userID)
-            let applied = try ImportApplier(userID: userID, existing: job.existing, shelfMapping: job.shelfMapping, now: now)
+            let applied = try ImportApplier(jobID: jobID, userID: userID, existing: job.existing, shelfMapping: job.shelfMapping, now: now)
                 .apply(book, match: &match, db)
             row.outcome = applied.outcome
             row.message = applied.message
@@ -257,6 +257,11 @@ extension ImportStore {
     }
 
     /// A job whoever owns it: only for `DELETE /v1/jobs/{jobId}`, which checks the job's own token or its owner's key.
+    /// How far the filling-in of this job's books has got.
+    func enrichment(of jobID: String) async throws -> EnrichmentProgress {
+        try await db.read { db in try EnrichmentProgress.of(jobID: jobID, db) }
+    }
+
     func anyJob(id: String) async throws -> ImportJob? {
         guard ImportJob.isWellFormedID(id) else { return nil }
         return try await db.read { db in try ImportJob.fetchOne(db, key: id) }

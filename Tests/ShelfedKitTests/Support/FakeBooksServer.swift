@@ -146,6 +146,7 @@ final class FakeBooksServer: Sendable {
         let body = String(decoding: data, as: UTF8.self)
             .replacingOccurrences(of: "http://books.google.com/", with: baseURL + "/gcovers/")
             .replacingOccurrences(of: "http://bks9.books.google.co.uk/", with: baseURL + "/gcovers/")
+            .replacingOccurrences(of: "http://books.google.co.uk/", with: baseURL + "/gcovers/")
         return json(body)
     }
 

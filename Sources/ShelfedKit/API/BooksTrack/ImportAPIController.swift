@@ -133,9 +133,10 @@ struct ImportAPIController: Sendable {
         let job = try await requireJob(context)
         let failed = try await imports.rows(of: job.id, userID: job.userId, outcome: .failed, limit: 1_000)
         let books = try await imports.importedBooks(of: job.id, userID: job.userId, limit: 5_000)
+        let enrichment = try await imports.enrichment(of: job.id)
         let results = Results(
             booksCreated: job.created, booksUpdated: job.updated, duplicatesSkipped: job.skipped,
-            enrichmentSucceeded: 0, enrichmentFailed: 0,
+            enrichmentSucceeded: enrichment.enriched, enrichmentFailed: enrichment.failed,
             errors: failed.map { row in
                 Results.RowError(row: row.row, isbn: row.book?.isbn13, error: row.message ?? "Not imported.")
             },
