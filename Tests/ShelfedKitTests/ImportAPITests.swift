@@ -112,4 +112,71 @@ import Testing
             #expect(try await api.get("/api/v2/imports/0123").status == .notFound)
         }
     }
+
+    @Test func batchEnrichLooksUpEachBarcodeAndAddsTheBooksToWantToRead() async throws {
+        try await FakeBooksServer.run { fake in
+            try await TestApp(search: fake.settings()).run { client in
+                let api = try await LibraryAPITests.signedIn(client)
+                let started = try await api.send(
+                    .post, "/api/batch-enrich",
+                    json: ["barcodes": ["9780804720991", "0-14-044604-4", "9780804720991", "12345<b>", "9783868943238"]])
+                #expect(started.status == .accepted)
+                let jobID = try #require(Self.data(started)["jobId"] as? String)
+                #expect((Self.data(started)["authToken"] as? String)?.count == 64)
+
+                let status = try await Self.finished(api, jobID)
+                #expect(status["status"] as? String == "completed")
+                #expect(status["pipeline"] as? String == "batch-enrich")
+                #expect(status["totalCount"] as? Int == 5 && status["processedCount"] as? Int == 5)
+
+                let results = Self.data(try await api.get("/api/v2/imports/\(jobID)/results"))
+                #expect(results["booksCreated"] as? Int == 2)
+                #expect(results["duplicatesSkipped"] as? Int == 1)
+                #expect(results["enrichmentSucceeded"] as? Int == 3 && results["enrichmentFailed"] as? Int == 2)
+                let errors = try #require(results["errors"] as? [[String: Any]])
+                #expect(errors.map { $0["row"] as? Int } == [4, 5])
+                #expect(errors.first?["isbn"] is NSNull)
+                #expect((errors.first?["error"] as? String)?.contains("is not an ISBN") == true)
+                #expect(errors.last?["isbn"] as? String == "9783868943238")
+                let books = try #require(results["books"] as? [[String: Any]])
+                #expect(books.map { $0["isbn13"] as? String } == ["9780804720991", "9780140446043", "9780804720991"])
+                #expect((books.first?["coverUrl"] as? String)?.hasPrefix("/covers/") == true)
+
+                // On the Want to read shelf, each once.
+                let shelf = try await api.get("/api/v1/books?shelf_id=1")
+                let titles = ((shelf.json?["books"] as? [[String: Any]]) ?? []).compactMap { $0["title"] as? String }
+                #expect(titles.sorted() == ["Discourse Networks 1800/1900", "The Complete Essays"])
+
+                // The owner sees the batch among their imports, its failed barcodes escaped and without a fix form.
+                let web = WebSession(client)
+                _ = try await web.login("alice")
+                let page = String(buffer: try await web.get("/import/\(jobID)").body)
+                #expect(page.contains("Barcodes from the phone app"))
+                #expect(page.contains("These barcodes were not added"))
+                #expect(page.contains("12345&lt;b&gt;") && !page.contains("12345<b>"))
+                #expect(!page.contains("Try this row again"))
+                #expect(try await web.post("/import/\(jobID)/rows/4", ["cell_0": "9780804720991"]).status == .notFound)
+
+                // Another person cannot see the job.
+                let other = try await LibraryAPITests.signedIn(client, "bob")
+                #expect(try await other.get("/api/v2/imports/\(jobID)").status == .notFound)
+                #expect(try await other.get("/api/v2/imports/\(jobID)/results").status == .notFound)
+            }
+        }
+    }
+
+    @Test func batchEnrichRefusesWhatItCannotRun() async throws {
+        try await TestApp().run { client in
+            let api = try await LibraryAPITests.signedIn(client)
+            for body: Any in [
+                ["barcodes": [String]()], ["barcodes": Array(repeating: "9780804720991", count: 101)],
+                ["barcodes": [String(repeating: "9", count: 33)]], ["barcodes": "9780804720991"], ["isbns": ["1"]],
+            ] {
+                let answer = try await api.send(.post, "/api/batch-enrich", json: body)
+                #expect(answer.status == .badRequest, "\(body)")
+                #expect((answer.json?["error"] as? [String: Any])?["code"] as? String == "INVALID_REQUEST")
+            }
+            #expect(try await APIClient(client).send(.post, "/api/batch-enrich", json: ["barcodes": ["1"]]).status == .unauthorized)
+        }
+    }
 }

@@ -16,7 +16,7 @@ enum APIRoute: String, CaseIterable, Sendable {
     case sessions, shelves, shelf, books, book
     case bookPhotos, photo, photoFile, profile
     case searchISBN, searchTitle, searchAuthor, enrich
-    case imports, importStatus, importStream, importResults, jobCancel
+    case imports, batchEnrich, importStatus, importStream, importResults, jobCancel
     case openAPI, docs
 
     /// The path as the router matches it; `:name` segments are parameters.
@@ -36,6 +36,7 @@ enum APIRoute: String, CaseIterable, Sendable {
         case .searchAuthor: "/v1/search/author"
         case .enrich: "/api/v2/books/enrich"
         case .imports: "/api/v2/imports"
+        case .batchEnrich: "/api/batch-enrich"
         case .importStatus: "/api/v2/imports/:jobId"
         case .importStream: "/api/v2/imports/:jobId/stream"
         case .importResults: "/api/v2/imports/:jobId/results"
@@ -52,7 +53,7 @@ enum APIRoute: String, CaseIterable, Sendable {
         case .books: [.get, .post]
         case .book, .photo: [.get, .patch, .delete]
         case .bookPhotos: [.get, .post]
-        case .enrich, .imports: [.post]
+        case .enrich, .imports, .batchEnrich: [.post]
         case .jobCancel: [.delete]
         case .importStatus, .importStream, .importResults: [.get]
         case .shelves, .shelf, .photoFile, .profile, .searchISBN, .searchTitle, .searchAuthor, .openAPI, .docs: [.get]
@@ -63,7 +64,7 @@ enum APIRoute: String, CaseIterable, Sendable {
     var callsPerMinute: Int? {
         switch self {
         case .searchISBN, .searchTitle, .searchAuthor: 100
-        case .enrich, .imports: 5
+        case .enrich, .imports, .batchEnrich: 5
         case .importStatus, .importStream, .importResults, .jobCancel: 30
         default: nil
         }

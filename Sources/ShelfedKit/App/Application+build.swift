@@ -29,8 +29,11 @@ public func buildApplication(config: AppConfig) async throws -> some Application
         db: database, search: search, covers: covers,
         budget: GoogleBudget(db: database, dailyCalls: config.googleDailyBudget), logger: logger,
         now: config.clock.now, pause: config.enrichmentPause)
+    // Every way of adding a book goes through this one service.
+    let books = LibraryService(store: LibraryStore(db: database), covers: covers, search: search, clock: config.clock)
+    let barcodeJobs = BarcodeJobRunner(db: database, books: books, logger: logger, now: config.clock.now)
     let router = try buildRouter(
-        config: config, database: database, renderer: renderer, imports: imports, search: search, covers: covers,
+        config: config, database: database, renderer: renderer, imports: imports, search: search, books: books,
         logger: logger)
     let deadline = TimeAmount.milliseconds(Int64(config.requestTimeout * 1000))
     return Application(
@@ -43,7 +46,7 @@ public func buildApplication(config: AppConfig) async throws -> some Application
             // instead of having their connection attempts dropped and retried seconds later.
             address: .hostname(config.host, port: config.port), serverName: "Shelfed", backlog: 2_048,
             availableConnectionsDelegate: MaximumAvailableConnections(config.maxConnections, logger: logger)),
-        services: [imports, enrichment],
+        services: [imports, enrichment, barcodeJobs],
         logger: logger
     )
 }
@@ -53,7 +56,7 @@ public func buildApplication(config: AppConfig) async throws -> some Application
 /// and CSRF; public routes before the login redirect, protected after. Every GET also answers HEAD.
 func buildRouter(
     config: AppConfig, database: AppDatabase, renderer: PageRenderer, imports runner: ImportRunner,
-    search: BookSearchService, covers: CoverStore, logger: Logger
+    search: BookSearchService, books: LibraryService, logger: Logger
 ) throws
     -> Router<AppRequestContext>
 {
@@ -89,8 +92,6 @@ func buildRouter(
             cacheControl: .init([(.image, [.public, .maxAge(60 * 60 * 24 * 365)])]), logger: logger))
     router.get(Route.health.routerPath) { _, _ in "ok" }
 
-    // Every way of adding a book goes through this one service.
-    let books = LibraryService(store: library, covers: covers, search: search, clock: clock)
 
     let imports = ImportStore(db: database, directory: config.importsDirectory)
     let hasher = PasswordHasher(cost: config.bcryptCost)

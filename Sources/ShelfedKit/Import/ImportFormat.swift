@@ -6,6 +6,8 @@ enum ImportFormat: String, Codable, Sendable, CaseIterable {
     case goodreads, storygraph, librarything, openreads, bookwyrm
     /// Any other CSV, read through the column mapping the person chose.
     case mapped
+    /// ISBNs the phone app sent to `POST /api/batch-enrich`; never read from a file.
+    case barcodes
 
     var displayName: String {
         switch self {
@@ -15,6 +17,7 @@ enum ImportFormat: String, Codable, Sendable, CaseIterable {
         case .openreads: "Openreads"
         case .bookwyrm: "BookWyrm"
         case .mapped: "CSV with your column choices"
+        case .barcodes: "Barcodes from the phone app"
         }
     }
 
@@ -40,7 +43,7 @@ enum ImportFormat: String, Codable, Sendable, CaseIterable {
         case .librarything: LibraryThingRows()
         case .openreads: OpenreadsRows()
         case .bookwyrm: BookWyrmRows()
-        case .mapped: MappedRows(mapping: mapping ?? ColumnMapping())
+        case .mapped, .barcodes: MappedRows(mapping: mapping ?? ColumnMapping())
         }
     }
 }

@@ -133,6 +133,8 @@ struct ImportJobPage: Sendable {
     var importLabel = "Import"
     /// Covers and details being filled in after the import, when it added books.
     var enrichment: EnrichmentLines?
+    /// Rows read from a file can be fixed here; scanned barcodes are sent again from the phone.
+    let canFixRows: Bool
 
     struct EnrichmentLines: Sendable {
         let done: String
@@ -150,6 +152,7 @@ struct ImportJobPage: Sendable {
         isPreview = job.status == .preview
         isRunning = job.status.isRunning
         isFinished = job.status.isFinished
+        canFixRows = job.format != .barcodes
         percent = job.percent
         counts = Self.counts(job)
         eventsPath = Route.importEvents.link(job.id)

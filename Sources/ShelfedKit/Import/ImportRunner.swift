@@ -67,7 +67,10 @@ final class ImportRunner: Service, Sendable {
         let waiting = try await db.read { db in
             try String.fetchAll(
                 db,
-                sql: "SELECT id FROM import_job WHERE status IN ('initialized', 'processing') ORDER BY created_at, id")
+                sql: """
+                    SELECT id FROM import_job WHERE status IN ('initialized', 'processing') AND format != 'barcodes'
+                    ORDER BY created_at, id
+                    """)
         }
         for jobID in waiting {
             try Task.checkCancellation()

@@ -204,7 +204,7 @@ extension ImportStore {
     func retry(jobID: String, row number: Int, userID: Int64, values: [String], now: Date) async throws -> RetryResult {
         try await db.write { db in
             guard var job = try ImportJob.filter(Column("id") == jobID && Column("user_id") == userID).fetchOne(db),
-                job.status == .preview || job.status.isFinished,
+                job.status == .preview || job.status.isFinished, job.format != .barcodes,
                 var row = try ImportRow.filter(Column("job_id") == jobID && Column("row") == number).fetchOne(db),
                 row.outcome == .failed
             else { return .notFound }
@@ -256,20 +256,42 @@ extension ImportStore {
         }
     }
 
-    /// A job whoever owns it: only for `DELETE /v1/jobs/{jobId}`, which checks the job's own token or its owner's key.
+    /// A job of ISBNs sent by the phone app (`POST /api/batch-enrich`), confirmed at once: each is looked up and
+    /// added to Want to read by `BarcodeJobRunner`.
+    func stageBarcodes(_ barcodes: [String], userID: Int64, authTokenSha256: String, now: Date) async throws
+        -> ImportJob
+    {
+        let job = ImportJob(
+            id: ImportJob.newID(), userId: userID, format: .barcodes, fileName: "Barcodes from the phone app",
+            status: .initialized, headers: ["ISBN"], authTokenSha256: authTokenSha256, total: barcodes.count,
+            createdAt: now)
+        try await db.write { db in
+            try job.insert(db)
+            for (index, barcode) in barcodes.enumerated() {
+                try ImportRow(jobId: job.id, row: index + 1, raw: [barcode], book: nil, outcome: .pending).insert(db)
+            }
+        }
+        return job
+    }
+
     /// How far the filling-in of this job's books has got.
     func enrichment(of jobID: String) async throws -> EnrichmentProgress {
         try await db.read { db in try EnrichmentProgress.of(jobID: jobID, db) }
     }
 
+    /// A job whoever owns it: only for `DELETE /v1/jobs/{jobId}`, which checks the job's own token or its owner's key.
     func anyJob(id: String) async throws -> ImportJob? {
         guard ImportJob.isWellFormedID(id) else { return nil }
         return try await db.read { db in try ImportJob.fetchOne(db, key: id) }
     }
 
-    /// The catalog rows a job created or updated, in file order.
-    func importedBooks(of jobID: String, userID: Int64, limit: Int) async throws -> [Book] {
-        try await db.read { db in
+    /// The catalog rows a job created or updated (and, with `includingSkipped`, those it found already there), in
+    /// file order.
+    func importedBooks(of jobID: String, userID: Int64, limit: Int, includingSkipped: Bool = false) async throws
+        -> [Book]
+    {
+        let outcomes = includingSkipped ? "('created', 'updated', 'skipped')" : "('created', 'updated')"
+        return try await db.read { db in
             try Book.fetchAll(
                 db,
                 sql: """
@@ -277,7 +299,7 @@ extension ImportStore {
                     JOIN import_job ON import_job.id = import_row.job_id AND import_job.user_id = ?
                     JOIN user_book ON user_book.id = import_row.user_book_id AND user_book.user_id = ?
                     JOIN book ON book.id = user_book.book_id
-                    WHERE import_row.job_id = ? AND import_row.outcome IN ('created', 'updated')
+                    WHERE import_row.job_id = ? AND import_row.outcome IN \(outcomes)
                     ORDER BY import_row.row LIMIT ?
                     """, arguments: [userID, userID, jobID, limit])
         }

@@ -18,6 +18,7 @@ struct ImportAPIController: Sendable {
     /// Routes that need the caller's key (the gate in front has checked it when sent).
     func addRoutes(to router: RouterGroup<AppRequestContext>) {
         router.post(APIRoute.imports.routerPath, use: start)
+        router.post(APIRoute.batchEnrich.routerPath, use: startBatchEnrich)
         router.get(APIRoute.importStatus.routerPath, use: status)
         router.get(APIRoute.importStream.routerPath, use: stream)
         router.get(APIRoute.importResults.routerPath, use: results)
@@ -111,12 +112,36 @@ struct ImportAPIController: Sendable {
             Envelope(data: Started(jobId: job.id, authToken: token), metadata: nil), status: .accepted)
     }
 
+    /// The most barcodes one batch may hold: each may cost a Google Books lookup.
+    static let maxBarcodes = 100
+
+    /// POST /api/batch-enrich `{"barcodes":[…]}` → 202 `{"jobId","authToken"}`: each ISBN is looked up and the book
+    /// added to Want to read; status, stream, results and cancel are those of an import.
+    @Sendable func startBatchEnrich(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let userID = try Self.user(context)
+        struct BatchRequest: Decodable {
+            let barcodes: [String]
+        }
+        let barcodes = try await JSONBody.decode(BatchRequest.self, from: request).barcodes
+        guard (1...Self.maxBarcodes).contains(barcodes.count) else {
+            throw BooksTrackError.invalid("barcodes must hold 1 to \(Self.maxBarcodes) ISBNs; send more in further batches.")
+        }
+        guard barcodes.allSatisfy({ $0.utf8.count <= 32 }) else {
+            throw BooksTrackError.invalid("Each barcode must be an ISBN of at most 32 characters.")
+        }
+        let token = ImportJob.newID() + ImportJob.newID()
+        let job = try await imports.stageBarcodes(
+            barcodes, userID: userID, authTokenSha256: APIKeyStore.digest(of: token), now: clock.now())
+        return JSONBody.response(
+            Envelope(data: Started(jobId: job.id, authToken: token), metadata: nil), status: .accepted)
+    }
+
     /// GET /api/v2/imports/{jobId}
     @Sendable func status(_ request: Request, context: AppRequestContext) async throws -> Response {
         let job = try await requireJob(context)
         let status = Status(
             jobId: job.id, status: job.status.apiName, progress: job.progress, totalCount: job.total,
-            processedCount: job.processed, pipeline: "import")
+            processedCount: job.processed, pipeline: job.format == .barcodes ? "batch-enrich" : "import")
         return JSONBody.response(Envelope(data: status, metadata: nil))
     }
 
@@ -132,13 +157,18 @@ struct ImportAPIController: Sendable {
     @Sendable func results(_ request: Request, context: AppRequestContext) async throws -> Response {
         let job = try await requireJob(context)
         let failed = try await imports.rows(of: job.id, userID: job.userId, outcome: .failed, limit: 1_000)
-        let books = try await imports.importedBooks(of: job.id, userID: job.userId, limit: 5_000)
+        let isBatch = job.format == .barcodes
+        let books = try await imports.importedBooks(of: job.id, userID: job.userId, limit: 5_000, includingSkipped: isBatch)
+        // A batch's books come from the providers already filled in: its enrichment is its lookups.
         let enrichment = try await imports.enrichment(of: job.id)
         let results = Results(
             booksCreated: job.created, booksUpdated: job.updated, duplicatesSkipped: job.skipped,
-            enrichmentSucceeded: enrichment.enriched, enrichmentFailed: enrichment.failed,
+            enrichmentSucceeded: isBatch ? job.created + job.skipped : enrichment.enriched,
+            enrichmentFailed: isBatch ? job.failed : enrichment.failed,
             errors: failed.map { row in
-                Results.RowError(row: row.row, isbn: row.book?.isbn13, error: row.message ?? "Not imported.")
+                Results.RowError(
+                    row: row.row, isbn: isBatch ? row.raw.first.flatMap(ISBN.init)?.isbn13 : row.book?.isbn13,
+                    error: row.message ?? "Not imported.")
             },
             books: books.map(BookDTO.init(book:)))
         return JSONBody.response(Envelope(data: results, metadata: nil))

@@ -1,0 +1,123 @@
+import Foundation
+import GRDB
+import Logging
+import ServiceLifecycle
+
+/// Runs `POST /api/batch-enrich` jobs: each ISBN the phone app scanned is looked up (Google Books, Open Library
+/// when Google lacks it; answers cached) and the book added to the owner's Want to read shelf with its cover.
+/// One row at a time, its outcome and the job's counts written together, so a restart resumes at the next row
+/// (a row cut off between the add and its record is found already there and counted as skipped, never twice).
+/// File imports never wait for the network; these jobs do, so they have a runner of their own.
+final class BarcodeJobRunner: Service, Sendable {
+    let db: AppDatabase
+    let books: LibraryService
+    let logger: Logger
+    let now: @Sendable () -> Date
+
+    init(db: AppDatabase, books: LibraryService, logger: Logger, now: @escaping @Sendable () -> Date) {
+        self.db = db
+        self.books = books
+        self.logger = logger
+        self.now = now
+    }
+
+    func run() async throws {
+        try await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                var worked = false
+                do {
+                    worked = try await self.runNextRow()
+                } catch is CancellationError {
+                    return
+                } catch {
+                    self.logger.error("Barcode jobs: \(error)")
+                }
+                if !worked { try? await Task.sleep(for: .seconds(1)) }
+            }
+        }
+    }
+
+    /// Runs every waiting row; for tests.
+    func runUntilIdle() async throws {
+        while try await runNextRow() {}
+    }
+
+    /// Looks up the next waiting barcode of the oldest running job; false when there is none.
+    @discardableResult
+    func runNextRow() async throws -> Bool {
+        let next = try await db.read { db -> (ImportJob, ImportRow?)? in
+            guard
+                let job = try ImportJob.fetchOne(
+                    db,
+                    sql: """
+                        SELECT * FROM import_job WHERE format = 'barcodes' AND status IN ('initialized', 'processing')
+                        ORDER BY created_at, id LIMIT 1
+                        """)
+            else { return nil }
+            let row = try ImportRow.fetchOne(
+                db, sql: "SELECT * FROM import_row WHERE job_id = ? AND outcome = 'pending' ORDER BY row LIMIT 1",
+                arguments: [job.id])
+            return (job, row)
+        }
+        guard let (job, row) = next else { return false }
+        guard let row else {
+            try await finish(job.id)
+            return true
+        }
+        let (outcome, message, bookID) = await lookUp(row.raw.first ?? "", for: job.userId)
+        let now = now()
+        try await db.write { db in
+            // Canceled meanwhile: the row stays as it was.
+            guard var current = try ImportJob.fetchOne(db, key: job.id), current.status.isRunning else { return }
+            let entryID = try bookID.flatMap {
+                try Int64.fetchOne(
+                    db, sql: "SELECT id FROM user_book WHERE user_id = ? AND book_id = ?", arguments: [job.userId, $0])
+            }
+            try db.execute(
+                sql: "UPDATE import_row SET outcome = ?, message = ?, user_book_id = ? WHERE job_id = ? AND row = ?",
+                arguments: [outcome.rawValue, message, entryID, job.id, row.row])
+            if current.status == .initialized {
+                current.status = .processing
+                current.startedAt = now
+            }
+            current.processed += 1
+            switch outcome {
+            case .created: current.created += 1
+            case .skipped: current.skipped += 1
+            default: current.failed += 1
+            }
+            try current.update(db)
+        }
+        return true
+    }
+
+    /// What became of one barcode, and the catalog book it is.
+    private func lookUp(_ barcode: String, for userID: Int64) async -> (ImportRow.Outcome, String?, Int64?) {
+        let shown = String(barcode.unicodeScalars.prefix(20).map(Character.init))
+        guard let isbn = ISBN(barcode) else {
+            return (.failed, "\(shown) is not an ISBN (an ISBN-13 starts 978 or 979; check digits must match).", nil)
+        }
+        do {
+            let bookID = try await books.addFromProvider(volumeID: nil, isbn: isbn, to: .wantToRead, for: userID)
+            return (.created, nil, bookID)
+        } catch let already as AlreadyInLibrary {
+            return (.skipped, "Already in your library.", already.bookID)
+        } catch UpstreamFailure.notFound {
+            return (.failed, "No book with ISBN \(isbn.isbn13) was found.", nil)
+        } catch {
+            return (.failed, "The book services did not answer for ISBN \(isbn.isbn13); send it again later.", nil)
+        }
+    }
+
+    private func finish(_ jobID: String) async throws {
+        let now = now()
+        try await db.write { db in
+            guard var job = try ImportJob.fetchOne(db, key: jobID), job.status.isRunning else { return }
+            job.status = .completed
+            job.startedAt = job.startedAt ?? now
+            job.finishedAt = now
+            job.processed = job.total
+            try job.update(db)
+        }
+    }
+}
