@@ -2,6 +2,7 @@
 failed row, and find the books on the shelves."""
 import csv
 import pathlib
+import re
 import subprocess
 import time
 import uuid
@@ -86,6 +87,8 @@ def test_import_a_goodreads_library(server, browser, tmp_path):
     WebDriverWait(driver, 30).until(lambda d: d.find_elements(By.ID, "results"))
     assert f"<th scope=\"row\">Added</th><td>{books}</td>" in driver.page_source
     assert "<th scope=\"row\">Failed</th><td>1</td>" in driver.page_source
+    # Covers and details are filled in afterwards; the page says how far that has got.
+    assert re.search(r"\d+ of [\d,]+ books looked up", driver.page_source), "no enrichment progress on the results"
     check_page(driver, "43-import-results")
 
     problem = driver.find_element(By.CSS_SELECTOR, ".problem")
