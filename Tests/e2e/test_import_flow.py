@@ -88,7 +88,7 @@ def test_import_a_goodreads_library(server, browser, tmp_path):
     assert f"<th scope=\"row\">Added</th><td>{books}</td>" in driver.page_source
     assert "<th scope=\"row\">Failed</th><td>1</td>" in driver.page_source
     # Covers and details are filled in afterwards; the page says how far that has got.
-    assert re.search(r"\d+ of [\d,]+ books looked up", driver.page_source), "no enrichment progress on the results"
+    assert re.search(r"\d+ of [\d,]+ books filled in", driver.page_source), "no enrichment progress on the results"
     check_page(driver, "43-import-results")
 
     problem = driver.find_element(By.CSS_SELECTOR, ".problem")

@@ -186,8 +186,9 @@ struct ImportJobPage: Sendable {
 
     mutating func setEnrichment(_ progress: EnrichmentProgress) {
         guard progress.total > 0 else { return }
-        var done = "\(progress.enriched + progress.failed) of \(Self.count(progress.total, "book", "books")) looked up"
-        if progress.failed > 0 { done += " (\(progress.failed) not found)" }
+        var done = "\(progress.enriched) of \(Self.count(progress.total, "book", "books")) filled in"
+        if progress.failed > 0 { done += ", \(progress.failed) not found" }
+        if progress.pending > 0 { done += ", \(progress.pending) still to look up" }
         var waiting: String?
         if progress.waitingForBudget > 0 {
             waiting = Self.count(progress.waitingForBudget, "book waits", "books wait")
