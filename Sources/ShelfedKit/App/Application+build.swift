@@ -92,7 +92,6 @@ func buildRouter(
             cacheControl: .init([(.image, [.public, .maxAge(60 * 60 * 24 * 365)])]), logger: logger))
     router.get(Route.health.routerPath) { _, _ in "ok" }
 
-
     let imports = ImportStore(db: database, directory: config.importsDirectory)
     let hasher = PasswordHasher(cost: config.bcryptCost)
     let signIn = SignInService(users: users, hasher: hasher, throttle: LoginThrottle(db: database), now: clock.now)
