@@ -3,6 +3,7 @@ import pathlib
 import uuid
 
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
 
 from helpers import check_page, click_and_wait
 
@@ -44,7 +45,10 @@ def test_upload_photo_with_page_and_comment(server, browser):
 
     driver.get(book_url)
     thumb = driver.find_element(By.CSS_SELECTOR, ".photo-strip img")
-    assert driver.execute_script("return arguments[0].complete && arguments[0].naturalWidth > 0", thumb)
+    # The strip's thumbnails load lazily: give the browser a moment to fetch it before judging it.
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", thumb)
+    WebDriverWait(driver, 5).until(
+        lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth > 0", thumb))
     assert "Photos (1)" in driver.find_element(By.CSS_SELECTOR, ".photo-strip").text
     check_page(driver, "32-book-with-photo")
     click_and_wait(driver, driver.find_element(By.CSS_SELECTOR, ".photo-strip a[href*='/photos/'] img").find_element(By.XPATH, ".."))
