@@ -1,8 +1,8 @@
 # Shelfed: `make run` starts the server, `make test` runs every test suite. Both install what they need.
 SHELL := /bin/bash
-SYSTEM_PACKAGES := libsqlite3-dev libvips-dev pkg-config
-TEST_PACKAGES := chromium chromium-driver
-BENCH_PACKAGES := wrk time libvips-tools
+SYSTEM_PACKAGES := libsqlite3-dev libvips-dev pkg-config libzbar0 tesseract-ocr tesseract-ocr-eng
+TEST_PACKAGES := chromium chromium-driver fonts-dejavu-core
+BENCH_PACKAGES := wrk time libvips-tools zbar-tools
 SWIFT_BUILD_FLAGS ?=
 # The release build is linked for a small idle footprint (benchmarks/README.md, "Idle memory"): the Swift runtime and
 # Foundation linked in, every function in a section of its own, and lld placing the functions the server runs at start
@@ -41,7 +41,8 @@ test-swift:
 test-e2e: build
 	.venv/bin/python -m pytest -q Tests/e2e
 
-# Hostile text, numbers and connections against the release binary, the one a household runs (DESIGN §13).
+# Hostile text, numbers and connections, and the capture pipeline on real images (barcodes, OCR), against the
+# release binary, the one a household runs (DESIGN §13).
 test-hostile: release
 	.venv/bin/python -m pytest -q Tests/hostile
 
@@ -58,6 +59,8 @@ bench: system-deps release
 	.venv/bin/python -u benchmarks/hostile_images.py
 	.venv/bin/python -u benchmarks/api.py
 	.venv/bin/python -u benchmarks/imports.py
+	.venv/bin/python -u benchmarks/barcode_scan.py
+	.venv/bin/python -u benchmarks/ocr.py
 	.venv/bin/python -u benchmarks/backup.py
 
 # Re-records Sources/Shelfed/link-order.txt after the code has changed a lot; needs perf (linux-perf).

@@ -22,6 +22,10 @@ struct ShelfedCommand: AsyncParsableCommand {
               SHELFED_MAX_UPLOAD_MB         largest photo upload (25)
               SHELFED_IMAGE_WORKERS         photos processed at once (2)
               SHELFED_GOOGLE_DAILY_BUDGET   Google Books calls a day for filling in imported books (800)
+              SHELFED_OCR_LANGS             languages read in photos, e.g. eng+deu (eng)
+              SHELFED_OCR_WORKERS           photos read at once (1)
+              SHELFED_GEMINI_API_KEY        reads a shelf from one photo (none: off)
+              SHELFED_GEMINI_MODEL          gemini-2.5-flash
               SHELFED_LOG_LEVEL             info
             """,
         subcommands: [Serve.self, UserCommand.self, BackupCommand.self, RestoreCommand.self],

@@ -39,7 +39,7 @@ import Testing
         var logger = Logger(label: "enrichment-tests")
         logger.logLevel = .critical
         let search = BookSearchService(
-            settings: fake.settings(), database: db, clock: clock.appClock, logger: logger, http: { .shared })
+            settings: fake.settings(timeout: .seconds(2)), database: db, clock: clock.appClock, logger: logger, http: { .shared })
         let covers = CoverStore(
             http: { .shared }, directory: directory.appendingPathComponent("covers"), timeout: .seconds(2),
             maxBytes: 2_000_000, logger: logger)

@@ -176,7 +176,9 @@ struct SearchServiceTests {
     @Test("a hang past the timeout, malformed JSON and a huge body each fail cleanly")
     func badAnswers() async throws {
         try await FakeBooksServer.run { fake in
-            let service = try makeSearchService(fake, settings: fake.settings(timeout: .milliseconds(200)))
+            // A second of patience (the hang lasts three): with less, a busy machine running the suites in parallel
+            // could time a request out before the fake had taken its fault, and the faults fell out of step.
+            let service = try makeSearchService(fake, settings: fake.settings(timeout: .seconds(1)))
             fake.failGoogle(.hang, .hang, .hang)
             await #expect(throws: UpstreamFailure.timeout) { try await service.search(SearchRequest(text: "a")) }
             fake.failGoogle(.malformedJSON)

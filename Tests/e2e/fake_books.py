@@ -69,6 +69,22 @@ class Handler(http.server.BaseHTTPRequestHandler):
         else:
             self.send_error(404)
 
+    def do_POST(self):
+        """Gemini's generateContent: the recorded success envelope with a shelf's books as its JSON text."""
+        length = int(self.headers.get("Content-Length", "0"))
+        self.rfile.read(length)
+        if not self.path.startswith("/gemini/models/") or not self.path.endswith(":generateContent"):
+            return self.send_error(404)
+        envelope = json.loads((FIXTURES / "gemini" /
+                               "googleai_unary-success-basic-reply-short__FirebaseExtended_vertexai-sdk-test-data.json")
+                              .read_text(encoding="utf-8"))
+        envelope["candidates"][0]["content"]["parts"][0]["text"] = json.dumps({"books": [
+            {"title": "The Complete Essays", "author": "Michel de Montaigne", "isbn": "9780140446043", "confidence": 0.95},
+            {"title": "Harry Potter", "confidence": 0.8},
+            {"title": "A Book Nobody Has", "author": "Anon", "isbn": "9780000000001", "confidence": 0.3},
+        ]})
+        self.send_bytes(json.dumps(envelope).encode(), "application/json")
+
     def send_fixture(self, name):
         if name is None:
             body = json.dumps({"kind": "books#volumes", "totalItems": 0})

@@ -35,6 +35,7 @@ def test_query_parameters(server, alice, targets, number):
         ("/shelves", ["page", "sort", "order"]), ("/shelves/read", ["page"]), ("/shelves/want-to-read", ["page"]),
         ("/favourites", ["page"]), ("/search", ["start", "field"]), ("/profile", ["year"]),
         (f"/books/{book}/photos", ["sort"]), ("/books/new", ["isbn", "title", "shelf"]),
+        ("/scan/books", ["isbn", "from"]), ("/quotes", ["q"]), ("/library/search", ["q"]),
     ]
     for path, names in gets:
         for name in names:
@@ -47,7 +48,8 @@ def test_query_parameters(server, alice, targets, number):
 @pytest.mark.parametrize("number", NUMBERS, ids=repr)
 def test_path_ids(server, alice, number):
     for path in ["/books/{}", "/books/{}/remove", "/books/{}/photos", "/books/{}/photos/new", "/photos/{}",
-                 "/photos/{}/thumb", "/photos/{}/original", "/photos/{}/delete", "/search/volumes/{}"]:
+                 "/photos/{}/thumb", "/photos/{}/original", "/photos/{}/delete", "/search/volumes/{}",
+                 "/scan/shelf/{}", "/scan/shelf/{}/add"]:
         url = path.format(requests.utils.quote(number, safe=""))
         check(server, alice.get(url), f"GET {url}")
         if "volumes" not in path and "thumb" not in path and "original" not in path:

@@ -14,6 +14,25 @@ int shelfed_vips_header(const char *path, int *width, int *height);
 /// file fails instead of giving a half-grey picture. 0 on success.
 int shelfed_vips_derive(const char *path, const char *out, int size, int square, int quality, int *width, int *height);
 
+/// The image at `path` upright, shrunk to fit `max_side` (never enlarged), turned `angle` degrees clockwise, as
+/// 8-bit grey pixels, row by row, `width` × `height` bytes. Free them with shelfed_vips_free_pixels. 0 on success.
+int shelfed_vips_grey_pixels(const char *path, int max_side, double angle, unsigned char **pixels, int *width,
+                             int *height);
+void shelfed_vips_free_pixels(unsigned char *pixels);
+
+/// Saves the image at `path` upright, shrunk to fit `max_side`, in grey as a PNG without metadata (for OCR). 0 on success.
+int shelfed_vips_grey_png(const char *path, const char *out, int max_side);
+
+/// Finds EAN-13 and UPC-A barcodes in 8-bit grey pixels with zbar (loaded with dlopen on first use), scanning rows
+/// and columns. Writes each symbol's digits, NUL-terminated, into consecutive `slot`-byte slots of `results`, and
+/// where it was seen into `xs` and `ys`, at most `capacity` of them. Returns how many were written, or -1 when zbar
+/// is not installed.
+int shelfed_zbar_scan(const unsigned char *pixels, int width, int height, char *results, int slot, int *xs, int *ys,
+                      int capacity);
+
+/// 1 when zbar can be loaded.
+int shelfed_zbar_available(void);
+
 /// 1 when this libvips can read HEIC/HEIF (iPhone) photos.
 int shelfed_vips_can_read_heif(void);
 

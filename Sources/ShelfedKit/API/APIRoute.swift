@@ -14,7 +14,7 @@ enum APIRoute: String, CaseIterable, Sendable {
     }
 
     case sessions, shelves, shelf, books, book
-    case bookPhotos, photo, photoFile, profile
+    case bookPhotos, photo, photoFile, profile, scanBarcode, scanShelf, quotes
     case searchISBN, searchTitle, searchAuthor, enrich
     case imports, batchEnrich, importStatus, importStream, importResults, jobCancel
     case openAPI, docs
@@ -31,6 +31,9 @@ enum APIRoute: String, CaseIterable, Sendable {
         case .photo: "/api/v1/photos/:photoID"
         case .photoFile: "/api/v1/photos/:photoID/:variant"
         case .profile: "/api/v1/profile"
+        case .scanBarcode: "/api/v1/scans/barcode"
+        case .scanShelf: "/api/v1/scans/shelf"
+        case .quotes: "/api/v1/quotes"
         case .searchISBN: "/v1/search/isbn"
         case .searchTitle: "/v1/search/title"
         case .searchAuthor: "/v1/search/author"
@@ -53,10 +56,10 @@ enum APIRoute: String, CaseIterable, Sendable {
         case .books: [.get, .post]
         case .book, .photo: [.get, .patch, .delete]
         case .bookPhotos: [.get, .post]
-        case .enrich, .imports, .batchEnrich: [.post]
+        case .enrich, .imports, .batchEnrich, .scanBarcode, .scanShelf: [.post]
         case .jobCancel: [.delete]
         case .importStatus, .importStream, .importResults: [.get]
-        case .shelves, .shelf, .photoFile, .profile, .searchISBN, .searchTitle, .searchAuthor, .openAPI, .docs: [.get]
+        case .shelves, .shelf, .photoFile, .profile, .quotes, .searchISBN, .searchTitle, .searchAuthor, .openAPI, .docs: [.get]
         }
     }
 

@@ -11,4 +11,6 @@ struct APIServices: Sendable {
     let statistics: StatisticsStore
     let imports: ImportStore
     let runner: ImportRunner
+    let scanner: BarcodeScanService
+    let shelfScans: ShelfScanService
 }

@@ -146,9 +146,12 @@ struct PhotoJSON: Encodable, Sendable {
     let thumbURL: String
     let displayURL: String
     let originalURL: String
+    let text: String?
+    let textStatus: String?
 
     enum CodingKeys: String, CodingKey {
-        case id, comment, width, height, bytes
+        case id, comment, width, height, bytes, text
+        case textStatus = "text_status"
         case bookID = "book_id"
         case pageNumber = "page_number"
         case contentType = "content_type"
@@ -172,6 +175,9 @@ struct PhotoJSON: Encodable, Sendable {
         thumbURL = APIRoute.photoFile.link(id, "thumb")
         displayURL = APIRoute.photoFile.link(id, "display")
         originalURL = APIRoute.photoFile.link(id, "original")
+        text = photo.ocrText
+        // "reading" is the server's own bookkeeping; to a client it is still waiting.
+        textStatus = photo.ocrStatus == PhotoText.Status.reading.rawValue ? PhotoText.Status.pending.rawValue : photo.ocrStatus
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -188,5 +194,7 @@ struct PhotoJSON: Encodable, Sendable {
         try container.encode(thumbURL, forKey: .thumbURL)
         try container.encode(displayURL, forKey: .displayURL)
         try container.encode(originalURL, forKey: .originalURL)
+        try container.encode(text, forKey: .text)
+        try container.encode(textStatus, forKey: .textStatus)
     }
 }

@@ -17,6 +17,10 @@ func addAPIRoutes(
     LibraryAPIController(services: services, clock: clock).addRoutes(to: keyed)
     PhotoAPIController(services: services, clock: clock, maxUploadBytes: config.maxUploadBytes).addRoutes(to: keyed)
     ProfileAPIController(services: services, clock: clock).addRoutes(to: keyed)
+    ScanAPIController(
+        scanner: services.scanner, media: services.media, maxUploadBytes: config.maxUploadBytes,
+        textSearch: TextSearchStore(db: services.photos.db), shelfScans: services.shelfScans
+    ).addRoutes(to: keyed)
 
     // BooksTrack's paths: its envelope for errors, keyless calls per `SHELFED_API_SEARCH`, limits per minute.
     let booksTrack = router.group().add(middleware: EnvelopeResponseMiddleware())

@@ -29,6 +29,14 @@ public struct AppConfig: Sendable {
     public var imageWorkers: Int
     /// Google Books calls enrichment may make per day (`SHELFED_GOOGLE_DAILY_BUDGET`); 0 uses Open Library only.
     public var googleDailyBudget = 800
+    /// tesseract's languages for reading photos, joined by `+` (`SHELFED_OCR_LANGS`, e.g. `eng+deu`).
+    public var ocrLanguages = "eng"
+    /// Gemini, for reading a shelf from one photo (`SHELFED_GEMINI_API_KEY`, `SHELFED_GEMINI_MODEL`,
+    /// `SHELFED_GEMINI_URL`); without a key the feature explains itself and sends nothing.
+    public var gemini = GeminiSettings()
+    /// Photos read at once by tesseract (`SHELFED_OCR_WORKERS`); each takes a core while it runs. 0 turns the
+    /// background reading off (a very small machine); the words can still be typed on each photo's page.
+    public var ocrWorkers = 1
     /// The pause between two books enrichment looks up.
     public var enrichmentPause: Duration = .milliseconds(500)
     /// How long a connection may wait for a request's head, or between pieces of its body, before it is closed
@@ -163,6 +171,35 @@ extension AppConfig {
                     name: "SHELFED_GOOGLE_DAILY_BUDGET", value: calls, expected: "a number of calls a day, 0 to 1000000")
             }
             config.googleDailyBudget = number
+        }
+        if let languages = value("SHELFED_OCR_LANGS") {
+            guard TextRecognizer.isValidLanguageList(languages) else {
+                throw InvalidSetting(
+                    name: "SHELFED_OCR_LANGS", value: languages,
+                    expected: "tesseract language codes joined by +, such as eng or eng+deu")
+            }
+            config.ocrLanguages = languages
+        }
+        config.gemini.apiKey = value("SHELFED_GEMINI_API_KEY")
+        if let model = value("SHELFED_GEMINI_MODEL") {
+            guard (1...80).contains(model.utf8.count),
+                model.utf8.allSatisfy({ (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2D || $0 == 0x2E })
+            else {
+                throw InvalidSetting(name: "SHELFED_GEMINI_MODEL", value: model, expected: "a model name such as gemini-2.5-flash")
+            }
+            config.gemini.model = model
+        }
+        if let url = value("SHELFED_GEMINI_URL") {
+            guard url.hasPrefix("http://") || url.hasPrefix("https://") else {
+                throw InvalidSetting(name: "SHELFED_GEMINI_URL", value: url, expected: "an http:// or https:// URL")
+            }
+            config.gemini.baseURL = url.trimmingSuffix("/")
+        }
+        if let workers = value("SHELFED_OCR_WORKERS") {
+            guard let number = BoundedNumber.parse(workers, in: 0...8) else {
+                throw InvalidSetting(name: "SHELFED_OCR_WORKERS", value: workers, expected: "a number from 0 (off) to 8")
+            }
+            config.ocrWorkers = number
         }
         if let seconds = value("SHELFED_REQUEST_TIMEOUT") {
             guard let number = BoundedNumber.parse(seconds, in: 1...600) else {

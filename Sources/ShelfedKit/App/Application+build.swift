@@ -32,9 +32,12 @@ public func buildApplication(config: AppConfig) async throws -> some Application
     // Every way of adding a book goes through this one service.
     let books = LibraryService(store: LibraryStore(db: database), covers: covers, search: search, clock: config.clock)
     let barcodeJobs = BarcodeJobRunner(db: database, books: books, logger: logger, now: config.clock.now)
+    let textReader = PhotoTextReader(
+        db: database, media: MediaStore(root: config.mediaDirectory),
+        recognizer: TextRecognizer(languages: config.ocrLanguages), workers: config.ocrWorkers, logger: logger)
     let router = try buildRouter(
         config: config, database: database, renderer: renderer, imports: imports, search: search, books: books,
-        logger: logger)
+        textReader: textReader, logger: logger)
     let deadline = TimeAmount.milliseconds(Int64(config.requestTimeout * 1000))
     return Application(
         router: router,
@@ -46,7 +49,7 @@ public func buildApplication(config: AppConfig) async throws -> some Application
             // instead of having their connection attempts dropped and retried seconds later.
             address: .hostname(config.host, port: config.port), serverName: "Shelfed", backlog: 2_048,
             availableConnectionsDelegate: MaximumAvailableConnections(config.maxConnections, logger: logger)),
-        services: [imports, enrichment, barcodeJobs],
+        services: [imports, enrichment, barcodeJobs, textReader],
         logger: logger
     )
 }
@@ -56,7 +59,7 @@ public func buildApplication(config: AppConfig) async throws -> some Application
 /// and CSRF; public routes before the login redirect, protected after. Every GET also answers HEAD.
 func buildRouter(
     config: AppConfig, database: AppDatabase, renderer: PageRenderer, imports runner: ImportRunner,
-    search: BookSearchService, books: LibraryService, logger: Logger
+    search: BookSearchService, books: LibraryService, textReader: PhotoTextReader, logger: Logger
 ) throws
     -> Router<AppRequestContext>
 {
@@ -71,8 +74,16 @@ func buildRouter(
     if !orphans.isEmpty {
         logger.notice("Removed \(orphans.count) media files that no photo refers to: \(orphans.prefix(10))")
     }
-    let uploader = PhotoUploader(
+    var uploader = PhotoUploader(
         media: media, processor: ImageProcessor(concurrentImages: config.imageWorkers), photos: photos, logger: logger)
+    uploader.textReader = textReader
+    let scanner = BarcodeScanService(
+        reader: BarcodeReader(processor: uploader.processor), text: TextRecognizer(languages: config.ocrLanguages),
+        search: search, library: library, scratch: media.incoming, logger: logger)
+    try ShelfScanService.failInterrupted(in: database)
+    let shelfScans = ShelfScanService(
+        gemini: GeminiClient(settings: config.gemini, http: { HTTPClient.shared }), search: search, db: database,
+        media: media, logger: logger, now: clock.now)
     let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
 
     router.add(middleware: SecurityHeadersMiddleware())
@@ -101,7 +112,7 @@ func buildRouter(
         services: APIServices(
             signIn: signIn, keys: APIKeyStore(db: database), library: library, books: books, search: search,
             photos: photos, media: media, uploader: uploader, statistics: StatisticsStore(db: database),
-            imports: imports, runner: runner),
+            imports: imports, runner: runner, scanner: scanner, shelfScans: shelfScans),
         renderer: renderer)
 
     router.add(
@@ -133,11 +144,19 @@ func buildRouter(
     ).addRoutes(to: signedIn)
     ProfileSettingsController(users: users, hasher: hasher, media: media, renderer: renderer).addRoutes(to: signedIn)
     DevicesController(keys: APIKeyStore(db: database), renderer: renderer).addRoutes(to: signedIn)
+    let textSearch = TextSearchStore(db: database)
     PhotoController(
         photos: photos, library: library, uploader: uploader, renderer: renderer, clock: clock,
-        maxUploadBytes: config.maxUploadBytes
+        maxUploadBytes: config.maxUploadBytes, textSearch: textSearch,
+        readsText: config.ocrWorkers > 0 && textReader.recognizer.isAvailable
     ).addRoutes(to: signedIn)
+    TextSearchController(store: textSearch, renderer: renderer).addRoutes(to: signedIn)
     SearchController(search: search, library: library, books: books, renderer: renderer).addRoutes(to: signedIn)
+    ScanController(scanner: scanner, media: media, renderer: renderer, maxUploadBytes: config.maxUploadBytes)
+        .addRoutes(to: signedIn)
+    ShelfScanController(
+        shelves: shelfScans, books: books, media: media, renderer: renderer, maxUploadBytes: config.maxUploadBytes
+    ).addRoutes(to: signedIn)
     DataDownloadController(database: database, dataDirectory: config.dataDirectory, media: media, clock: clock)
         .addRoutes(to: signedIn)
     ImportController(

@@ -143,6 +143,21 @@ extension AppDatabase {
         }
         migrator.registerMigration("v8 imports", migrate: migrateToImports)
         migrator.registerMigration("v9 enrichment", migrate: migrateToEnrichment)
+        migrator.registerMigration("v10 photo text and full-text search", migrate: migrateToTextSearch)
+        migrator.registerMigration("v11 shelf scans") { db in
+            try db.create(table: "shelf_scan") { t in
+                t.primaryKey("id", .text)
+                t.column("user_id", .integer).notNull().indexed().references("user", onDelete: .cascade)
+                // running | done | failed
+                t.column("status", .text).notNull()
+                t.column("progress", .text)
+                // JSON: the candidates in shelf order with their matches (ShelfScanService.Match).
+                t.column("matches", .text)
+                t.column("message", .text)
+                t.column("created_at", .datetime).notNull()
+                t.column("finished_at", .datetime)
+            }
+        }
         return migrator
     }
 }

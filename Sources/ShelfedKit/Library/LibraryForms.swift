@@ -56,10 +56,13 @@ struct AddFromSearchForm: Decodable, Sendable {
     let volumeID: String?
     let isbn: String?
     let shelf: Shelf?
+    /// Where to go after adding (the scan results page); the new book's page when absent.
+    let returnTo: String?
 
     enum CodingKeys: String, CodingKey {
         case isbn, shelf
         case volumeID = "volume_id"
+        case returnTo = "return_to"
     }
 
     init(from decoder: any Decoder) throws {
@@ -67,5 +70,6 @@ struct AddFromSearchForm: Decodable, Sendable {
         volumeID = try form.optionalTrimmed(.volumeID)
         isbn = try form.optionalTrimmed(.isbn)
         shelf = Shelf(rawValue: try form.trimmed(.shelf))
+        returnTo = safeRelativePath(try form.optionalTrimmed(.returnTo))
     }
 }

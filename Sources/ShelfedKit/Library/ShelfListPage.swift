@@ -23,8 +23,11 @@ struct ShelfListPage: Sendable {
             path: listPath, query: ["sort": sort.key.rawValue, "order": sort.order.rawValue], current: pageNumber,
             total: page.total, pageSize: LibraryStore.pageSize)
         var body: HTMLFragment = """
-            <div class="list-header"><h1>\(heading)</h1>\
-            <a class="button primary" href="\(Paths.search)">Find a book</a></div>\n
+            <div class="list-header"><h1>\(heading)</h1><span class="header-actions">\
+            <a class="button" href="\(Paths.scan)">Scan a barcode</a> \
+            <a class="button primary" href="\(Paths.search)">Find a book</a></span></div>
+            <p class="muted search-links"><a href="\(Paths.librarySearch)">Search my library</a> · \
+            <a href="\(Paths.quotes)">Search my quotes</a></p>\n
             """
         body.reserveCapacity(2_000 + page.items.count * 900)
         if !tabs.isEmpty {

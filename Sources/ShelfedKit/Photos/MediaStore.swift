@@ -9,11 +9,15 @@ public struct MediaStore: Sendable {
     }
 
     var incoming: URL { root.appendingPathComponent(".incoming") }
+    /// Scratch files of the background text reader (kept apart from uploads in progress).
+    var reading: URL { root.appendingPathComponent(".reading") }
 
-    /// Creates the folders and removes whatever an interrupted upload left in `.incoming/`.
+    /// Creates the folders and removes whatever an interrupted upload or reading left in `.incoming/` and `.reading/`.
     public func prepare() throws {
-        try? FileManager.default.removeItem(at: incoming)
-        try FileManager.default.createDirectory(at: incoming, withIntermediateDirectories: true)
+        for folder in [incoming, reading] {
+            try? FileManager.default.removeItem(at: folder)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        }
     }
 
     /// A fresh path in `.incoming/`; nothing is created there yet.
@@ -66,7 +70,8 @@ extension MediaStore {
         var removed: [String] = []
         for file in files where (try? file.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
             let relative = String(file.standardizedFileURL.path.dropFirst(rootPath.count))
-            guard !relative.hasPrefix(".incoming/"), !referenced.contains(relative) else { continue }
+            guard !relative.hasPrefix(".incoming/"), !relative.hasPrefix(".reading/"), !referenced.contains(relative)
+            else { continue }
             try? FileManager.default.removeItem(at: file)
             removed.append(relative)
         }

@@ -21,6 +21,10 @@ public struct Photo: Codable, Sendable, Identifiable, FetchableRecord, MutablePe
     public var comment: String?
     public var takenAt: Date?
     public var createdAt: Date
+    /// The words tesseract read on the page (or the owner typed), plain text.
+    public var ocrText: String? = nil
+    /// `pending`, `reading`, `done`, `failed` or `edited`; nil for profile pictures, which are not read.
+    public var ocrStatus: String? = nil
 
     public static let databaseTableName = "photo"
     public static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase

@@ -9,6 +9,9 @@ struct PhotoController: Sendable {
     let renderer: PageRenderer
     let clock: AppClock
     let maxUploadBytes: Int
+    let textSearch: TextSearchStore
+    /// Whether a background reader fills in photos' words on this server (tesseract installed, not turned off).
+    let readsText: Bool
 
     func addRoutes(to router: RouterGroup<SignedInContext>) {
         router.get(Route.newBookPhoto.routerPath, use: new)
@@ -81,11 +84,15 @@ struct PhotoController: Sendable {
         let (photo, title) = try await requirePhoto(context)
         let form = try await request.decodeForm(PhotoForm.self)
         let pageCount = try await photo.bookId.asyncFlatMap { try await library.catalogBook(id: $0)?.pageCount }
-        switch form.validate(pageCount: pageCount) {
-        case .success(let (page, comment)):
+        switch (form.validate(pageCount: pageCount), form.validatedText()) {
+        case (.success(let (page, comment)), .success(let text)):
             _ = try await photos.update(id: photo.id!, of: photo.userId, pageNumber: page, comment: comment)
+            // Saving the page number must not turn untouched text into "edited"; only a real change does.
+            if form.text != nil, (text ?? "") != (photo.ocrText ?? "") {
+                _ = try await textSearch.setText(text?.isEmpty == true ? nil : text, ofPhoto: photo.id!, userID: photo.userId)
+            }
             return .seeOther(Paths.photo(photo.id!))
-        case .failure(let errors):
+        case (.failure(let errors), _), (_, .failure(let errors)):
             let page = photoPage(photo, bookTitle: title, context: context, form: form, errors: errors)
             return try renderer.render(page, template: "photos/show", status: .unprocessableContent).response
         }
@@ -143,7 +150,33 @@ struct PhotoController: Sendable {
             pageNumber: form?.pageNumber ?? photo.pageNumber.map(String.init) ?? "",
             comment: form?.comment ?? photo.comment ?? "",
             uploaded: photo.createdAt.formatted(.dateTime.year().month(.wide).day()), editPath: Paths.photo(id),
-            deletePath: Paths.photoDelete(id), pageNumberError: errors["page_number"], commentError: errors["comment"])
+            deletePath: Paths.photoDelete(id), pageNumberError: errors["page_number"], commentError: errors["comment"],
+            text: form?.text ?? photo.ocrText, textEditable: !readsText || Self.textIsSettled(photo.ocrStatus),
+            textStatusMessage: Self.textStatusMessage(photo, readsText: readsText), textError: errors["text"], quotesPath: Paths.quotes)
+    }
+
+    static func textIsSettled(_ status: String?) -> Bool {
+        switch status.flatMap(PhotoText.Status.init(rawValue:)) {
+        case .done, .failed, .edited: true
+        default: false
+        }
+    }
+
+    /// What the page says about the photo's words when it cannot simply show them.
+    static func textStatusMessage(_ photo: Photo, readsText: Bool) -> String? {
+        switch photo.ocrStatus.flatMap(PhotoText.Status.init(rawValue:)) {
+        case .pending where !readsText, .reading where !readsText:
+            "This server does not read the words on photos (tesseract-ocr is not installed, or reading is turned "
+                + "off). Type them below and Search my quotes will find them."
+        case .pending, .reading:
+            "Reading the words on this page… They appear here in a minute or so; reload to see them."
+        case .failed:
+            "The words on this photo could not be read. You can type them below, so Search my quotes finds them."
+        case .done where photo.ocrText == nil:
+            "No words were found on this photo. If it has some, type them below."
+        default:
+            nil
+        }
     }
 
     private func requireBook(_ context: SignedInContext) async throws -> LibraryEntry {

@@ -4,21 +4,37 @@ import Foundation
 struct PhotoForm: Sendable, Decodable {
     var pageNumber = ""
     var comment = ""
+    /// The words on the page as the owner corrected them; nil when the form had no text field (still being read).
+    var text: String?
     static let maxComment = 2_000
 
-    init(pageNumber: String? = nil, comment: String? = nil) {
+    init(pageNumber: String? = nil, comment: String? = nil, text: String? = nil) {
         self.pageNumber = pageNumber?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
         self.comment = comment?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        self.text = text
     }
 
     enum CodingKeys: String, CodingKey {
-        case comment
+        case comment, text
         case pageNumber = "page_number"
     }
 
     init(from decoder: any Decoder) throws {
         let form = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(pageNumber: try form.text(.pageNumber), comment: try form.text(.comment))
+        self.init(
+            pageNumber: try form.text(.pageNumber), comment: try form.text(.comment),
+            text: try form.decodeIfPresent(String.self, forKey: .text))
+    }
+
+    /// The corrected text as it will be stored (nil for none), or a message for the `text` field.
+    func validatedText() -> Result<String?, FieldErrors> {
+        guard let text else { return .success(nil) }
+        guard text.count <= PhotoText.maxCharacters else {
+            var errors = FieldErrors()
+            errors["text"] = "Keep the text to \(PhotoText.maxCharacters) characters (it has \(text.count))."
+            return .failure(errors)
+        }
+        return .success(PhotoText.cleaned(text))
     }
 
     /// The checked values, or messages keyed `page_number` / `comment`.

@@ -67,6 +67,12 @@ struct PhotoPage: Sendable {
     let deletePath: String
     let pageNumberError: String?
     let commentError: String?
+    /// The words on the page, once read; the editable field appears then too.
+    let text: String?
+    let textEditable: Bool
+    let textStatusMessage: String?
+    let textError: String?
+    let quotesPath: String
 }
 
 /// `photos/delete`: asks before a photo and its files go.

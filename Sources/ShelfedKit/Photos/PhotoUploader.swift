@@ -18,6 +18,9 @@ struct PhotoUploader: Sendable {
         var squareThumbnail = false
     }
 
+    /// Told of every stored page photo, so its words are read soon after.
+    var textReader: PhotoTextReader? = nil
+
     func store(_ upload: UploadedFile, userID: Int64, details: Details, now: Date) async throws -> Photo {
         let display = media.temporaryFile("-display.jpg")
         let thumbnail = media.temporaryFile("-thumb.jpg")
@@ -41,12 +44,14 @@ struct PhotoUploader: Sendable {
             [(upload.url, "-original.\(kind.fileExtension)"), (display, "-display.jpg"), (thumbnail, "-thumb.jpg")],
             userID: userID)
         do {
+            defer { if details.bookID != nil { textReader?.photoStored() } }
             return try await photos.insert(
                 Photo(
                     id: nil, userId: userID, bookId: details.bookID, originalPath: paths[0], displayPath: paths[1],
                     thumbPath: paths[2], width: derived.displayWidth, height: derived.displayHeight,
                     bytes: upload.bytes, sha256: nil, contentType: kind.contentType, pageNumber: details.pageNumber,
-                    comment: details.comment, takenAt: nil, createdAt: now))
+                    comment: details.comment, takenAt: nil, createdAt: now,
+                    ocrStatus: details.bookID == nil ? nil : PhotoText.Status.pending.rawValue))
         } catch PhotoStore.Gone.account {
             media.remove(paths)
             throw HTTPError(.gone, message: "This account was deleted while the photo was uploading; it was not kept.")

@@ -81,9 +81,9 @@ struct SearchController: Sendable {
         }
         do {
             let bookID = try await books.addFromProvider(volumeID: form.volumeID, isbn: isbn, to: shelf, for: userID)
-            return .seeOther(Paths.book(bookID))
+            return .seeOther(form.returnTo ?? Paths.book(bookID))
         } catch let duplicate as AlreadyInLibrary {
-            return .seeOther(Paths.book(duplicate.bookID))
+            return .seeOther(form.returnTo ?? Paths.book(duplicate.bookID))
         } catch let failure as UpstreamFailure {
             throw HTTPError(failure.pageStatus, message: failure.userMessage)
         }

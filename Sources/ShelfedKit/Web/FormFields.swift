@@ -16,6 +16,9 @@ struct FormFields: Sendable {
     /// The first value of `name`, or nil when the form did not send it.
     subscript(name: String) -> String? { values[name]?.first }
 
+    /// Every value of `name`, in the order sent (`?isbn=…&isbn=…`).
+    func all(_ name: String) -> [String] { values[name] ?? [] }
+
     /// The first value of `name` with surrounding whitespace removed; empty becomes nil.
     func trimmed(_ name: String) -> String? {
         guard let value = self[name]?.trimmingCharacters(in: .whitespacesAndNewlines), !value.isEmpty else {

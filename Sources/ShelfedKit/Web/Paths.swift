@@ -20,6 +20,19 @@ enum Paths {
     }
 
     static let search = Route.search.link()
+    static let scan = Route.scan.link()
+    static let quotes = Route.quotes.link()
+    static let shelfScan = Route.shelfScan.link()
+    static func shelfScanResult(_ id: String) -> String { Route.shelfScanResult.link(id) }
+    static func shelfScanAdd(_ id: String) -> String { Route.shelfScanAdd.link(id) }
+    static let librarySearch = Route.librarySearch.link()
+
+    /// The scan results for `isbns`; `printed` notes they were read from printed text, not a barcode.
+    static func scanBooks(_ isbns: [ISBN], printed: Bool = false) -> String {
+        var path = Route.scanBooks.link() + "?" + isbns.map { "isbn=" + $0.isbn13 }.joined(separator: "&")
+        if printed { path += "&from=text" }
+        return path
+    }
 
     static func search(_ text: String, field: SearchRequest.Field = .all, start: Int = 0) -> String {
         var path = search + "?q=" + queryEscape(text)

@@ -11,6 +11,7 @@ enum Route: String, CaseIterable, Sendable {
     case profile, profileEdit, profileAvatar, profileGoal, profilePassword, profileDelete, devices, deviceRevoke
     case myData, serverBackup
     case search, searchVolume, searchAdd
+    case scan, scanBooks, quotes, librarySearch, shelfScan, shelfScanResult, shelfScanAdd
     case exportGoodreads, imports, importJob, importMapping, importConfirm, importCancel, importEvents, importFailedRows, importRetry
 
     /// The path as the router matches it; `:name` segments are parameters.
@@ -50,6 +51,13 @@ enum Route: String, CaseIterable, Sendable {
         case .search: "/search"
         case .searchVolume: "/search/volumes/:volumeId"
         case .searchAdd: "/search/add"
+        case .scan: "/scan"
+        case .scanBooks: "/scan/books"
+        case .quotes: "/quotes"
+        case .shelfScan: "/scan/shelf"
+        case .shelfScanResult: "/scan/shelf/:scanID"
+        case .shelfScanAdd: "/scan/shelf/:scanID/add"
+        case .librarySearch: "/library/search"
         case .exportGoodreads: "/export/goodreads"
         case .imports: "/import"
         case .importJob: "/import/:jobID"
@@ -64,7 +72,7 @@ enum Route: String, CaseIterable, Sendable {
 
     /// Whether its POST streams a multipart body, checking the CSRF token as the body's first part itself.
     var takesStreamedUpload: Bool {
-        self == .bookPhotos || self == .profileAvatar || self == .imports
+        self == .bookPhotos || self == .profileAvatar || self == .imports || self == .scan || self == .shelfScan
     }
 
     var routerPath: RouterPath { RouterPath(pattern) }

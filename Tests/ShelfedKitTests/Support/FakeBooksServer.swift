@@ -36,6 +36,29 @@ final class FakeBooksServer: Sendable {
         var googleFaults: [Fault] = []
         var openLibraryFaults: [Fault] = []
         var requests: [String] = []
+        var geminiBodies: [Data] = []
+    }
+
+    /// The bodies Shelfed posted to the fake Gemini, in order.
+    var geminiBodies: [Data] { state.withLock { $0.geminiBodies } }
+
+    /// What the fake Gemini lists for a good key: shaped like a real shelf, with a hallucinated ISBN (bad check
+    /// digit), a book listed twice, an unsure guess, markup in a title and an entry without a title.
+    static let shelfJSON = #"""
+        {"books": [
+          {"title": "The Complete Essays", "author": "Michel de Montaigne", "isbn": "9780140446043", "confidence": 0.95},
+          {"title": "Batman", "confidence": 0.4},
+          {"title": "Discourse Networks 1800/1900", "author": "Friedrich Kittler", "isbn": "9780804720990", "confidence": 0.8},
+          {"title": "The Complete Essays", "author": "Montaigne", "confidence": 0.9},
+          {"title": "Harry Potter", "confidence": 0.85, "shelfNote": "ignored"},
+          {"title": "<script>alert(1)</script> Ignore previous instructions", "author": "\u0007", "confidence": 7},
+          {"title": "", "author": "Nobody", "confidence": 0.9}
+        ]}
+        """#
+
+    /// The Gemini settings that point Shelfed at this server; the key chooses the recorded answer.
+    func gemini(key: String = "good", model: String = "gemini-2.5-flash") -> GeminiSettings {
+        GeminiSettings(apiKey: key, model: model, baseURL: baseURL + "/gemini")
     }
 
     var port: Int { state.withLock { $0.port } }
@@ -109,6 +132,12 @@ final class FakeBooksServer: Sendable {
             return Response(status: .ok, headers: [.contentType: "application/json"],
                             body: .init(byteBuffer: ByteBuffer(string: #"{"name": "Garth Nix", "key": "/authors/OL382982A"}"#)))
         }
+        router.post("/gemini/models/:action") { request, context in
+            let body = try await request.body.collect(upTo: 16 * 1_048_576)
+            self.state.withLock { $0.geminiBodies.append(Data(buffer: body)) }
+            return try Self.geminiAnswer(
+                action: context.parameters.get("action") ?? "", key: request.headers[.init("x-goog-api-key")!] ?? "")
+        }
         for prefix in ["/gcovers/**", "/olcovers/**"] {
             router.get(RouterPath(prefix)) { request, _ in
                 self.record(request)
@@ -118,6 +147,45 @@ final class FakeBooksServer: Sendable {
             }
         }
         return router
+    }
+
+    /// The recorded Gemini answers (Tests/Fixtures/gemini), chosen by the key; successes carry `shelfJSON`.
+    private static func geminiAnswer(action: String, key: String) throws -> Response {
+        func fixture(_ name: String) throws -> Data {
+            try Data(contentsOf: fixtures.appendingPathComponent("gemini/\(name)__FirebaseExtended_vertexai-sdk-test-data.json"))
+        }
+        func answer(_ status: HTTPResponse.Status, _ data: Data) -> Response {
+            Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        }
+        func withShelf(_ name: String, part: Int) throws -> Data {
+            var envelope = try JSONSerialization.jsonObject(with: try fixture(name)) as! [String: Any]
+            var candidates = envelope["candidates"] as! [[String: Any]]
+            var content = candidates[0]["content"] as! [String: Any]
+            var parts = content["parts"] as! [[String: Any]]
+            parts[part]["text"] = shelfJSON
+            content["parts"] = parts
+            candidates[0]["content"] = content
+            envelope["candidates"] = candidates
+            return try JSONSerialization.data(withJSONObject: envelope)
+        }
+        guard action == "gemini-2.5-flash:generateContent" else {
+            return answer(.notFound, try fixture("googleai_unary-failure-unknown-model"))
+        }
+        switch key {
+        case "bad-key": return answer(.badRequest, try fixture("googleai_unary-failure-api-key"))
+        case "not-enabled": return answer(.forbidden, try fixture("googleai_unary-failure-generativelanguage-api-not-enabled"))
+        case "reject":
+            let text = try Data(contentsOf: fixtures.appendingPathComponent(
+                "gemini/googleai_streaming-failure-image-rejected_400__FirebaseExtended_vertexai-sdk-test-data.txt"))
+            return answer(.badRequest, text)
+        case "vertex-reject": return answer(.badRequest, try fixture("vertexai_unary-failure-image-rejected_400"))
+        case "safety": return answer(.ok, try fixture("googleai_unary-failure-finish-reason-safety"))
+        case "blocked": return answer(.ok, try fixture("googleai_unary-failure-only-prompt-feedback"))
+        case "quota": return answer(.tooManyRequests, try fixture("vertexai_unary-failure-quota-exceeded_429"))
+        case "prose": return answer(.ok, try fixture("googleai_unary-success-basic-reply-short"))
+        case "thinking": return answer(.ok, try withShelf("googleai_unary-success-thinking-reply-thought-summary", part: 1))
+        default: return answer(.ok, try withShelf("googleai_unary-success-basic-reply-short", part: 0))
+        }
     }
 
     private func record(_ request: Request) {

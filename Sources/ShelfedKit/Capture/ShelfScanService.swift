@@ -1,0 +1,215 @@
+import CImaging
+import Foundation
+import GRDB
+import Hummingbird
+import Logging
+import NIOPosix
+
+/// A whole shelf from one photo: the photo, shrunk and stripped of EXIF and GPS, goes to Gemini, which lists the
+/// spines it sees; each is matched through the search service. On the web it runs in the background with its
+/// progress in `shelf_scan`; the API waits for it.
+struct ShelfScanService: Sendable {
+    /// One book Gemini listed, and what the search service matched it to.
+    struct Match: Codable, Sendable, Equatable {
+        var candidate: GeminiClient.Candidate
+        var volumeID: String?
+        var isbn13: String?
+        var title: String?
+        var authors: [String]?
+        var year: String?
+        var thumbnailURL: String?
+        /// Checked for adding on the review page: the model was sure and the match's title agrees.
+        var confident: Bool
+        /// The same book as an earlier entry (the model listed it twice).
+        var duplicate: Bool
+        /// Why no match could be looked up (a provider outage), when that is why.
+        var failure: String?
+        /// Set once the user has added it.
+        var addedBookID: Int64?
+    }
+
+    struct Scan: Sendable {
+        let id: String
+        let userID: Int64
+        let status: String
+        let progress: String?
+        let matches: [Match]
+        let message: String?
+    }
+
+    /// The side of the picture Gemini gets: enough to read spines, a fraction of the upload.
+    static let imageSide = 2048
+    static let confidentAbove = 0.7
+    let gemini: GeminiClient
+    let search: BookSearchService
+    let db: AppDatabase
+    let media: MediaStore
+    let logger: Logger
+    let now: @Sendable () -> Date
+
+    var isConfigured: Bool { gemini.settings.apiKey != nil }
+
+    /// The upload as the JPEG Gemini gets: upright, at most `imageSide`, without EXIF or GPS.
+    func preparedImage(from upload: URL) async throws -> Data {
+        guard let kind = ImageKind.detect(at: upload) else {
+            throw HTTPError(
+                .unsupportedMediaType, message: "That file is not a photo Shelfed can read. Use a JPEG, PNG or WebP picture.")
+        }
+        if kind == .heic, !ImageProcessor.canReadHEIC {
+            throw HTTPError(
+                .unsupportedMediaType,
+                message: "This server cannot read iPhone HEIC photos. On the iPhone, choose Settings → Camera → "
+                    + "Formats → Most Compatible (JPEG), and take the photo again.")
+        }
+        _ = try await NIOThreadPool.singleton.runIfActive { try ImageProcessor.decodingCost(of: upload, 100_000_000) }
+        let shrunk = media.temporaryFile("-shelf.jpg")
+        defer { try? FileManager.default.removeItem(at: shrunk) }
+        let made = try await NIOThreadPool.singleton.runIfActive { () -> Bool in
+            defer { shelfed_vips_clear_error() }
+            var width: Int32 = 0
+            var height: Int32 = 0
+            return shelfed_vips_derive(upload.path, shrunk.path, Int32(Self.imageSide), 0, 85, &width, &height) == 0
+        }
+        guard made else {
+            throw HTTPError(
+                .unsupportedMediaType,
+                message: "That file could not be read as a picture; it may be damaged or cut short. Try the photo again.")
+        }
+        shelfed_release_memory()
+        return try Data(contentsOf: shrunk)
+    }
+
+    /// Asks Gemini and matches every book it lists; `progress` hears how far matching has got.
+    func scan(_ jpeg: Data, progress: @Sendable (String) async -> Void = { _ in }) async throws -> [Match] {
+        await progress("Gemini is reading the spines…")
+        let candidates = try await gemini.books(inJPEG: jpeg)
+        var matches: [Match] = []
+        for (index, candidate) in candidates.enumerated() {
+            await progress("Matching book \(index + 1) of \(candidates.count)…")
+            matches.append(await match(candidate, after: matches))
+        }
+        return matches
+    }
+
+    private func match(_ candidate: GeminiClient.Candidate, after earlier: [Match]) async -> Match {
+        var match = Match(candidate: candidate, confident: false, duplicate: false)
+        do {
+            var volume: VolumeResult?
+            if let isbn = candidate.isbn.flatMap(ISBN.init) {
+                volume = try await search.lookup(isbn: isbn).results.items.first
+            }
+            if volume == nil {
+                let text = [candidate.title, candidate.author].compactMap { $0 }.joined(separator: " ")
+                volume = try await search.search(SearchRequest(text: text, field: .all)).results.items.first
+            }
+            if let volume {
+                match.volumeID = volume.volumeId
+                match.isbn13 = volume.isbn13
+                match.title = volume.title
+                match.authors = volume.authors
+                match.year = volume.year
+                match.thumbnailURL = volume.thumbnailURL
+            }
+        } catch let failure as UpstreamFailure {
+            match.failure = failure.userMessage
+        } catch {
+            match.failure = "This book could not be looked up. Search for it by hand."
+        }
+        match.duplicate = earlier.contains { other in
+            (match.volumeID != nil && other.volumeID == match.volumeID)
+                || (match.isbn13 != nil && other.isbn13 == match.isbn13)
+                || Self.folded(other.candidate.title) == Self.folded(candidate.title)
+        }
+        match.confident = !match.duplicate && candidate.confidence >= Self.confidentAbove
+            && match.title.map { Self.titlesAgree(candidate.title, $0) } == true
+        return match
+    }
+
+    /// One title is the other, or starts it ("Dune" and "Dune: Deluxe Edition"), ignoring case and punctuation.
+    static func titlesAgree(_ seen: String, _ matched: String) -> Bool {
+        let seen = folded(seen)
+        let matched = folded(matched)
+        guard !seen.isEmpty, !matched.isEmpty else { return false }
+        return seen.hasPrefix(matched) || matched.hasPrefix(seen)
+    }
+
+    static func folded(_ text: String) -> String {
+        text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+            .unicodeScalars.filter { $0.properties.isAlphabetic || $0.properties.numericType != nil }
+            .map(String.init).joined()
+    }
+
+    // MARK: The web's background scans
+
+    /// Records a running scan of `jpeg` for `userID` and works on it in the background; returns its id.
+    func start(_ jpeg: Data, for userID: Int64) async throws -> String {
+        let id = UUID().uuidString.lowercased()
+        let started = now()
+        try await db.write { db in
+            try db.execute(
+                sql: "INSERT INTO shelf_scan (id, user_id, status, progress, created_at) VALUES (?, ?, 'running', ?, ?)",
+                arguments: [id, userID, "Sending the photo to Gemini…", started])
+        }
+        Task {
+            let finished: (status: String, matches: [Match]?, message: String?)
+            do {
+                let matches = try await scan(jpeg) { text in
+                    try? await db.write { db in
+                        try db.execute(sql: "UPDATE shelf_scan SET progress = ? WHERE id = ?", arguments: [text, id])
+                    }
+                }
+                finished = ("done", matches, nil)
+            } catch let failure as GeminiClient.Failure {
+                logger.warning("Shelf scan \(id): \(failure)")
+                finished = ("failed", nil, failure.message)
+            } catch {
+                logger.error("Shelf scan \(id): \(error)")
+                finished = ("failed", nil, GeminiClient.Failure.unavailable.message)
+            }
+            let encoded = try? finished.matches.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
+            try? await db.write { db in
+                try db.execute(
+                    sql: "UPDATE shelf_scan SET status = ?, matches = ?, message = ?, progress = NULL, finished_at = ? WHERE id = ?",
+                    arguments: [finished.status, encoded ?? nil, finished.message, now(), id])
+            }
+        }
+        return id
+    }
+
+    /// The user's scan `id`; nil when it is unknown or someone else's.
+    func scan(id: String, of userID: Int64) async throws -> Scan? {
+        try await db.read { db in
+            guard
+                let row = try Row.fetchOne(
+                    db, sql: "SELECT * FROM shelf_scan WHERE id = ? AND user_id = ?", arguments: [id, userID])
+            else { return nil }
+            let matches = (row["matches"] as String?).flatMap {
+                try? JSONDecoder().decode([Match].self, from: Data($0.utf8))
+            }
+            return Scan(
+                id: row["id"], userID: row["user_id"], status: row["status"], progress: row["progress"],
+                matches: matches ?? [], message: row["message"])
+        }
+    }
+
+    /// Notes which entries were added, so the review page shows them on their shelf.
+    func recordAdded(_ matches: [Match], scanID: String, userID: Int64) async throws {
+        let encoded = String(decoding: try JSONEncoder().encode(matches), as: UTF8.self)
+        try await db.write { db in
+            try db.execute(
+                sql: "UPDATE shelf_scan SET matches = ? WHERE id = ? AND user_id = ?", arguments: [encoded, scanID, userID])
+        }
+    }
+
+    /// Scans a stopped server left running can never finish; they are marked failed at start.
+    static func failInterrupted(in db: AppDatabase) throws {
+        try db.writer.write { db in
+            try db.execute(
+                sql: """
+                    UPDATE shelf_scan SET status = 'failed', progress = NULL,
+                        message = 'Shelfed restarted while this photo was being read. Scan it again.'
+                    WHERE status = 'running'
+                    """)
+        }
+    }
+}

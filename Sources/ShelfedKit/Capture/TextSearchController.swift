@@ -1,0 +1,108 @@
+import Foundation
+import Hummingbird
+
+/// "Search my quotes" (the words on page photos and their comments) and "Search my library" (titles, authors,
+/// descriptions, reviews): full-text, only ever over the signed-in user's own photos and books.
+struct TextSearchController: Sendable {
+    let store: TextSearchStore
+    let renderer: PageRenderer
+
+    func addRoutes(to router: RouterGroup<SignedInContext>) {
+        router.get(Route.quotes.routerPath, use: quotes)
+        router.get(Route.librarySearch.routerPath, use: library)
+    }
+
+    /// GET /quotes?q=
+    @Sendable func quotes(_ request: Request, context: SignedInContext) async throws -> HTML {
+        let query = Self.query(request)
+        let matches = try await store.quotes(of: context.userID, matching: query)
+        let page = TextSearchPage(
+            context: context, kind: .quotes, query: query,
+            results: matches.map { match in
+                TextSearchPage.Result(
+                    path: Paths.photo(match.photo.id!), title: match.bookTitle,
+                    detail: match.photo.pageNumber.map { "Page \($0)" },
+                    thumbURL: Paths.photoFile(match.photo.id!, .thumb),
+                    passage: TextSearchStore.highlighted(match.snippet).html)
+            })
+        return try renderer.render(page, template: "search/text")
+    }
+
+    /// GET /library/search?q=
+    @Sendable func library(_ request: Request, context: SignedInContext) async throws -> HTML {
+        let query = Self.query(request)
+        let matches = try await store.library(of: context.userID, matching: query)
+        let page = TextSearchPage(
+            context: context, kind: .library, query: query,
+            results: matches.map { match in
+                TextSearchPage.Result(
+                    path: Paths.book(match.bookID), title: match.title,
+                    detail: [match.authors, match.shelf.title].filter { !$0.isEmpty }.joined(separator: " · "),
+                    thumbURL: nil, passage: TextSearchStore.highlighted(match.snippet).html)
+            })
+        return try renderer.render(page, template: "search/text")
+    }
+
+    /// `q`, as typed (a `+` is a space), at most 300 characters.
+    static func query(_ request: Request) -> String {
+        let text = FormFields(urlEncoded: request.uri.query ?? "")["q"] ?? ""
+        return String(text.trimmingCharacters(in: .whitespacesAndNewlines).prefix(300))
+    }
+}
+
+/// `search/text`: one full-text search over the user's quotes or library, with its results.
+struct TextSearchPage: Sendable {
+    enum Kind: Sendable {
+        case quotes, library
+    }
+
+    struct Result: Sendable {
+        let path: String
+        let title: String
+        let detail: String?
+        let thumbURL: String?
+        /// Escaped text with the matched words in `<mark>`.
+        let passage: String
+    }
+
+    let chrome: PageChrome
+    let heading: String
+    let action: String
+    let label: String
+    let placeholder: String
+    let query: String
+    let hasQuery: Bool
+    let results: [Result]
+    let summary: String?
+    let emptyMessage: String
+    let introduction: String
+    let otherSearchPath: String
+    let otherSearchLabel: String
+    let googleSearchPath: String
+
+    init(context: some PageContext, kind: Kind, query: String, results: [Result]) {
+        let quotes = kind == .quotes
+        heading = quotes ? "Search my quotes" : "Search my library"
+        chrome = PageChrome(title: query.isEmpty ? heading : "\(heading): \(query)", context: context, tab: .shelves)
+        action = quotes ? Paths.quotes : Paths.librarySearch
+        label = quotes ? "Words from your page photos and comments" : "Title, author, description or your review"
+        placeholder = quotes ? "A word or phrase you remember" : "Title, author or a word from your review"
+        self.query = query
+        hasQuery = !query.isEmpty
+        self.results = results
+        summary = results.isEmpty ? nil
+            : results.count == TextSearchStore.limit
+                ? "The first \(results.count) matches" : "\(results.count) \(results.count == 1 ? "match" : "matches")"
+        emptyMessage = TextSearchStore.ftsQuery(query) == nil
+            ? "Type a word or two to look for: letters or digits."
+            : quotes
+            ? "None of your page photos or comments has “\(query)”. Words are read from new photos in the background, so a photo you just added may not be searchable yet."
+            : "Nothing in your library mentions “\(query)”. To find a new book, search Google Books instead."
+        introduction = quotes
+            ? "Shelfed reads the words on the page photos you keep and searches them with your comments. Only you see your photos."
+            : "Search the titles, authors and descriptions of the books on your shelves, and your own reviews."
+        googleSearchPath = Paths.search(query)
+        otherSearchPath = quotes ? Paths.librarySearch : Paths.quotes
+        otherSearchLabel = quotes ? "Search my library instead" : "Search my quotes instead"
+    }
+}
