@@ -17,7 +17,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
-        .package(url: "https://github.com/vapor/multipart-kit.git", from: "4.7.1"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/jpsim/Yams.git", "5.0.1"..<"7.0.0"),
         .package(url: "https://github.com/yaslab/CSV.swift.git", from: "2.5.2"),
@@ -42,7 +41,6 @@ let package = Package(
             name: "ShelfedKit",
             dependencies: [
                 "CImaging",
-                .product(name: "MultipartKit", package: "multipart-kit"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),

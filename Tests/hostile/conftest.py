@@ -41,7 +41,8 @@ class Server:
                    SHELFED_LOG_LEVEL="warning", SHELFED_REQUEST_TIMEOUT=str(REQUEST_TIMEOUT),
                    SHELFED_GOOGLE_BOOKS_URL=fake_books.base_url + "/books/v1",
                    SHELFED_OPEN_LIBRARY_URL=fake_books.base_url + "/ol",
-                   SHELFED_OPEN_LIBRARY_COVERS_URL=fake_books.base_url + "/olcovers")
+                   SHELFED_OPEN_LIBRARY_COVERS_URL=fake_books.base_url + "/olcovers",
+                   SHELFED_GEMINI_API_KEY="test-key", SHELFED_GEMINI_URL=fake_books.base_url + "/gemini")
         self.log = open(self.data_dir / "server.log", "a")
 
         def limit_descriptors():

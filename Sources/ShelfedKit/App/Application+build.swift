@@ -77,13 +77,15 @@ func buildRouter(
     var uploader = PhotoUploader(
         media: media, processor: ImageProcessor(concurrentImages: config.imageWorkers), photos: photos, logger: logger)
     uploader.textReader = textReader
+    var printedText = TextRecognizer(languages: config.ocrLanguages)
+    printedText.processor = uploader.processor
     let scanner = BarcodeScanService(
-        reader: BarcodeReader(processor: uploader.processor), text: TextRecognizer(languages: config.ocrLanguages),
+        reader: BarcodeReader(processor: uploader.processor), text: printedText,
         search: search, library: library, scratch: media.incoming, logger: logger)
     try ShelfScanService.failInterrupted(in: database)
     let shelfScans = ShelfScanService(
         gemini: GeminiClient(settings: config.gemini, http: { HTTPClient.shared }), search: search, db: database,
-        media: media, logger: logger, now: clock.now)
+        media: media, processor: uploader.processor, logger: logger, now: clock.now)
     let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
 
     router.add(middleware: SecurityHeadersMiddleware())

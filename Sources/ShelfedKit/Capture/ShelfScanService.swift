@@ -44,6 +44,8 @@ struct ShelfScanService: Sendable {
     let search: BookSearchService
     let db: AppDatabase
     let media: MediaStore
+    /// Its limiter keeps shelf photos within the memory every image upload shares.
+    let processor: ImageProcessor
     let logger: Logger
     let now: @Sendable () -> Date
 
@@ -61,14 +63,17 @@ struct ShelfScanService: Sendable {
                 message: "This server cannot read iPhone HEIC photos. On the iPhone, choose Settings → Camera → "
                     + "Formats → Most Compatible (JPEG), and take the photo again.")
         }
-        _ = try await NIOThreadPool.singleton.runIfActive { try ImageProcessor.decodingCost(of: upload, 100_000_000) }
+        let maxPixels = processor.maxMegapixels * 1_000_000
+        let cost = try await NIOThreadPool.singleton.runIfActive { try ImageProcessor.decodingCost(of: upload, maxPixels) }
         let shrunk = media.temporaryFile("-shelf.jpg")
         defer { try? FileManager.default.removeItem(at: shrunk) }
-        let made = try await NIOThreadPool.singleton.runIfActive { () -> Bool in
-            defer { shelfed_vips_clear_error() }
-            var width: Int32 = 0
-            var height: Int32 = 0
-            return shelfed_vips_derive(upload.path, shrunk.path, Int32(Self.imageSide), 0, 85, &width, &height) == 0
+        let made = try await processor.limiter.run(cost: cost) {
+            try await NIOThreadPool.singleton.runIfActive { () -> Bool in
+                defer { shelfed_vips_clear_error() }
+                var width: Int32 = 0
+                var height: Int32 = 0
+                return shelfed_vips_derive(upload.path, shrunk.path, Int32(Self.imageSide), 0, 85, &width, &height) == 0
+            }
         }
         guard made else {
             throw HTTPError(

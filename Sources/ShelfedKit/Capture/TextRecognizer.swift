@@ -21,6 +21,9 @@ public struct TextRecognizer: Sendable {
     public static let imageSide = 2400
     static let maxOutputBytes = 256 * 1024
     let executable: URL?
+    /// When set, making the grey image waits its turn with the uploads' image work (a full-size photo read while
+    /// someone waits); the background reader works on the small display images and leaves it unset.
+    var processor: ImageProcessor?
 
     public init(languages: String = "eng", timeout: Duration = .seconds(60), executable: URL? = TextRecognizer.locate()) {
         self.languages = languages
@@ -56,9 +59,20 @@ public struct TextRecognizer: Sendable {
         guard let executable else { throw Failure.notInstalled }
         let grey = scratch.appendingPathComponent("ocr-\(UUID().uuidString).png")
         defer { try? FileManager.default.removeItem(at: grey) }
-        let prepared = try await NIOThreadPool.singleton.runIfActive { () -> Bool in
-            defer { shelfed_vips_clear_error() }
-            return shelfed_vips_grey_png(url.path, grey.path, Int32(Self.imageSide)) == 0
+        let makeGrey: @Sendable () async throws -> Bool = {
+            try await NIOThreadPool.singleton.runIfActive { () -> Bool in
+                defer { shelfed_vips_clear_error() }
+                return shelfed_vips_grey_png(url.path, grey.path, Int32(Self.imageSide)) == 0
+            }
+        }
+        let prepared: Bool
+        if let processor {
+            let cost = try await NIOThreadPool.singleton.runIfActive {
+                try ImageProcessor.decodingCost(of: url, processor.maxMegapixels * 1_000_000)
+            }
+            prepared = try await processor.limiter.run(cost: cost + Self.imageSide * Self.imageSide, makeGrey)
+        } else {
+            prepared = try await makeGrey()
         }
         guard prepared else { throw Failure.unreadableImage }
         let arguments = [grey.path, "stdout", "-l", languages, "--psm", sparse ? "11" : "3"]

@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import MultipartKit
 
 /// A file part of a multipart upload, already on disk in the media folder's `.incoming/`.
 struct UploadedFile: Sendable {
@@ -41,7 +40,7 @@ extension Request {
             throw HTTPError(.contentTooLarge, message: limitMessage)
         }
         let state = MultipartState(fileField: fileField, csrfToken: csrfToken, temporaryFile: temporaryFile)
-        let parser = MultipartParser(boundary: boundary)
+        let parser = FormDataParser(boundary: boundary)
         parser.onHeader = { name, value in state.header(name, value) }
         parser.onBody = { buffer in state.body(&buffer) }
         parser.onPartComplete = { state.partComplete() }
@@ -54,7 +53,7 @@ extension Request {
                 if let failure = state.failure { throw failure }
             }
             guard state.csrfVerified else { throw MultipartState.forbidden() }
-            guard state.finished else { throw HTTPError(.badRequest, message: "The upload was cut short. Try again.") }
+            guard parser.isFinished else { throw HTTPError(.badRequest, message: "The upload was cut short. Try again.") }
         } catch {
             state.discard()
             if error is HTTPError { throw error }
@@ -63,11 +62,15 @@ extension Request {
         return state.upload
     }
 
+    /// The `boundary` parameter, when it is one RFC 2046 allows: 1 to 70 characters, none a control character.
     static func boundary(in contentType: String) -> String? {
         for parameter in contentType.split(separator: ";").dropFirst() {
             let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             if pair.count == 2, pair[0].lowercased() == "boundary" {
-                return pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+                let boundary = pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+                guard (1...70).contains(boundary.utf8.count), boundary.utf8.allSatisfy({ (0x20..<0x7F).contains($0) })
+                else { return nil }
+                return boundary
             }
         }
         return nil
@@ -81,18 +84,14 @@ private final class MultipartState {
     let temporaryFile: () -> URL
     var upload = MultipartUpload()
     var failure: HTTPError?
-    /// True once a part has ended and no other has begun: the body was not cut off mid-part.
-    var finished: Bool { partsSeen > 0 && !inPart }
     /// Set only when the first completed part was a text part named `_csrf` holding the session's token.
     private(set) var csrfVerified = false
-    private var inPart = false
 
     private var partName: String?
     private var isFile = false
     private var clientName: String?
     private var text = Data()
     private var file: (url: URL, handle: FileHandle, bytes: Int)?
-    private var partsSeen = 0
     static let maxFieldBytes = 64 * 1024
 
     init(fileField: String, csrfToken: String?, temporaryFile: @escaping () -> URL) {
@@ -103,7 +102,6 @@ private final class MultipartState {
     }
 
     func header(_ name: String, _ value: String) {
-        inPart = true
         guard name.lowercased() == "content-disposition" else { return }
         partName = Self.parameter("name", in: value)
         // The client's file name is never used for the file on disk, not even for the extension.
@@ -143,8 +141,6 @@ private final class MultipartState {
 
     func partComplete() {
         defer {
-            inPart = false
-            partsSeen += 1
             partName = nil
             isFile = false
             text = Data()
