@@ -48,7 +48,8 @@ def server(fake_books):
                SHELFED_RESOURCES_DIR=str(ROOT), SHELFED_LOG_LEVEL="warning",
                SHELFED_GOOGLE_BOOKS_URL=fake_books.base_url + "/books/v1",
                SHELFED_OPEN_LIBRARY_URL=fake_books.base_url + "/ol",
-               SHELFED_OPEN_LIBRARY_COVERS_URL=fake_books.base_url + "/olcovers")
+               SHELFED_OPEN_LIBRARY_COVERS_URL=fake_books.base_url + "/olcovers",
+               SHELFED_GEMINI_API_KEY="test-key", SHELFED_GEMINI_URL=fake_books.base_url + "/gemini")
     SERVER.update(binary=binary, env=env)
     log = open(pathlib.Path(data_dir) / "server.log", "w")
     process = subprocess.Popen([str(binary), "serve"], env=env, stdout=log, stderr=subprocess.STDOUT)

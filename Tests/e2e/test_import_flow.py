@@ -53,7 +53,7 @@ def test_import_a_goodreads_library(server, browser, tmp_path):
     click_and_wait(driver, driver.find_element(By.CSS_SELECTOR, "form[action^='/login'] button[type=submit]"))
 
     export = tmp_path / "goodreads_library_export.csv"
-    books = goodreads_file(export, copies=6)
+    books = goodreads_file(export, copies=10)
 
     driver.get(server + "/import")
     check_page(driver, "40-import")
@@ -80,7 +80,7 @@ def test_import_a_goodreads_library(server, browser, tmp_path):
             continue
         if len(seen) == 3:
             check_page(driver, "42-import-progress")
-        time.sleep(0.2)
+        time.sleep(0.05)
     # The bar moved while the page was open, and the script reloaded the page into the results.
     assert seen, "the progress page was never shown"
     assert max(seen) > min(seen), f"the progress bar did not move: {seen[:5]}…"

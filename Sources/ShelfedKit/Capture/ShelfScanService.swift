@@ -130,12 +130,22 @@ struct ShelfScanService: Sendable {
         return match
     }
 
-    /// One title is the other, or starts it ("Dune" and "Dune: Deluxe Edition"), ignoring case and punctuation.
+    /// The same title, ignoring case and punctuation, or one is the other's main title before a subtitle
+    /// ("Dune" and "Dune: Deluxe Edition"). A mere prefix is not enough: "Dune" is not "Dune Messiah", and a spine
+    /// reading "Harry Potter" could be any of seven books — those are left for the user to check.
     static func titlesAgree(_ seen: String, _ matched: String) -> Bool {
-        let seen = folded(seen)
-        let matched = folded(matched)
-        guard !seen.isEmpty, !matched.isEmpty else { return false }
-        return seen.hasPrefix(matched) || matched.hasPrefix(seen)
+        let seenFolded = folded(seen)
+        let matchedFolded = folded(matched)
+        guard !seenFolded.isEmpty, !matchedFolded.isEmpty else { return false }
+        return seenFolded == matchedFolded || folded(mainTitle(matched)) == seenFolded
+            || folded(mainTitle(seen)) == matchedFolded
+    }
+
+    /// The title before a subtitle: up to the first colon, dash set off by spaces, or opening parenthesis.
+    static func mainTitle(_ title: String) -> String {
+        let separators = [":", " - ", " – ", " — ", "("]
+        let cut = separators.compactMap { title.range(of: $0)?.lowerBound }.min() ?? title.endIndex
+        return String(title[..<cut])
     }
 
     static func folded(_ text: String) -> String {
