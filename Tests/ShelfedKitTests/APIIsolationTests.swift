@@ -19,8 +19,9 @@ import Testing
             let photoID = try #require(
                 ((try await alice.upload(
                     "/api/v1/books/\(bookID)/photos", fields: [("comment", "secret")],
-                    files: [.init(data: try TestImages.fixture("Landscape_1.jpg"))]).json?["photos"] as? [[String: Any]])?
-                    .first?["id"] as? Int64))
+                    files: [.init(data: try TestImages.fixture("Landscape_1.jpg"))]
+                ).json?["photos"] as? [[String: Any]])?
+                .first?["id"] as? Int64))
             let before = try await Self.snapshot(app)
 
             let attempts: [(HTTPRequest.Method, String, [String: Any]?)] = [

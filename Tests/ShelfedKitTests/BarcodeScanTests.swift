@@ -29,7 +29,9 @@ import Testing
     }
 
     @Test func onlyChecksumValidBookCodesBecomeISBNs() {
-        let scan = BarcodeReader.classify(["9780140446043", "9780140446044", "4006381333931", "9780140446043", "012345678905"])
+        let scan = BarcodeReader.classify([
+            "9780140446043", "9780140446044", "4006381333931", "9780140446043", "012345678905",
+        ])
         #expect(scan.isbns.map(\.isbn13) == ["9780140446043"])
         #expect(scan.otherCodes == ["9780140446044", "4006381333931", "012345678905"])
     }
@@ -68,8 +70,12 @@ import Testing
                 #expect(page.status == .ok)
                 #expect(page.text.contains("capture=\"environment\""))
                 let scanned = try await web.upload(
-                    "/scan", files: [.init(field: "photo", filename: "back.png", contentType: "image/png",
-                                          data: BarcodeImages.png([Self.odyssey], sideways: true))])
+                    "/scan",
+                    files: [
+                        .init(
+                            field: "photo", filename: "back.png", contentType: "image/png",
+                            data: BarcodeImages.png([Self.odyssey], sideways: true))
+                    ])
                 #expect(scanned.status == .seeOther)
                 let confirm = try #require(scanned.headers[.location])
                 #expect(confirm == "/scan/books?isbn=\(Self.odyssey)")
@@ -98,15 +104,23 @@ import Testing
                 let web = WebSession(client)
                 try await web.register("alice")
                 let none = try await web.upload(
-                    "/scan", files: [.init(field: "photo", filename: "cat.jpg", contentType: "image/jpeg",
-                                          data: try TestImages.fixture("Portrait_6.jpg"))])
+                    "/scan",
+                    files: [
+                        .init(
+                            field: "photo", filename: "cat.jpg", contentType: "image/jpeg",
+                            data: try TestImages.fixture("Portrait_6.jpg"))
+                    ])
                 #expect(none.status == .ok)
                 #expect(none.text.contains("No ISBN barcode found"))
                 #expect(none.text.contains("name=\"isbn\""))
                 #expect(!none.text.contains("shop barcode"))
                 let shop = try await web.upload(
-                    "/scan", files: [.init(field: "photo", filename: "upc.png", contentType: "image/png",
-                                          data: BarcodeImages.png(["4006381333931"]))])
+                    "/scan",
+                    files: [
+                        .init(
+                            field: "photo", filename: "upc.png", contentType: "image/png",
+                            data: BarcodeImages.png(["4006381333931"]))
+                    ])
                 #expect(shop.text.contains("shop barcode (4006381333931)"))
                 let typo = try await web.get("/scan/books?isbn=978-0-14-044604-4")
                 #expect(typo.status == .unprocessableContent)
@@ -118,11 +132,18 @@ import Testing
                 #expect(unknown.text.contains("Neither Google Books nor Open Library knows this ISBN"))
                 #expect(unknown.text.contains("/books/new?isbn=9783868943238"))
                 let notPhoto = try await web.upload(
-                    "/scan", files: [.init(field: "photo", filename: "x.txt", contentType: "text/plain", data: Data("hello".utf8))])
+                    "/scan",
+                    files: [
+                        .init(field: "photo", filename: "x.txt", contentType: "text/plain", data: Data("hello".utf8))
+                    ])
                 #expect(notPhoto.status == .unsupportedMediaType)
                 let noCSRF = try await web.upload(
-                    "/scan", files: [.init(field: "photo", filename: "b.png", contentType: "image/png",
-                                          data: BarcodeImages.png([Self.odyssey]))], csrf: "wrong")
+                    "/scan",
+                    files: [
+                        .init(
+                            field: "photo", filename: "b.png", contentType: "image/png",
+                            data: BarcodeImages.png([Self.odyssey]))
+                    ], csrf: "wrong")
                 #expect(noCSRF.status == .forbidden)
                 #expect(app.incomingFiles().isEmpty)
             }
@@ -136,8 +157,11 @@ import Testing
                 let api = try await LibraryAPITests.signedIn(client)
                 let answer = try await api.upload(
                     "/api/v1/scans/barcode",
-                    files: [.init(field: "photo", filename: "b.png", contentType: "image/png",
-                                  data: BarcodeImages.png([Self.odyssey, "9783868943238"], modulePixels: 3))])
+                    files: [
+                        .init(
+                            field: "photo", filename: "b.png", contentType: "image/png",
+                            data: BarcodeImages.png([Self.odyssey, "9783868943238"], modulePixels: 3))
+                    ])
                 #expect(answer.status == .ok)
                 let json = try #require(answer.json)
                 #expect(json["source"] as? String == "barcode")
@@ -148,7 +172,8 @@ import Testing
                 #expect(books.first?["in_library"] is NSNull)
                 #expect(books.last?["found"] as? Bool == false)
                 let nothing = try await api.upload(
-                    "/api/v1/scans/barcode", files: [.init(field: "photo", data: try TestImages.fixture("Landscape_3.jpg"))])
+                    "/api/v1/scans/barcode",
+                    files: [.init(field: "photo", data: try TestImages.fixture("Landscape_3.jpg"))])
                 #expect(nothing.json?["source"] as? String == "none")
                 let noFile = try await api.upload("/api/v1/scans/barcode", fields: [("x", "y")], files: [])
                 #expect(noFile.status == .badRequest)

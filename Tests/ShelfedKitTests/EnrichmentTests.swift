@@ -39,7 +39,8 @@ import Testing
         var logger = Logger(label: "enrichment-tests")
         logger.logLevel = .critical
         let search = BookSearchService(
-            settings: fake.settings(timeout: .seconds(2)), database: db, clock: clock.appClock, logger: logger, http: { .shared })
+            settings: fake.settings(timeout: .seconds(2)), database: db, clock: clock.appClock, logger: logger,
+            http: { .shared })
         let covers = CoverStore(
             http: { .shared }, directory: directory.appendingPathComponent("covers"), timeout: .seconds(2),
             maxBytes: 2_000_000, logger: logger)
@@ -49,17 +50,21 @@ import Testing
     }
 
     func book(_ title: String) throws -> Row {
-        try #require(try db.writer.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM book WHERE title = ?", arguments: [title])
-        })
+        try #require(
+            try db.writer.read { db in
+                try Row.fetchOne(db, sql: "SELECT * FROM book WHERE title = ?", arguments: [title])
+            })
     }
 
     func queue(_ title: String) throws -> Row {
-        try #require(try db.writer.read { db in
-            try Row.fetchOne(
-                db, sql: "SELECT enrichment_queue.* FROM enrichment_queue JOIN book ON book.id = book_id WHERE title = ?",
-                arguments: [title])
-        })
+        try #require(
+            try db.writer.read { db in
+                try Row.fetchOne(
+                    db,
+                    sql:
+                        "SELECT enrichment_queue.* FROM enrichment_queue JOIN book ON book.id = book_id WHERE title = ?",
+                    arguments: [title])
+            })
     }
 
     @Test func openLibraryFirstThenGoogleWithinTheDailyBudgetAndTheRestTheNextDay() async throws {
@@ -117,7 +122,9 @@ import Testing
             #expect(essays["page_count"] as Int? == 1360)
             #expect(essays["categories"] as String == #"["Literary Collections"]"#)
             #expect(essays["cover_path"] as String? != nil)
-            #expect(try queue("Unbekannt")["last_error"] as String? == "Neither Open Library nor Google Books knows ISBN 9783868943238.")
+            #expect(
+                try queue("Unbekannt")["last_error"] as String?
+                    == "Neither Open Library nor Google Books knows ISBN 9783868943238.")
             progress = try await db.read { db in try EnrichmentProgress.of(jobID: jobID, db) }
             #expect(progress == EnrichmentProgress(enriched: 3, failed: 2, pending: 0, waitingForBudget: 0))
             #expect(fake.coverRequests.allSatisfy { $0.hasPrefix("/gcovers/") })

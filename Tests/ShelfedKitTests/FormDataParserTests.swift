@@ -39,7 +39,9 @@ import Testing
         Array(
             "preamble to ignore\r\n--XyZ\r\nContent-Disposition: form-data; name=\"comment\"\r\n\r\nline one\r\n--XyZ\r\n"
                 .utf8)
-        + Array("Content-Disposition: form-data; name=\"photo\"; filename=\"Café.jpg\"\r\nContent-Type: image/jpeg\r\n\r\n".utf8)
+        + Array(
+            "Content-Disposition: form-data; name=\"photo\"; filename=\"Café.jpg\"\r\nContent-Type: image/jpeg\r\n\r\n"
+                .utf8)
         // Body bytes that look like the start of a delimiter, CRs and LFs, and every byte value.
         + Array("\r\n--Xy\r\n-\r\r\n\n".utf8) + (0...255).map { UInt8($0) }
         + Array("\r\n--XyZ--\r\nepilogue to ignore".utf8)
@@ -115,7 +117,8 @@ import Testing
         try await app.run(live: true) { client in
             let api = try await LibraryAPITests.signedIn(client)
             let bookID = try #require(
-                (try await api.send(.post, "/api/v1/books", json: ["title": "Emma"]).json?["book"] as? [String: Any])?["id"]
+                (try await api.send(.post, "/api/v1/books", json: ["title": "Emma"]).json?["book"] as? [String: Any])?[
+                    "id"]
                     as? Int64)
             let headers: HTTPFields = [
                 .contentType: "multipart/form-data; boundary=67c5", .authorization: "Bearer \(api.key ?? "")",
@@ -126,7 +129,9 @@ import Testing
                 #expect(answer.status == .badRequest, "\(path)")
                 let empty = try await client.execute(
                     uri: path, method: .post,
-                    headers: [.contentType: "multipart/form-data; boundary=\"\"", .authorization: "Bearer \(api.key ?? "")"],
+                    headers: [
+                        .contentType: "multipart/form-data; boundary=\"\"", .authorization: "Bearer \(api.key ?? "")",
+                    ],
                     body: ByteBuffer(string: "----\r\n"))
                 #expect(empty.status == .badRequest, "\(path)")
             }

@@ -24,7 +24,8 @@ struct RouteTests {
         #expect(Route.searchVolume.link("a/b?c") == "/search/volumes/a%2Fb%3Fc")
         #expect(Paths.bookPhotos(3) == "/books/3/photos")
         #expect(Route(endpointPath: RouterPath("/books/:id/photos").description) == .bookPhotos)
-        #expect(Route.allCases.filter(\.takesStreamedUpload) == [.bookPhotos, .profileAvatar, .scan, .shelfScan, .imports])
+        #expect(
+            Route.allCases.filter(\.takesStreamedUpload) == [.bookPhotos, .profileAvatar, .scan, .shelfScan, .imports])
     }
 
     @Test("every route's link reaches a registered route: a page, or the CSRF check of a form's POST")

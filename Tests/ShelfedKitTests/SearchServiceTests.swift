@@ -13,7 +13,8 @@ func makeSearchService(_ fake: FakeBooksServer, clock: TestClock = TestClock(), 
     var logger = Logger(label: "search-tests")
     logger.logLevel = .critical
     return BookSearchService(
-        settings: settings ?? fake.settings(), database: try AppDatabase(path: path), clock: clock.appClock, logger: logger,
+        settings: settings ?? fake.settings(), database: try AppDatabase(path: path), clock: clock.appClock,
+        logger: logger,
         http: { .shared })
 }
 
@@ -201,7 +202,8 @@ struct SearchServiceTests {
                     try await service.search(SearchRequest(text: "query \(attempt)"))
                 }
             }
-            await #expect(throws: UpstreamFailure.circuitOpen(provider: "Google Books", retryAfterMilliseconds: 60_000)) {
+            await #expect(throws: UpstreamFailure.circuitOpen(provider: "Google Books", retryAfterMilliseconds: 60_000))
+            {
                 try await service.search(SearchRequest(text: "batman"))
             }
             #expect(fake.googleRequests.count == 5)
@@ -240,7 +242,8 @@ struct ProviderParsingTests {
 
     @Test("a single volume: metadata field by field, https cover without the curl, plain-text description")
     func singleVolume() throws {
-        let volume = try JSONDecoder().decode(GoogleBooksVolume.self, from: Self.google("volume_0yNhEAAAQBAJ__ajluc_lit-link.json"))
+        let volume = try JSONDecoder().decode(
+            GoogleBooksVolume.self, from: Self.google("volume_0yNhEAAAQBAJ__ajluc_lit-link.json"))
         let result = try #require(volume.result)
         #expect(result.title == "Near to the Wild Heart")
         #expect(result.authors == ["Clarice Lispector"])
@@ -256,13 +259,15 @@ struct ProviderParsingTests {
         #expect(result.coverURL?.contains("edge=curl") == false)
         let description = try #require(result.description)
         #expect(!description.contains("<"))
-        #expect(description.hasPrefix("Clarice Lispector's sensational, prize-winning debut novel Near to the Wild Heart"))
+        #expect(
+            description.hasPrefix("Clarice Lispector's sensational, prize-winning debut novel Near to the Wild Heart"))
     }
 
     @Test("magazines without authors or identifiers, and yyyy-mm dates")
     func magazines() throws {
         let volumes = try JSONDecoder().decode(
-            GoogleBooksVolumes.self, from: Self.google("search_popular_magazines__Shivam12112_react-native-easyBook.json"))
+            GoogleBooksVolumes.self,
+            from: Self.google("search_popular_magazines__Shivam12112_react-native-easyBook.json"))
         let first = try #require(volumes.items?.first?.result)
         #expect(first.authors.isEmpty)
         #expect(first.isbn13 == nil)
@@ -281,8 +286,9 @@ struct ProviderParsingTests {
 
     @Test("an Open Library description given as {type, value} becomes its text")
     func openLibraryTypedDescription() throws {
-        let data = try Data(contentsOf: FakeBooksServer.fixtures.appendingPathComponent(
-            "openlibrary/ol_edition_markdown__bookwyrm-social_bookwyrm.json"))
+        let data = try Data(
+            contentsOf: FakeBooksServer.fixtures.appendingPathComponent(
+                "openlibrary/ol_edition_markdown__bookwyrm-social_bookwyrm.json"))
         let edition = try JSONDecoder().decode(OpenLibraryEdition.self, from: data)
         let result = try #require(edition.result(authorNames: [], coversBaseURL: "https://covers.example"))
         #expect(result.title == "The Stars with You")
@@ -299,8 +305,9 @@ struct ProviderParsingTests {
 
     @Test("cover links: https for Google hosts, no curl, other hosts untouched")
     func coverLinks() {
-        #expect(CoverLink.cleaned("http://books.google.com/books/content?id=x&zoom=1&edge=curl&source=gbs_api")
-            == "https://books.google.com/books/content?id=x&zoom=1&source=gbs_api")
+        #expect(
+            CoverLink.cleaned("http://books.google.com/books/content?id=x&zoom=1&edge=curl&source=gbs_api")
+                == "https://books.google.com/books/content?id=x&zoom=1&source=gbs_api")
         #expect(CoverLink.cleaned("http://127.0.0.1:9/gcovers/a?edge=curl") == "http://127.0.0.1:9/gcovers/a")
     }
 }

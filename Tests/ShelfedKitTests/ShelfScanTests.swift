@@ -33,10 +33,12 @@ import Testing
             #expect(page.text.contains("Not turned on yet"))
             #expect(page.text.contains("SHELFED_GEMINI_API_KEY"))
             #expect(!page.text.contains("type=\"file\""))
-            let upload = try await web.upload("/scan/shelf", files: [.init(data: try TestImages.fixture("Landscape_1.jpg"))])
+            let upload = try await web.upload(
+                "/scan/shelf", files: [.init(data: try TestImages.fixture("Landscape_1.jpg"))])
             #expect(upload.status == .notFound)
             let api = try await LibraryAPITests.signedIn(client, "bob")
-            let answer = try await api.upload("/api/v1/scans/shelf", files: [.init(data: try TestImages.fixture("Landscape_1.jpg"))])
+            let answer = try await api.upload(
+                "/api/v1/scans/shelf", files: [.init(data: try TestImages.fixture("Landscape_1.jpg"))])
             #expect(answer.status == .serviceUnavailable)
             #expect((answer.json?["error"] as? String)?.contains("SHELFED_GEMINI_API_KEY") == true)
         }
@@ -65,7 +67,8 @@ import Testing
                 let config = try #require(request["generationConfig"] as? [String: Any])
                 #expect(config["responseMimeType"] as? String == "application/json")
                 #expect((config["responseSchema"] as? [String: Any])?["required"] as? [String] == ["books"])
-                let parts = try #require(((request["contents"] as? [[String: Any]])?.first?["parts"]) as? [[String: Any]])
+                let parts = try #require(
+                    ((request["contents"] as? [[String: Any]])?.first?["parts"]) as? [[String: Any]])
                 #expect((parts[0]["text"] as? String)?.contains("left to right") == true)
                 let inline = try #require(parts[1]["inline_data"] as? [String: String])
                 #expect(inline["mime_type"] == "image/jpeg")
@@ -75,7 +78,10 @@ import Testing
 
                 // In shelf order; only confident, agreeing, first-seen matches ticked; model text escaped.
                 let text = page.text
-                let order = ["The Complete Essays", "Batman", "Discourse Networks 1800/1900", "Harry Potter and the Deathly Hallows"]
+                let order = [
+                    "The Complete Essays", "Batman", "Discourse Networks 1800/1900",
+                    "Harry Potter and the Deathly Hallows",
+                ]
                 let positions = order.compactMap { text.range(of: $0)?.lowerBound }
                 #expect(positions.count == order.count && positions == positions.sorted())
                 #expect(text.contains("name=\"pick\" value=\"0\" checked"))
@@ -129,7 +135,8 @@ import Testing
                     let answer = try await api.upload(
                         "/api/v1/scans/shelf", files: [.init(data: try TestImages.fixture("Portrait_8.jpg"))])
                     #expect(answer.status == item.status, "\(item.key)")
-                    #expect((answer.json?["error"] as? String)?.contains(item.says) == true, "\(item.key): \(answer.text)")
+                    #expect(
+                        (answer.json?["error"] as? String)?.contains(item.says) == true, "\(item.key): \(answer.text)")
                 }
             }
             // On the web the failure is the scan's page, with the ways forward.
@@ -139,7 +146,8 @@ import Testing
             try await app.run(live: true) { client in
                 let web = WebSession(client)
                 try await web.register("alice")
-                let upload = try await web.upload("/scan/shelf", files: [.init(data: try TestImages.fixture("Portrait_8.jpg"))])
+                let upload = try await web.upload(
+                    "/scan/shelf", files: [.init(data: try TestImages.fixture("Portrait_8.jpg"))])
                 let page = try await Self.finished(web, try #require(upload.headers[.location]))
                 #expect(page.text.contains("The shelf could not be read"))
                 #expect(page.text.contains("quota is used up"))
@@ -171,8 +179,9 @@ import Testing
     }
 
     @Test func modelOutputIsHeldToTheSchema() throws {
-        #expect(try GeminiClient.parse("```json\n{\"books\": [{\"title\": \"Dune\", \"confidence\": 0.9}]}\n```")
-            == [.init(title: "Dune", author: nil, isbn: nil, confidence: 0.9)])
+        #expect(
+            try GeminiClient.parse("```json\n{\"books\": [{\"title\": \"Dune\", \"confidence\": 0.9}]}\n```")
+                == [.init(title: "Dune", author: nil, isbn: nil, confidence: 0.9)])
         #expect(throws: GeminiClient.Failure.unreadableAnswer) { try GeminiClient.parse("I see many books!") }
         #expect(throws: GeminiClient.Failure.unreadableAnswer) { try GeminiClient.parse("{\"books\": \"many\"}") }
         let long = String(repeating: "x", count: 5_000)
@@ -181,7 +190,9 @@ import Testing
         #expect(parsed.first?.title.count == 300)
         #expect(parsed.first?.isbn == "9780140446043")
         #expect(parsed.first?.confidence == 0)
-        let many = "{\"books\": [" + Array(repeating: "{\"title\": \"A\", \"confidence\": 1}", count: 500).joined(separator: ",") + "]}"
+        let many =
+            "{\"books\": ["
+            + Array(repeating: "{\"title\": \"A\", \"confidence\": 1}", count: 500).joined(separator: ",") + "]}"
         #expect(try GeminiClient.parse(many).count == GeminiClient.maxBooks)
         #expect(ShelfScanService.titlesAgree("Dune", "Dune: Deluxe Edition"))
         #expect(ShelfScanService.titlesAgree("The Complete Essays", "the complete essays"))

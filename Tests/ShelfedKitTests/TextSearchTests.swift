@@ -32,16 +32,21 @@ import Testing
 
     @Test func searchQueriesCannotSpeakFTS5() {
         #expect(TextSearchStore.ftsQuery("call me Ishmael") == "\"call\" \"me\" \"Ishmael\"*")
-        #expect(TextSearchStore.ftsQuery("\"a\" OR b* NEAR(c d) -e ^f:g") == "\"a\" \"OR\" \"b\" \"NEAR\" \"c\" \"d\" \"e\" \"f\" \"g\"*")
+        #expect(
+            TextSearchStore.ftsQuery("\"a\" OR b* NEAR(c d) -e ^f:g")
+                == "\"a\" \"OR\" \"b\" \"NEAR\" \"c\" \"d\" \"e\" \"f\" \"g\"*")
         #expect(TextSearchStore.ftsQuery("  \"*()-^:  ") == nil)
         #expect(TextSearchStore.ftsQuery("Café Ünïcode 東京") == "\"Café\" \"Ünïcode\" \"東京\"*")
     }
 
     @Test func ocrTextIsPlainBoundedText() {
-        #expect(PhotoText.cleaned("  Call me\u{0}\u{7}  \r\n\n\n\nIshmael.\u{E000}\u{202E}  \n\u{0C}\n") == "Call me\n\nIshmael.\u{202E}")
+        #expect(
+            PhotoText.cleaned("  Call me\u{0}\u{7}  \r\n\n\n\nIshmael.\u{E000}\u{202E}  \n\u{0C}\n")
+                == "Call me\n\nIshmael.\u{202E}")
         #expect(PhotoText.cleaned(String(repeating: "word ", count: 10_000)).count == PhotoText.maxCharacters)
-        #expect(TextSearchStore.highlighted("a \u{E000}<b>\u{E001} \"c\u{0301}\" \u{E000}d").html
-            == "a <mark>&lt;b&gt;</mark> &quot;c\u{0301}&quot; d")
+        #expect(
+            TextSearchStore.highlighted("a \u{E000}<b>\u{E001} \"c\u{0301}\" \u{E000}d").html
+                == "a <mark>&lt;b&gt;</mark> &quot;c\u{0301}&quot; d")
     }
 
     @Test func quotesAreFoundOnlyByTheirOwner() async throws {
@@ -81,7 +86,9 @@ import Testing
             id: 1, userId: 1, bookId: 1, originalPath: "", displayPath: "", thumbPath: "", width: 1, height: 1,
             bytes: 1, sha256: nil, contentType: "image/jpeg", pageNumber: nil, comment: nil, takenAt: nil,
             createdAt: Date(), ocrStatus: "pending")
-        #expect(PhotoController.textStatusMessage(photo, readsText: true)?.contains("Reading the words on this page") == true)
+        #expect(
+            PhotoController.textStatusMessage(photo, readsText: true)?.contains("Reading the words on this page")
+                == true)
         #expect(!PhotoController.textIsSettled(photo.ocrStatus))
         #expect(PhotoController.textStatusMessage(photo, readsText: false)?.contains("does not read the words") == true)
         photo.ocrStatus = "done"
@@ -107,7 +114,8 @@ import Testing
             #expect(read.text.contains("Cal1 me lshmael."))
             #expect(read.text.contains("name=\"text\""))
             // Saving the page number leaves the words as they were read.
-            _ = try await web.post("/photos/\(photo)", ["page_number": "13", "comment": "", "text": "Cal1 me lshmael."])
+            _ = try await web.post(
+                "/photos/\(photo)", ["page_number": "13", "comment": "", "text": "Cal1 me lshmael."])
             let status = try await app.database().writer.read { db in
                 try String.fetchOne(db, sql: "SELECT ocr_status FROM photo WHERE id = ?", arguments: [photo])
             }
@@ -137,7 +145,8 @@ import Testing
             let (_, first) = try await Self.photoOfAPage(web, "alice", title: "Moby-Dick")
             let uploaded = try await web.upload(
                 "/books/\(1)/photos", files: [.init(data: try TestImages.fixture("Landscape_1.jpg"))])
-            let second = try #require(uploaded.headers[.location].flatMap { Int64($0.split(separator: "/").last ?? "") })
+            let second = try #require(
+                uploaded.headers[.location].flatMap { Int64($0.split(separator: "/").last ?? "") })
             #expect(try await TextSearchStore(db: app.database()).setText("Typed by hand", ofPhoto: second, userID: 1))
             let reader = PhotoTextReader(
                 db: try app.database(), media: MediaStore(root: app.config.mediaDirectory),
@@ -147,11 +156,14 @@ import Testing
             let rows = try await app.database().writer.read { db in
                 try Row.fetchAll(db, sql: "SELECT id, ocr_text, ocr_status FROM photo ORDER BY id")
             }
-            #expect(rows.map { $0["ocr_status"] as String? } == ["done", "edited"] || rows.map { $0["ocr_status"] as String? } == ["failed", "edited"])
+            #expect(
+                rows.map { $0["ocr_status"] as String? } == ["done", "edited"]
+                    || rows.map { $0["ocr_status"] as String? } == ["failed", "edited"])
             #expect(rows.first?["id"] == first)
             #expect(rows.last?["ocr_text"] == "Typed by hand")
             // A profile picture is never queued.
-            let avatar = try await web.upload("/profile/avatar", files: [.init(data: try TestImages.fixture("Portrait_1.jpg"))])
+            let avatar = try await web.upload(
+                "/profile/avatar", files: [.init(data: try TestImages.fixture("Portrait_1.jpg"))])
             #expect(avatar.status == .seeOther)
             #expect(try await reader.readNext() == false)
         }
@@ -163,11 +175,15 @@ import Testing
             let alice = WebSession(client)
             try await alice.register("alice")
             let book = try await alice.addBook(
-                ["title": "Moby-Dick", "authors": "Herman Melville", "description": "A whaling voyage out of Nantucket."])
+                [
+                    "title": "Moby-Dick", "authors": "Herman Melville",
+                    "description": "A whaling voyage out of Nantucket.",
+                ])
             _ = try await alice.addBook(["title": "Emma", "authors": "Jane Austen"])
             #expect(try await alice.get("/library/search?q=nantucket").text.contains("/books/\(book)"))
             #expect(try await alice.get("/library/search?q=melv").text.contains("<mark>Melville</mark>"))
-            _ = try await alice.post("/books/\(book)/review", ["rating": "", "review": "Too many cetology chapters", "private_notes": ""])
+            _ = try await alice.post(
+                "/books/\(book)/review", ["rating": "", "review": "Too many cetology chapters", "private_notes": ""])
             #expect(try await alice.get("/library/search?q=cetology").text.contains("Moby-Dick"))
             let emmaOnly = try await alice.get("/library/search?q=austen")
             #expect(emmaOnly.text.contains("Emma") && !emmaOnly.text.contains("/books/\(book)"))
@@ -185,7 +201,8 @@ import Testing
         try await app.run(live: true) { client in
             let api = try await LibraryAPITests.signedIn(client)
             let book = try #require(
-                (try await api.send(.post, "/api/v1/books", json: ["title": "Moby-Dick"]).json?["book"] as? [String: Any])?["id"]
+                (try await api.send(.post, "/api/v1/books", json: ["title": "Moby-Dick"]).json?["book"]
+                    as? [String: Any])?["id"]
                     as? Int64)
             let created = try await api.upload(
                 "/api/v1/books/\(book)/photos", files: [.init(data: try TestImages.fixture("Portrait_1.jpg"))])
@@ -195,8 +212,11 @@ import Testing
             let photoID = try #require(photo["id"] as? Int64)
             try Self.read("There she blows! A hump like a snow-hill!", photo: photoID, in: app)
             let shown = try await api.get("/api/v1/photos/\(photoID)")
-            #expect((shown.json?["photo"] as? [String: Any])?["text"] as? String == "There she blows! A hump like a snow-hill!")
-            let quotes = try #require(try await api.get("/api/v1/quotes?q=snow+hill").json?["quotes"] as? [[String: Any]])
+            #expect(
+                (shown.json?["photo"] as? [String: Any])?["text"] as? String
+                    == "There she blows! A hump like a snow-hill!")
+            let quotes = try #require(
+                try await api.get("/api/v1/quotes?q=snow+hill").json?["quotes"] as? [[String: Any]])
             #expect(quotes.count == 1)
             #expect(quotes.first?["book_title"] as? String == "Moby-Dick")
             #expect((quotes.first?["passage"] as? String)?.contains("«snow»-«hill»") == true)

@@ -59,7 +59,8 @@ enum APIRoute: String, CaseIterable, Sendable {
         case .enrich, .imports, .batchEnrich, .scanBarcode, .scanShelf: [.post]
         case .jobCancel: [.delete]
         case .importStatus, .importStream, .importResults: [.get]
-        case .shelves, .shelf, .photoFile, .profile, .quotes, .searchISBN, .searchTitle, .searchAuthor, .openAPI, .docs: [.get]
+        case .shelves, .shelf, .photoFile, .profile, .quotes, .searchISBN, .searchTitle, .searchAuthor, .openAPI, .docs:
+            [.get]
         }
     }
 

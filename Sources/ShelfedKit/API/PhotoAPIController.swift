@@ -69,7 +69,9 @@ struct PhotoAPIController: Sendable {
         let form = PhotoForm(
             pageNumber: body.pageNumber.applied(to: photo.pageNumber).map(String.init),
             comment: body.comment.applied(to: photo.comment))
-        let pageCount = try await photo.bookId.asyncFlatMap { try await services.library.catalogBook(id: $0)?.pageCount }
+        let pageCount = try await photo.bookId.asyncFlatMap {
+            try await services.library.catalogBook(id: $0)?.pageCount
+        }
         switch form.validate(pageCount: pageCount) {
         case .failure(let errors):
             throw HTTPError(.unprocessableContent, message: errors.summary)
@@ -124,10 +126,12 @@ struct PhotoChangeRequest: Decodable, Sendable {
     init(from decoder: any Decoder) throws {
         let body = try decoder.container(keyedBy: CodingKeys.self)
         if body.contains(.pageNumber) {
-            pageNumber = try body.decodeNil(forKey: .pageNumber) ? .set(nil) : .set(body.decode(Int.self, forKey: .pageNumber))
+            pageNumber =
+                try body.decodeNil(forKey: .pageNumber) ? .set(nil) : .set(body.decode(Int.self, forKey: .pageNumber))
         }
         if body.contains(.comment) {
-            comment = try body.decodeNil(forKey: .comment) ? .set(nil) : .set(body.decode(String.self, forKey: .comment))
+            comment =
+                try body.decodeNil(forKey: .comment) ? .set(nil) : .set(body.decode(String.self, forKey: .comment))
         }
     }
 }
@@ -177,7 +181,8 @@ struct PhotoJSON: Encodable, Sendable {
         originalURL = APIRoute.photoFile.link(id, "original")
         text = photo.ocrText
         // "reading" is the server's own bookkeeping; to a client it is still waiting.
-        textStatus = photo.ocrStatus == PhotoText.Status.reading.rawValue ? PhotoText.Status.pending.rawValue : photo.ocrStatus
+        textStatus =
+            photo.ocrStatus == PhotoText.Status.reading.rawValue ? PhotoText.Status.pending.rawValue : photo.ocrStatus
     }
 
     func encode(to encoder: any Encoder) throws {

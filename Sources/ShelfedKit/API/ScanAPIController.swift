@@ -82,8 +82,9 @@ struct ScanAPIController: Sendable {
             confident = match.confident
             duplicate = match.duplicate
             self.match = match.title.map {
-                Matched(volumeID: match.volumeID, isbn13: match.isbn13, title: $0, authors: match.authors ?? [],
-                        coverURL: match.thumbnailURL)
+                Matched(
+                    volumeID: match.volumeID, isbn13: match.isbn13, title: $0, authors: match.authors ?? [],
+                    coverURL: match.thumbnailURL)
             }
             error = match.failure
         }

@@ -155,7 +155,8 @@ extension AppConfig {
         config.search.googleBooksAPIKey = value("SHELFED_GOOGLE_BOOKS_API_KEY")
         if let megabytes = value("SHELFED_MAX_UPLOAD_MB") {
             guard let number = Int(megabytes), (1...1024).contains(number) else {
-                throw InvalidSetting(name: "SHELFED_MAX_UPLOAD_MB", value: megabytes, expected: "a whole number of MB, 1 to 1024")
+                throw InvalidSetting(
+                    name: "SHELFED_MAX_UPLOAD_MB", value: megabytes, expected: "a whole number of MB, 1 to 1024")
             }
             config.maxUploadBytes = number * 1_048_576
         }
@@ -168,7 +169,8 @@ extension AppConfig {
         if let calls = value("SHELFED_GOOGLE_DAILY_BUDGET") {
             guard let number = BoundedNumber.parse(calls, in: 0...1_000_000) else {
                 throw InvalidSetting(
-                    name: "SHELFED_GOOGLE_DAILY_BUDGET", value: calls, expected: "a number of calls a day, 0 to 1000000")
+                    name: "SHELFED_GOOGLE_DAILY_BUDGET", value: calls, expected: "a number of calls a day, 0 to 1000000"
+                )
             }
             config.googleDailyBudget = number
         }
@@ -183,9 +185,12 @@ extension AppConfig {
         config.gemini.apiKey = value("SHELFED_GEMINI_API_KEY")
         if let model = value("SHELFED_GEMINI_MODEL") {
             guard (1...80).contains(model.utf8.count),
-                model.utf8.allSatisfy({ (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2D || $0 == 0x2E })
+                model.utf8.allSatisfy({
+                    (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2D || $0 == 0x2E
+                })
             else {
-                throw InvalidSetting(name: "SHELFED_GEMINI_MODEL", value: model, expected: "a model name such as gemini-2.5-flash")
+                throw InvalidSetting(
+                    name: "SHELFED_GEMINI_MODEL", value: model, expected: "a model name such as gemini-2.5-flash")
             }
             config.gemini.model = model
         }
@@ -197,7 +202,8 @@ extension AppConfig {
         }
         if let workers = value("SHELFED_OCR_WORKERS") {
             guard let number = BoundedNumber.parse(workers, in: 0...8) else {
-                throw InvalidSetting(name: "SHELFED_OCR_WORKERS", value: workers, expected: "a number from 0 (off) to 8")
+                throw InvalidSetting(
+                    name: "SHELFED_OCR_WORKERS", value: workers, expected: "a number from 0 (off) to 8")
             }
             config.ocrWorkers = number
         }
@@ -209,13 +215,15 @@ extension AppConfig {
         }
         if let connections = value("SHELFED_MAX_CONNECTIONS") {
             guard let number = BoundedNumber.parse(connections, in: 8...10_000) else {
-                throw InvalidSetting(name: "SHELFED_MAX_CONNECTIONS", value: connections, expected: "a number from 8 to 10000")
+                throw InvalidSetting(
+                    name: "SHELFED_MAX_CONNECTIONS", value: connections, expected: "a number from 8 to 10000")
             }
             config.maxConnections = number
         }
         if let zone = value("SHELFED_TIMEZONE") {
             guard let timeZone = TimeZone(identifier: zone) else {
-                throw InvalidSetting(name: "SHELFED_TIMEZONE", value: zone, expected: "a zone name such as Europe/Berlin")
+                throw InvalidSetting(
+                    name: "SHELFED_TIMEZONE", value: zone, expected: "a zone name such as Europe/Berlin")
             }
             config.clock = AppClock(timeZone: timeZone)
         }

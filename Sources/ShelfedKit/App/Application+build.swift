@@ -1,8 +1,8 @@
 import AsyncHTTPClient
 import Foundation
 import Hummingbird
-import HummingbirdCore
 import HummingbirdAuth
+import HummingbirdCore
 import Logging
 import NIOCore
 
@@ -139,9 +139,11 @@ func buildRouter(
     let signedIn = router.group().add(middleware: LoginRedirectMiddleware()).group(context: SignedInContext.self)
     HomeController(library: library, renderer: renderer).addRoutes(to: signedIn)
     ShelfController(library: library, renderer: renderer).addRoutes(to: signedIn)
-    BookController(library: library, books: books, photos: photos, media: media, renderer: renderer, clock: clock).addRoutes(to: signedIn)
+    BookController(library: library, books: books, photos: photos, media: media, renderer: renderer, clock: clock)
+        .addRoutes(to: signedIn)
     ProfileController(
-        library: library, statistics: StatisticsStore(db: database), users: users, photos: photos, uploader: uploader, renderer: renderer, clock: clock,
+        library: library, statistics: StatisticsStore(db: database), users: users, photos: photos, uploader: uploader,
+        renderer: renderer, clock: clock,
         maxUploadBytes: config.maxUploadBytes
     ).addRoutes(to: signedIn)
     ProfileSettingsController(users: users, hasher: hasher, media: media, renderer: renderer).addRoutes(to: signedIn)

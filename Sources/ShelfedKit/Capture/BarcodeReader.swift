@@ -46,7 +46,9 @@ public struct BarcodeReader: Sendable {
         for pass in passes {
             // Each pass holds at most detailedSide² bytes of grey pixels on top of the decode itself.
             let codes = try await processor.limiter.run(cost: cost + pass.side * pass.side) {
-                try await NIOThreadPool.singleton.runIfActive { try Self.codes(in: url, side: pass.side, angle: pass.angle) }
+                try await NIOThreadPool.singleton.runIfActive {
+                    try Self.codes(in: url, side: pass.side, angle: pass.angle)
+                }
             }
             result = Self.classify(codes)
             if !result.isbns.isEmpty { break }
@@ -76,7 +78,8 @@ public struct BarcodeReader: Sendable {
         guard shelfed_vips_grey_pixels(url.path, Int32(side), angle, &pixels, &width, &height) == 0, let pixels else {
             throw HTTPError(
                 .unsupportedMediaType,
-                message: "That file could not be read as a picture; it may be damaged or cut short. Try the photo again.")
+                message:
+                    "That file could not be read as a picture; it may be damaged or cut short. Try the photo again.")
         }
         defer { shelfed_vips_free_pixels(pixels) }
         let slot = 32

@@ -37,7 +37,8 @@ struct BarcodeScanService: Sendable {
     func scan(photoAt url: URL) async throws -> Outcome {
         guard let kind = ImageKind.detect(at: url) else {
             throw HTTPError(
-                .unsupportedMediaType, message: "That file is not a photo Shelfed can read. Use a JPEG, PNG or WebP picture.")
+                .unsupportedMediaType,
+                message: "That file is not a photo Shelfed can read. Use a JPEG, PNG or WebP picture.")
         }
         if kind == .heic, !ImageProcessor.canReadHEIC {
             throw HTTPError(
@@ -47,13 +48,15 @@ struct BarcodeScanService: Sendable {
         }
         let barcodes = try await reader.scan(photoAt: url)
         if !barcodes.isbns.isEmpty {
-            return Outcome(isbns: Array(barcodes.isbns.prefix(Self.maxBooks)), source: .barcode, otherCodes: barcodes.otherCodes)
+            return Outcome(
+                isbns: Array(barcodes.isbns.prefix(Self.maxBooks)), source: .barcode, otherCodes: barcodes.otherCodes)
         }
         guard text.isAvailable else { return Outcome(isbns: [], source: .none, otherCodes: barcodes.otherCodes) }
         do {
             let printed = PrintedISBN.find(in: try await text.text(ofPhotoAt: url, scratch: scratch, sparse: true))
             if !printed.isEmpty {
-                return Outcome(isbns: Array(printed.prefix(Self.maxBooks)), source: .printedText, otherCodes: barcodes.otherCodes)
+                return Outcome(
+                    isbns: Array(printed.prefix(Self.maxBooks)), source: .printedText, otherCodes: barcodes.otherCodes)
             }
         } catch {
             // Reading the printed line is a second chance; the page still offers the ISBN field.

@@ -65,7 +65,8 @@ struct GeminiClient: Sendable {
                 "Gemini declined to describe this photo (its safety filter answered instead). Take a photo that "
                     + "shows only the books' spines, and try again."
             case .noAnswer:
-                "Gemini found nothing to say about this photo. Make sure the spines are in view and readable, and try again."
+                "Gemini found nothing to say about this photo. Make sure the spines are in view and readable, "
+                    + "and try again."
             case .unreadableAnswer:
                 "Gemini's answer could not be read as a list of books. Try again; a second answer is often fine."
             case .unavailable:
@@ -96,7 +97,8 @@ struct GeminiClient: Sendable {
         let status: Int
         let body: Data
         do {
-            let response = try await http().execute(request, timeout: .nanoseconds(Int64(settings.timeout.seconds * 1e9)))
+            let response = try await http().execute(
+                request, timeout: .nanoseconds(Int64(settings.timeout.seconds * 1e9)))
             status = Int(response.status.code)
             body = Data(buffer: try await response.body.collect(upTo: 4 * 1_048_576))
         } catch {
@@ -158,7 +160,8 @@ struct GeminiClient: Sendable {
         switch status {
         case 400 where reasons.contains("API_KEY_INVALID"): return .invalidKey
         case 401: return .invalidKey
-        case 403 where reasons.contains("SERVICE_DISABLED") || error?.status == "PERMISSION_DENIED": return .apiNotEnabled
+        case 403 where reasons.contains("SERVICE_DISABLED") || error?.status == "PERMISSION_DENIED":
+            return .apiNotEnabled
         case 403: return .invalidKey
         case 404: return .unknownModel(model)
         case 400, 413, 422: return .imageRejected
@@ -183,7 +186,9 @@ struct GeminiClient: Sendable {
             let candidates: [Item]?
             let promptFeedback: Feedback?
         }
-        guard let response = try? JSONDecoder().decode(Response.self, from: body) else { throw Failure.unreadableAnswer }
+        guard let response = try? JSONDecoder().decode(Response.self, from: body) else {
+            throw Failure.unreadableAnswer
+        }
         guard let first = response.candidates?.first else {
             throw response.promptFeedback == nil ? Failure.noAnswer : Failure.blocked
         }
@@ -222,12 +227,14 @@ struct GeminiClient: Sendable {
             let author = oneLine(book.author ?? "", limit: 200)
             let isbn = book.isbn.flatMap { raw in ISBN(String(raw.unicodeScalars.filter(\.isASCII).prefix(20))) }
             let confidence = book.confidence.map { $0.isFinite ? min(1, max(0, $0)) : 0 } ?? 0
-            return Candidate(title: title, author: author.isEmpty ? nil : author, isbn: isbn?.isbn13, confidence: confidence)
+            return Candidate(
+                title: title, author: author.isEmpty ? nil : author, isbn: isbn?.isbn13, confidence: confidence)
         }
     }
 
     private static func oneLine(_ text: String, limit: Int) -> String {
-        let cleaned = PhotoText.cleaned(text).replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\t", with: " ")
+        let cleaned = PhotoText.cleaned(text).replacingOccurrences(of: "\n", with: " ").replacingOccurrences(
+            of: "\t", with: " ")
         return String(cleaned.prefix(limit)).trimmingCharacters(in: .whitespaces)
     }
 }

@@ -20,7 +20,7 @@ enum PrintedISBN {
                 let byte = bytes[end]
                 if isDigit(byte) {
                     digits.append(byte)
-                } else if (byte == 0x58 || byte == 0x78), digits.count == 9 {
+                } else if byte == 0x58 || byte == 0x78, digits.count == 9 {
                     digits.append(0x58)  // ISBN-10 check character X
                 } else if byte != 0x2D && byte != 0x20 {
                     break

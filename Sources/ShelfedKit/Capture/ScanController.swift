@@ -50,7 +50,8 @@ struct ScanController: Sendable {
         guard !typed.isEmpty, isbns.count == typed.count else {
             var page = ScanPage(context: context, maxUploadMB: maxUploadBytes / 1_048_576)
             page.typedISBN = String(typed.first { ISBN($0) == nil }?.prefix(40) ?? "")
-            page.isbnError = typed.isEmpty
+            page.isbnError =
+                typed.isEmpty
                 ? "Type the 10- or 13-digit ISBN printed above the barcode."
                 : "“\(page.typedISBN)” is not an ISBN: check the digits (an ISBN has 10 or 13, the last may be X)."
             return try renderer.render(page, template: "scan/index", status: .unprocessableContent)

@@ -18,7 +18,10 @@ struct ShelfScanController: Sendable {
 
     /// GET /scan/shelf
     @Sendable func index(_ request: Request, context: SignedInContext) async throws -> HTML {
-        try renderer.render(ShelfScanStartPage(context: context, configured: shelves.isConfigured, maxUploadMB: maxUploadBytes / 1_048_576), template: "scan/shelf")
+        try renderer.render(
+            ShelfScanStartPage(
+                context: context, configured: shelves.isConfigured, maxUploadMB: maxUploadBytes / 1_048_576),
+            template: "scan/shelf")
     }
 
     /// POST /scan/shelf (multipart: `_csrf`, `photo`): starts the scan and shows its progress.
@@ -44,7 +47,8 @@ struct ShelfScanController: Sendable {
         let query = FormFields(urlEncoded: request.uri.query ?? "")
         let added = query["added"].flatMap { BoundedNumber.parse($0, in: 0...GeminiClient.maxBooks) }
         let shelf = query["shelf"].flatMap(Shelf.init(rawValue:))
-        return try renderer.render(ShelfScanPage(context: context, scan: scan, added: added, shelf: shelf), template: "scan/shelf-result")
+        return try renderer.render(
+            ShelfScanPage(context: context, scan: scan, added: added, shelf: shelf), template: "scan/shelf-result")
     }
 
     /// POST /scan/shelf/:scanID/add (`pick` = entry numbers, `shelf`): adds the chosen books in one go.
@@ -142,7 +146,8 @@ struct ShelfScanPage: Sendable {
 
     init(context: some PageContext, scan: ShelfScanService.Scan, added: Int?, shelf: Shelf?) {
         isRunning = scan.status == "running"
-        chrome = PageChrome(title: isRunning ? "Reading your shelf…" : "Books on your shelf", context: context, tab: .feed)
+        chrome = PageChrome(
+            title: isRunning ? "Reading your shelf…" : "Books on your shelf", context: context, tab: .feed)
         progress = scan.progress
         failure = scan.status == "failed" ? scan.message : nil
         entries = scan.matches.enumerated().map { index, match in
@@ -159,9 +164,13 @@ struct ShelfScanPage: Sendable {
         hasEntries = !entries.isEmpty
         canAdd = entries.contains { $0.bookPath == nil && $0.title != nil }
         addPath = Paths.shelfScanAdd(scan.id)
-        shelves = Shelf.allCases.map { ShelfOption(value: $0.rawValue, label: $0.title, selected: $0 == (shelf ?? .wantToRead)) }
+        shelves = Shelf.allCases.map {
+            ShelfOption(value: $0.rawValue, label: $0.title, selected: $0 == (shelf ?? .wantToRead))
+        }
         notice = added.map { count in
-            count == 1 ? "Added 1 book to \((shelf ?? .wantToRead).title)." : "Added \(count) books to \((shelf ?? .wantToRead).title)."
+            count == 1
+                ? "Added 1 book to \((shelf ?? .wantToRead).title)."
+                : "Added \(count) books to \((shelf ?? .wantToRead).title)."
         }
     }
 }

@@ -55,7 +55,8 @@ struct ShelfScanService: Sendable {
     func preparedImage(from upload: URL) async throws -> Data {
         guard let kind = ImageKind.detect(at: upload) else {
             throw HTTPError(
-                .unsupportedMediaType, message: "That file is not a photo Shelfed can read. Use a JPEG, PNG or WebP picture.")
+                .unsupportedMediaType,
+                message: "That file is not a photo Shelfed can read. Use a JPEG, PNG or WebP picture.")
         }
         if kind == .heic, !ImageProcessor.canReadHEIC {
             throw HTTPError(
@@ -64,7 +65,9 @@ struct ShelfScanService: Sendable {
                     + "Formats → Most Compatible (JPEG), and take the photo again.")
         }
         let maxPixels = processor.maxMegapixels * 1_000_000
-        let cost = try await NIOThreadPool.singleton.runIfActive { try ImageProcessor.decodingCost(of: upload, maxPixels) }
+        let cost = try await NIOThreadPool.singleton.runIfActive {
+            try ImageProcessor.decodingCost(of: upload, maxPixels)
+        }
         let shrunk = media.temporaryFile("-shelf.jpg")
         defer { try? FileManager.default.removeItem(at: shrunk) }
         let made = try await processor.limiter.run(cost: cost) {
@@ -78,7 +81,8 @@ struct ShelfScanService: Sendable {
         guard made else {
             throw HTTPError(
                 .unsupportedMediaType,
-                message: "That file could not be read as a picture; it may be damaged or cut short. Try the photo again.")
+                message:
+                    "That file could not be read as a picture; it may be damaged or cut short. Try the photo again.")
         }
         shelfed_release_memory()
         return try Data(contentsOf: shrunk)
@@ -125,7 +129,8 @@ struct ShelfScanService: Sendable {
                 || (match.isbn13 != nil && other.isbn13 == match.isbn13)
                 || Self.folded(other.candidate.title) == Self.folded(candidate.title)
         }
-        match.confident = !match.duplicate && candidate.confidence >= Self.confidentAbove
+        match.confident =
+            !match.duplicate && candidate.confidence >= Self.confidentAbove
             && match.title.map { Self.titlesAgree(candidate.title, $0) } == true
         return match
     }
@@ -162,7 +167,8 @@ struct ShelfScanService: Sendable {
         let started = now()
         try await db.write { db in
             try db.execute(
-                sql: "INSERT INTO shelf_scan (id, user_id, status, progress, created_at) VALUES (?, ?, 'running', ?, ?)",
+                sql:
+                    "INSERT INTO shelf_scan (id, user_id, status, progress, created_at) VALUES (?, ?, 'running', ?, ?)",
                 arguments: [id, userID, "Sending the photo to Gemini…", started])
         }
         Task {
@@ -184,7 +190,10 @@ struct ShelfScanService: Sendable {
             let encoded = try? finished.matches.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
             try? await db.write { db in
                 try db.execute(
-                    sql: "UPDATE shelf_scan SET status = ?, matches = ?, message = ?, progress = NULL, finished_at = ? WHERE id = ?",
+                    sql: """
+                        UPDATE shelf_scan SET status = ?, matches = ?, message = ?, progress = NULL, finished_at = ?
+                        WHERE id = ?
+                        """,
                     arguments: [finished.status, encoded ?? nil, finished.message, now(), id])
             }
         }
@@ -212,7 +221,8 @@ struct ShelfScanService: Sendable {
         let encoded = String(decoding: try JSONEncoder().encode(matches), as: UTF8.self)
         try await db.write { db in
             try db.execute(
-                sql: "UPDATE shelf_scan SET matches = ? WHERE id = ? AND user_id = ?", arguments: [encoded, scanID, userID])
+                sql: "UPDATE shelf_scan SET matches = ? WHERE id = ? AND user_id = ?",
+                arguments: [encoded, scanID, userID])
         }
     }
 

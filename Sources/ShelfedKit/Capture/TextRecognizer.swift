@@ -25,7 +25,8 @@ public struct TextRecognizer: Sendable {
     /// someone waits); the background reader works on the small display images and leaves it unset.
     var processor: ImageProcessor?
 
-    public init(languages: String = "eng", timeout: Duration = .seconds(60), executable: URL? = TextRecognizer.locate()) {
+    public init(languages: String = "eng", timeout: Duration = .seconds(60), executable: URL? = TextRecognizer.locate())
+    {
         self.languages = languages
         self.timeout = timeout
         self.executable = executable
@@ -44,10 +45,11 @@ public struct TextRecognizer: Sendable {
     /// True when `text` is a list of tesseract language codes (letters, digits, `_`) joined by `+`.
     public static func isValidLanguageList(_ text: String) -> Bool {
         let codes = text.split(separator: "+", omittingEmptySubsequences: false)
-        return !codes.isEmpty && codes.count <= 8 && codes.allSatisfy { code in
-            (1...32).contains(code.utf8.count)
-                && code.utf8.allSatisfy { $0 == 0x5F || (0x30...0x39).contains($0) || (0x61...0x7A).contains($0) }
-        }
+        return !codes.isEmpty && codes.count <= 8
+            && codes.allSatisfy { code in
+                (1...32).contains(code.utf8.count)
+                    && code.utf8.allSatisfy { $0 == 0x5F || (0x30...0x39).contains($0) || (0x61...0x7A).contains($0) }
+            }
     }
 
     /// The text of the photo at `url` (made upright and grey first), as tesseract printed it.

@@ -90,16 +90,22 @@ struct TextSearchPage: Sendable {
         self.query = query
         hasQuery = !query.isEmpty
         self.results = results
-        summary = results.isEmpty ? nil
+        summary =
+            results.isEmpty
+            ? nil
             : results.count == TextSearchStore.limit
                 ? "The first \(results.count) matches" : "\(results.count) \(results.count == 1 ? "match" : "matches")"
-        emptyMessage = TextSearchStore.ftsQuery(query) == nil
+        emptyMessage =
+            TextSearchStore.ftsQuery(query) == nil
             ? "Type a word or two to look for: letters or digits."
             : quotes
-            ? "None of your page photos or comments has “\(query)”. Words are read from new photos in the background, so a photo you just added may not be searchable yet."
-            : "Nothing in your library mentions “\(query)”. To find a new book, search Google Books instead."
-        introduction = quotes
-            ? "Shelfed reads the words on the page photos you keep and searches them with your comments. Only you see your photos."
+                ? "None of your page photos or comments has “\(query)”. Words are read from new photos in the "
+                    + "background, so a photo you just added may not be searchable yet."
+                : "Nothing in your library mentions “\(query)”. To find a new book, search Google Books instead."
+        introduction =
+            quotes
+            ? "Shelfed reads the words on the page photos you keep and searches them with your comments. "
+                + "Only you see your photos."
             : "Search the titles, authors and descriptions of the books on your shelves, and your own reviews."
         googleSearchPath = Paths.search(query)
         otherSearchPath = quotes ? Paths.librarySearch : Paths.quotes

@@ -107,7 +107,8 @@ extension AppDatabase {
                 t.column("address", .text).notNull()
                 t.column("at", .datetime).notNull()
             }
-            try db.create(index: "login_attempt_pair", on: "login_attempt", columns: ["kind", "account", "address", "at"])
+            try db.create(
+                index: "login_attempt_pair", on: "login_attempt", columns: ["kind", "account", "address", "at"])
             try db.create(index: "login_attempt_address", on: "login_attempt", columns: ["kind", "address", "at"])
             try db.create(index: "login_attempt_at", on: "login_attempt", columns: ["at"])
         }

@@ -65,7 +65,8 @@ extension MediaStore {
     @discardableResult
     func removeUnreferenced(keeping referenced: Set<String>) -> [String] {
         let rootPath = root.standardizedFileURL.path + "/"
-        let files = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey])?
+        let files =
+            FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey])?
             .compactMap { $0 as? URL } ?? []
         var removed: [String] = []
         for file in files where (try? file.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {

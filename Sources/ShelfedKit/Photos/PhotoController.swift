@@ -89,7 +89,8 @@ struct PhotoController: Sendable {
             _ = try await photos.update(id: photo.id!, of: photo.userId, pageNumber: page, comment: comment)
             // Saving the page number must not turn untouched text into "edited"; only a real change does.
             if form.text != nil, (text ?? "") != (photo.ocrText ?? "") {
-                _ = try await textSearch.setText(text?.isEmpty == true ? nil : text, ofPhoto: photo.id!, userID: photo.userId)
+                _ = try await textSearch.setText(
+                    text?.isEmpty == true ? nil : text, ofPhoto: photo.id!, userID: photo.userId)
             }
             return .seeOther(Paths.photo(photo.id!))
         case (.failure(let errors), _), (_, .failure(let errors)):
@@ -122,10 +123,13 @@ struct PhotoController: Sendable {
             throw HTTPError(.notFound)
         }
         let (photo, _) = try await requirePhoto(context)
-        return try await PhotoFile.response(for: photo, variant, request: request, media: uploader.media, context: context)
+        return try await PhotoFile.response(
+            for: photo, variant, request: request, media: uploader.media, context: context)
     }
 
-    private func newPage(_ entry: LibraryEntry, context: SignedInContext, form: PhotoForm, errors: FieldErrors = .init())
+    private func newPage(
+        _ entry: LibraryEntry, context: SignedInContext, form: PhotoForm, errors: FieldErrors = .init()
+    )
         -> NewPhotoPage
     {
         NewPhotoPage(
@@ -152,7 +156,8 @@ struct PhotoController: Sendable {
             uploaded: photo.createdAt.formatted(.dateTime.year().month(.wide).day()), editPath: Paths.photo(id),
             deletePath: Paths.photoDelete(id), pageNumberError: errors["page_number"], commentError: errors["comment"],
             text: form?.text ?? photo.ocrText, textEditable: !readsText || Self.textIsSettled(photo.ocrStatus),
-            textStatusMessage: Self.textStatusMessage(photo, readsText: readsText), textError: errors["text"], quotesPath: Paths.quotes)
+            textStatusMessage: Self.textStatusMessage(photo, readsText: readsText), textError: errors["text"],
+            quotesPath: Paths.quotes)
     }
 
     static func textIsSettled(_ status: String?) -> Bool {

@@ -58,4 +58,3 @@ struct PhotoForm: Sendable, Decodable {
         return .success((page, comment.isEmpty ? nil : comment))
     }
 }
-

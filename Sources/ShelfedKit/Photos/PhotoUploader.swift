@@ -57,7 +57,8 @@ struct PhotoUploader: Sendable {
             throw HTTPError(.gone, message: "This account was deleted while the photo was uploading; it was not kept.")
         } catch PhotoStore.Gone.book {
             media.remove(paths)
-            throw HTTPError(.notFound, message: "This book left your library while the photo was uploading; it was not kept.")
+            throw HTTPError(
+                .notFound, message: "This book left your library while the photo was uploading; it was not kept.")
         } catch {
             media.remove(paths)
             throw error

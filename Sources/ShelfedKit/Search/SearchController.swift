@@ -37,7 +37,8 @@ struct SearchController: Sendable {
                 of: userID, volumeIDs: items.compactMap(\.volumeId), isbn13s: items.compactMap(\.isbn13))
             let views = items.map { SearchResultView($0, inLibrary: Self.match($0, in: owned)) }
             let page = SearchPage(
-                context: context, request: searchRequest, results: views, total: answer.results.totalItems, failure: nil)
+                context: context, request: searchRequest, results: views, total: answer.results.totalItems, failure: nil
+            )
             return try renderer.render(page, template: "search/index")
         } catch let failure as UpstreamFailure {
             let page = SearchPage(

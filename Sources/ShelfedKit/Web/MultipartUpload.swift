@@ -34,7 +34,8 @@ extension Request {
         else {
             throw HTTPError(.badRequest, message: "This page expects a file upload.")
         }
-        let limitMessage = "That upload is larger than this server accepts (\(maxBytes / 1_048_576) MB in all). "
+        let limitMessage =
+            "That upload is larger than this server accepts (\(maxBytes / 1_048_576) MB in all). "
             + tooLargeAdvice
         if let declared = headers[.contentLength].flatMap(Int.init), declared > maxBytes {
             throw HTTPError(.contentTooLarge, message: limitMessage)
@@ -53,7 +54,9 @@ extension Request {
                 if let failure = state.failure { throw failure }
             }
             guard state.csrfVerified else { throw MultipartState.forbidden() }
-            guard parser.isFinished else { throw HTTPError(.badRequest, message: "The upload was cut short. Try again.") }
+            guard parser.isFinished else {
+                throw HTTPError(.badRequest, message: "The upload was cut short. Try again.")
+            }
         } catch {
             state.discard()
             if error is HTTPError { throw error }
@@ -191,7 +194,9 @@ private final class MultipartState {
     }
 
     static func forbidden() -> HTTPError {
-        HTTPError(.forbidden, message: "This form has expired or was not sent from Shelfed. Go back, reload the page and try again.")
+        HTTPError(
+            .forbidden,
+            message: "This form has expired or was not sent from Shelfed. Go back, reload the page and try again.")
     }
 
     static func parameter(_ name: String, in header: String) -> String? {

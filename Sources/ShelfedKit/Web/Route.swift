@@ -12,7 +12,8 @@ enum Route: String, CaseIterable, Sendable {
     case myData, serverBackup
     case search, searchVolume, searchAdd
     case scan, scanBooks, quotes, librarySearch, shelfScan, shelfScanResult, shelfScanAdd
-    case exportGoodreads, imports, importJob, importMapping, importConfirm, importCancel, importEvents, importFailedRows, importRetry
+    case exportGoodreads, imports, importJob, importMapping, importConfirm, importCancel, importEvents,
+        importFailedRows, importRetry
 
     /// The path as the router matches it; `:name` segments are parameters.
     var pattern: String {
@@ -87,7 +88,8 @@ enum Route: String, CaseIterable, Sendable {
         var link = ""
         for segment in Self.segments[self] ?? [] {
             link += "/"
-            link += segment.hasPrefix(":")
+            link +=
+                segment.hasPrefix(":")
                 ? Paths.pathSegment(remaining.next().map { String(describing: $0) } ?? "") : segment
         }
         return link.isEmpty ? "/" : link

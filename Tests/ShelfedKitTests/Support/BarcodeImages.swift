@@ -3,10 +3,18 @@ import Foundation
 /// EAN-13 barcodes drawn by the tests themselves (GS1's module patterns) into grey PNGs written without any image
 /// library, so the Swift suites can exercise zbar and libvips on pictures whose contents they know.
 enum BarcodeImages {
-    private static let left = ["0001101", "0011001", "0010011", "0111101", "0100011", "0110001", "0101111", "0111011", "0110111", "0001011"]
-    private static let even = ["0100111", "0110011", "0011011", "0100001", "0011101", "0111001", "0000101", "0010001", "0001001", "0010111"]
-    private static let right = ["1110010", "1100110", "1101100", "1000010", "1011100", "1001110", "1010000", "1000100", "1001000", "1110100"]
-    private static let parity = ["LLLLLL", "LLGLGG", "LLGGLG", "LLGGGL", "LGLLGG", "LGGLLG", "LGGGLL", "LGLGLG", "LGLGGL", "LGGLGL"]
+    private static let left = [
+        "0001101", "0011001", "0010011", "0111101", "0100011", "0110001", "0101111", "0111011", "0110111", "0001011",
+    ]
+    private static let even = [
+        "0100111", "0110011", "0011011", "0100001", "0011101", "0111001", "0000101", "0010001", "0001001", "0010111",
+    ]
+    private static let right = [
+        "1110010", "1100110", "1101100", "1000010", "1011100", "1001110", "1010000", "1000100", "1001000", "1110100",
+    ]
+    private static let parity = [
+        "LLLLLL", "LLGLGG", "LLGGLG", "LLGGGL", "LGLLGG", "LGGLLG", "LGGGLL", "LGLGLG", "LGLGGL", "LGGLGL",
+    ]
 
     /// The 95 modules of the EAN-13 for 13 digits, 1 for a bar.
     static func modules(_ digits: String) -> [Bool] {

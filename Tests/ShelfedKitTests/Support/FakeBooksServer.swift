@@ -112,7 +112,9 @@ final class FakeBooksServer: Sendable {
         }
         router.get("/books/v1/volumes/:id") { request, context in
             let id = context.parameters.get("id") ?? ""
-            return try await self.answer(request, provider: \.googleFaults) { "googlebooks/volume_\(id)__ajluc_lit-link.json" }
+            return try await self.answer(request, provider: \.googleFaults) {
+                "googlebooks/volume_\(id)__ajluc_lit-link.json"
+            }
         }
         router.get("/ol/isbn/:file") { request, context in
             try await self.answer(request, provider: \.openLibraryFaults) {
@@ -121,16 +123,21 @@ final class FakeBooksServer: Sendable {
             }
         }
         router.get("/ol/books/:file") { request, _ in
-            try await self.answer(request, provider: \.openLibraryFaults) { "openlibrary/ol_edition__bookwyrm-social_bookwyrm.json" }
+            try await self.answer(request, provider: \.openLibraryFaults) {
+                "openlibrary/ol_edition__bookwyrm-social_bookwyrm.json"
+            }
         }
         router.get("/ol/works/:file") { request, _ in
-            try await self.answer(request, provider: \.openLibraryFaults) { "openlibrary/ol_work__bookwyrm-social_bookwyrm.json" }
+            try await self.answer(request, provider: \.openLibraryFaults) {
+                "openlibrary/ol_work__bookwyrm-social_bookwyrm.json"
+            }
         }
         router.get("/ol/authors/:file") { request, _ in
             // No author recording exists (see the fixtures' SOURCES.md); this is the documented shape.
             self.record(request)
-            return Response(status: .ok, headers: [.contentType: "application/json"],
-                            body: .init(byteBuffer: ByteBuffer(string: #"{"name": "Garth Nix", "key": "/authors/OL382982A"}"#)))
+            return Response(
+                status: .ok, headers: [.contentType: "application/json"],
+                body: .init(byteBuffer: ByteBuffer(string: #"{"name": "Garth Nix", "key": "/authors/OL382982A"}"#)))
         }
         router.post("/gemini/models/:action") { request, context in
             let body = try await request.body.collect(upTo: 16 * 1_048_576)
@@ -142,8 +149,9 @@ final class FakeBooksServer: Sendable {
             router.get(RouterPath(prefix)) { request, _ in
                 self.record(request)
                 let jpeg = try Data(contentsOf: Self.fixtures.appendingPathComponent("images/Portrait_1.jpg"))
-                return Response(status: .ok, headers: [.contentType: "image/jpeg"],
-                                body: .init(byteBuffer: ByteBuffer(bytes: jpeg)))
+                return Response(
+                    status: .ok, headers: [.contentType: "image/jpeg"],
+                    body: .init(byteBuffer: ByteBuffer(bytes: jpeg)))
             }
         }
         return router
@@ -152,10 +160,14 @@ final class FakeBooksServer: Sendable {
     /// The recorded Gemini answers (Tests/Fixtures/gemini), chosen by the key; successes carry `shelfJSON`.
     private static func geminiAnswer(action: String, key: String) throws -> Response {
         func fixture(_ name: String) throws -> Data {
-            try Data(contentsOf: fixtures.appendingPathComponent("gemini/\(name)__FirebaseExtended_vertexai-sdk-test-data.json"))
+            try Data(
+                contentsOf: fixtures.appendingPathComponent(
+                    "gemini/\(name)__FirebaseExtended_vertexai-sdk-test-data.json"))
         }
         func answer(_ status: HTTPResponse.Status, _ data: Data) -> Response {
-            Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+            Response(
+                status: status, headers: [.contentType: "application/json"],
+                body: .init(byteBuffer: ByteBuffer(bytes: data)))
         }
         func withShelf(_ name: String, part: Int) throws -> Data {
             var envelope = try JSONSerialization.jsonObject(with: try fixture(name)) as! [String: Any]
@@ -173,17 +185,21 @@ final class FakeBooksServer: Sendable {
         }
         switch key {
         case "bad-key": return answer(.badRequest, try fixture("googleai_unary-failure-api-key"))
-        case "not-enabled": return answer(.forbidden, try fixture("googleai_unary-failure-generativelanguage-api-not-enabled"))
+        case "not-enabled":
+            return answer(.forbidden, try fixture("googleai_unary-failure-generativelanguage-api-not-enabled"))
         case "reject":
-            let text = try Data(contentsOf: fixtures.appendingPathComponent(
-                "gemini/googleai_streaming-failure-image-rejected_400__FirebaseExtended_vertexai-sdk-test-data.txt"))
+            let text = try Data(
+                contentsOf: fixtures.appendingPathComponent(
+                    "gemini/googleai_streaming-failure-image-rejected_400__FirebaseExtended_vertexai-sdk-test-data.txt")
+            )
             return answer(.badRequest, text)
         case "vertex-reject": return answer(.badRequest, try fixture("vertexai_unary-failure-image-rejected_400"))
         case "safety": return answer(.ok, try fixture("googleai_unary-failure-finish-reason-safety"))
         case "blocked": return answer(.ok, try fixture("googleai_unary-failure-only-prompt-feedback"))
         case "quota": return answer(.tooManyRequests, try fixture("vertexai_unary-failure-quota-exceeded_429"))
         case "prose": return answer(.ok, try fixture("googleai_unary-success-basic-reply-short"))
-        case "thinking": return answer(.ok, try withShelf("googleai_unary-success-thinking-reply-thought-summary", part: 1))
+        case "thinking":
+            return answer(.ok, try withShelf("googleai_unary-success-thinking-reply-thought-summary", part: 1))
         default: return answer(.ok, try withShelf("googleai_unary-success-basic-reply-short", part: 0))
         }
     }
@@ -225,13 +241,17 @@ final class FakeBooksServer: Sendable {
         case .rateLimited(let retryAfter):
             var headers: HTTPFields = [.contentType: "application/json"]
             if let retryAfter { headers[.retryAfter] = retryAfter }
-            return Response(status: .tooManyRequests, headers: headers,
-                            body: .init(byteBuffer: ByteBuffer(string: #"{"error": {"code": 429, "message": "Rate Limit Exceeded"}}"#)))
+            return Response(
+                status: .tooManyRequests, headers: headers,
+                body: .init(
+                    byteBuffer: ByteBuffer(string: #"{"error": {"code": 429, "message": "Rate Limit Exceeded"}}"#)))
         case .dailyQuota:
-            let body = try Data(contentsOf: Self.fixtures.appendingPathComponent(
-                "googlebooks/error_429_daily_quota_anonymous__page_m.traditio.wiki.json"))
-            return Response(status: .tooManyRequests, headers: [.contentType: "application/json"],
-                            body: .init(byteBuffer: ByteBuffer(bytes: body)))
+            let body = try Data(
+                contentsOf: Self.fixtures.appendingPathComponent(
+                    "googlebooks/error_429_daily_quota_anonymous__page_m.traditio.wiki.json"))
+            return Response(
+                status: .tooManyRequests, headers: [.contentType: "application/json"],
+                body: .init(byteBuffer: ByteBuffer(bytes: body)))
         case .hang:
             try await Task.sleep(for: .seconds(3))
             return json("{}")
@@ -243,8 +263,9 @@ final class FakeBooksServer: Sendable {
     }
 
     private func json(_ body: String) -> Response {
-        Response(status: .ok, headers: [.contentType: "application/json; charset=UTF-8"],
-                 body: .init(byteBuffer: ByteBuffer(string: body)))
+        Response(
+            status: .ok, headers: [.contentType: "application/json; charset=UTF-8"],
+            body: .init(byteBuffer: ByteBuffer(string: body)))
     }
 
     private func googleSearchFixture(query: String) -> String? {

@@ -36,7 +36,8 @@ struct TestApp {
     init(
         registration: AppConfig.Registration = .open, secureCookies: Bool = false, clock: TestClock = TestClock(),
         maxUploadBytes: Int = 25 * 1_048_576, timeZone: TimeZone = TimeZone(identifier: "UTC")!,
-        search: SearchSettings = SearchSettings(googleBooksURL: "http://127.0.0.1:9/books/v1", openLibraryURL: "http://127.0.0.1:9")
+        search: SearchSettings = SearchSettings(
+            googleBooksURL: "http://127.0.0.1:9/books/v1", openLibraryURL: "http://127.0.0.1:9")
     ) {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("shelfed-tests-\(UUID().uuidString)")
@@ -65,13 +66,15 @@ struct TestApp {
 
     /// Files left in the media folder's `.incoming/` (must be none once a request has finished).
     func incomingFiles() -> [String] {
-        (try? FileManager.default.contentsOfDirectory(atPath: config.mediaDirectory.appendingPathComponent(".incoming").path)) ?? []
+        (try? FileManager.default.contentsOfDirectory(
+            atPath: config.mediaDirectory.appendingPathComponent(".incoming").path)) ?? []
     }
 
     /// Every file under the media folder, relative to it, `.incoming/` excluded.
     func mediaFiles() -> [String] {
         let root = config.mediaDirectory
-        let files = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
+        let files =
+            FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
         return files.filter { !$0.hasDirectoryPath }.map { $0.path.replacingOccurrences(of: root.path + "/", with: "") }
             .filter { !$0.hasPrefix(".incoming") && !$0.hasPrefix(".reading") }.sorted()
     }
