@@ -1,4 +1,5 @@
 #include "CImaging.h"
+#include "dynamic_symbol.h"
 
 #include <dlfcn.h>
 #include <malloc.h>
@@ -44,42 +45,36 @@ static struct {
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 static int load_result = -1;
 
-static void *symbol(void *library, const char *name, int *missing) {
-    void *found = dlsym(library, name);
-    if (found == NULL) *missing = 1;
-    return found;
-}
-
 static void load(void) {
     void *library = dlopen("libvips.so.42", RTLD_NOW | RTLD_GLOBAL);
     if (library == NULL) library = dlopen("libvips.so", RTLD_NOW | RTLD_GLOBAL);
     if (library == NULL) return;
     int missing = 0;
-    vips.init = symbol(library, "vips_init", &missing);
-    vips.concurrency_set = symbol(library, "vips_concurrency_set", &missing);
-    vips.cache_set_max = symbol(library, "vips_cache_set_max", &missing);
-    vips.cache_set_max_mem = symbol(library, "vips_cache_set_max_mem", &missing);
-    vips.image_new_from_file = symbol(library, "vips_image_new_from_file", &missing);
-    vips.image_get_width = symbol(library, "vips_image_get_width", &missing);
-    vips.image_get_height = symbol(library, "vips_image_get_height", &missing);
-    vips.thumbnail = symbol(library, "vips_thumbnail", &missing);
-    vips.jpegsave = symbol(library, "vips_jpegsave", &missing);
-    vips.type_find = symbol(library, "vips_type_find", &missing);
-    vips.error_buffer = symbol(library, "vips_error_buffer", &missing);
-    vips.error_clear = symbol(library, "vips_error_clear", &missing);
-    vips.object_unref = symbol(library, "g_object_unref", &missing);
-    vips.colourspace = symbol(library, "vips_colourspace", &missing);
-    vips.extract_band = symbol(library, "vips_extract_band", &missing);
-    vips.cast = symbol(library, "vips_cast", &missing);
-    vips.rotate = symbol(library, "vips_rotate", &missing);
-    vips.image_get_bands = symbol(library, "vips_image_get_bands", &missing);
-    vips.image_write_to_memory = symbol(library, "vips_image_write_to_memory", &missing);
-    vips.pngsave = symbol(library, "vips_pngsave", &missing);
-    vips.g_free = symbol(library, "g_free", &missing);
-    vips.image_copy_memory = symbol(library, "vips_image_copy_memory", &missing);
-    vips.foreign_find_load = symbol(library, "vips_foreign_find_load", &missing);
-    vips.autorot = symbol(library, "vips_autorot", &missing);
-    vips.resize = symbol(library, "vips_resize", &missing);
+    vips.init = shelfed_symbol(library, "vips_init", &missing);
+    vips.concurrency_set = shelfed_symbol(library, "vips_concurrency_set", &missing);
+    vips.cache_set_max = shelfed_symbol(library, "vips_cache_set_max", &missing);
+    vips.cache_set_max_mem = shelfed_symbol(library, "vips_cache_set_max_mem", &missing);
+    vips.image_new_from_file = shelfed_symbol(library, "vips_image_new_from_file", &missing);
+    vips.image_get_width = shelfed_symbol(library, "vips_image_get_width", &missing);
+    vips.image_get_height = shelfed_symbol(library, "vips_image_get_height", &missing);
+    vips.thumbnail = shelfed_symbol(library, "vips_thumbnail", &missing);
+    vips.jpegsave = shelfed_symbol(library, "vips_jpegsave", &missing);
+    vips.type_find = shelfed_symbol(library, "vips_type_find", &missing);
+    vips.error_buffer = shelfed_symbol(library, "vips_error_buffer", &missing);
+    vips.error_clear = shelfed_symbol(library, "vips_error_clear", &missing);
+    vips.object_unref = shelfed_symbol(library, "g_object_unref", &missing);
+    vips.colourspace = shelfed_symbol(library, "vips_colourspace", &missing);
+    vips.extract_band = shelfed_symbol(library, "vips_extract_band", &missing);
+    vips.cast = shelfed_symbol(library, "vips_cast", &missing);
+    vips.rotate = shelfed_symbol(library, "vips_rotate", &missing);
+    vips.image_get_bands = shelfed_symbol(library, "vips_image_get_bands", &missing);
+    vips.image_write_to_memory = shelfed_symbol(library, "vips_image_write_to_memory", &missing);
+    vips.pngsave = shelfed_symbol(library, "vips_pngsave", &missing);
+    vips.g_free = shelfed_symbol(library, "g_free", &missing);
+    vips.image_copy_memory = shelfed_symbol(library, "vips_image_copy_memory", &missing);
+    vips.foreign_find_load = shelfed_symbol(library, "vips_foreign_find_load", &missing);
+    vips.autorot = shelfed_symbol(library, "vips_autorot", &missing);
+    vips.resize = shelfed_symbol(library, "vips_resize", &missing);
     if (missing || vips.init("shelfed") != 0) return;
     vips.concurrency_set(1);
     vips.cache_set_max(0);

@@ -1,4 +1,5 @@
 #include "CImaging.h"
+#include "dynamic_symbol.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -35,32 +36,26 @@ static struct {
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 static int load_result = -1;
 
-static void *symbol(void *library, const char *name, int *missing) {
-    void *found = dlsym(library, name);
-    if (found == NULL) *missing = 1;
-    return found;
-}
-
 static void load(void) {
     void *library = dlopen("libzbar.so.0", RTLD_NOW | RTLD_LOCAL);
     if (library == NULL) return;
     int missing = 0;
-    zbar.scanner_create = symbol(library, "zbar_image_scanner_create", &missing);
-    zbar.scanner_destroy = symbol(library, "zbar_image_scanner_destroy", &missing);
-    zbar.scanner_set_config = symbol(library, "zbar_image_scanner_set_config", &missing);
-    zbar.image_create = symbol(library, "zbar_image_create", &missing);
-    zbar.image_destroy = symbol(library, "zbar_image_destroy", &missing);
-    zbar.image_set_format = symbol(library, "zbar_image_set_format", &missing);
-    zbar.image_set_size = symbol(library, "zbar_image_set_size", &missing);
-    zbar.image_set_data = symbol(library, "zbar_image_set_data", &missing);
-    zbar.scan_image = symbol(library, "zbar_scan_image", &missing);
-    zbar.image_first_symbol = symbol(library, "zbar_image_first_symbol", &missing);
-    zbar.symbol_next = symbol(library, "zbar_symbol_next", &missing);
-    zbar.symbol_get_type = symbol(library, "zbar_symbol_get_type", &missing);
-    zbar.symbol_get_data = symbol(library, "zbar_symbol_get_data", &missing);
-    zbar.symbol_get_loc_size = symbol(library, "zbar_symbol_get_loc_size", &missing);
-    zbar.symbol_get_loc_x = symbol(library, "zbar_symbol_get_loc_x", &missing);
-    zbar.symbol_get_loc_y = symbol(library, "zbar_symbol_get_loc_y", &missing);
+    zbar.scanner_create = shelfed_symbol(library, "zbar_image_scanner_create", &missing);
+    zbar.scanner_destroy = shelfed_symbol(library, "zbar_image_scanner_destroy", &missing);
+    zbar.scanner_set_config = shelfed_symbol(library, "zbar_image_scanner_set_config", &missing);
+    zbar.image_create = shelfed_symbol(library, "zbar_image_create", &missing);
+    zbar.image_destroy = shelfed_symbol(library, "zbar_image_destroy", &missing);
+    zbar.image_set_format = shelfed_symbol(library, "zbar_image_set_format", &missing);
+    zbar.image_set_size = shelfed_symbol(library, "zbar_image_set_size", &missing);
+    zbar.image_set_data = shelfed_symbol(library, "zbar_image_set_data", &missing);
+    zbar.scan_image = shelfed_symbol(library, "zbar_scan_image", &missing);
+    zbar.image_first_symbol = shelfed_symbol(library, "zbar_image_first_symbol", &missing);
+    zbar.symbol_next = shelfed_symbol(library, "zbar_symbol_next", &missing);
+    zbar.symbol_get_type = shelfed_symbol(library, "zbar_symbol_get_type", &missing);
+    zbar.symbol_get_data = shelfed_symbol(library, "zbar_symbol_get_data", &missing);
+    zbar.symbol_get_loc_size = shelfed_symbol(library, "zbar_symbol_get_loc_size", &missing);
+    zbar.symbol_get_loc_x = shelfed_symbol(library, "zbar_symbol_get_loc_x", &missing);
+    zbar.symbol_get_loc_y = shelfed_symbol(library, "zbar_symbol_get_loc_y", &missing);
     if (!missing) load_result = 0;
 }
 

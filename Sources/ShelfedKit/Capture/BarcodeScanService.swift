@@ -35,17 +35,7 @@ struct BarcodeScanService: Sendable {
 
     /// Reads the photo at `url` (which the caller removes afterwards).
     func scan(photoAt url: URL) async throws -> Outcome {
-        guard let kind = ImageKind.detect(at: url) else {
-            throw HTTPError(
-                .unsupportedMediaType,
-                message: "That file is not a photo Shelfed can read. Use a JPEG, PNG or WebP picture.")
-        }
-        if kind == .heic, !ImageProcessor.canReadHEIC {
-            throw HTTPError(
-                .unsupportedMediaType,
-                message: "This server cannot read iPhone HEIC photos. On the iPhone, choose Settings → Camera → "
-                    + "Formats → Most Compatible (JPEG), and take the photo again.")
-        }
+        _ = try ImageProcessor.readableKind(at: url)
         let barcodes = try await reader.scan(photoAt: url)
         if !barcodes.isbns.isEmpty {
             return Outcome(

@@ -53,17 +53,7 @@ struct ShelfScanService: Sendable {
 
     /// The upload as the JPEG Gemini gets: upright, at most `imageSide`, without EXIF or GPS.
     func preparedImage(from upload: URL) async throws -> Data {
-        guard let kind = ImageKind.detect(at: upload) else {
-            throw HTTPError(
-                .unsupportedMediaType,
-                message: "That file is not a photo Shelfed can read. Use a JPEG, PNG or WebP picture.")
-        }
-        if kind == .heic, !ImageProcessor.canReadHEIC {
-            throw HTTPError(
-                .unsupportedMediaType,
-                message: "This server cannot read iPhone HEIC photos. On the iPhone, choose Settings → Camera → "
-                    + "Formats → Most Compatible (JPEG), and take the photo again.")
-        }
+        _ = try ImageProcessor.readableKind(at: upload)
         let maxPixels = processor.maxMegapixels * 1_000_000
         let cost = try await NIOThreadPool.singleton.runIfActive {
             try ImageProcessor.decodingCost(of: upload, maxPixels)

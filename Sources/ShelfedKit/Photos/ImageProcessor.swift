@@ -31,6 +31,23 @@ public struct ImageProcessor: Sendable {
     /// Whether iPhone HEIC photos can be read by the installed libvips.
     public static var canReadHEIC: Bool { VipsRuntime.shared.started && shelfed_vips_can_read_heif() != 0 }
 
+    /// The kind of the upload at `url`, or 415 with what to send instead: for a file that is no accepted image, and
+    /// for an iPhone HEIC photo on a server whose libvips cannot read it. `retry` ends the HEIC advice.
+    static func readableKind(at url: URL, retry: String = "and take the photo again.") throws -> ImageKind {
+        guard let kind = ImageKind.detect(at: url) else {
+            throw HTTPError(
+                .unsupportedMediaType,
+                message: "That file is not a photo Shelfed can read. Use a JPEG, PNG or WebP picture.")
+        }
+        if kind == .heic, !canReadHEIC {
+            throw HTTPError(
+                .unsupportedMediaType,
+                message: "This server cannot read iPhone HEIC photos. On the iPhone, choose Settings → Camera → "
+                    + "Formats → Most Compatible (JPEG), \(retry)")
+        }
+        return kind
+    }
+
     public func derive(from source: URL, display: URL, thumbnail: URL, squareThumbnail: Bool = false) async throws
         -> DerivedImages
     {

@@ -27,17 +27,8 @@ struct PhotoUploader: Sendable {
         defer {
             for file in [upload.url, display, thumbnail] { try? FileManager.default.removeItem(at: file) }
         }
-        guard let kind = ImageKind.detect(at: upload.url) else {
-            throw HTTPError(
-                .unsupportedMediaType,
-                message: "That file is not a photo Shelfed can read. Use a JPEG, PNG or WebP picture.")
-        }
-        if kind == .heic, !ImageProcessor.canReadHEIC {
-            throw HTTPError(
-                .unsupportedMediaType,
-                message: "This server cannot read iPhone HEIC photos. On the iPhone, choose Settings → Camera → "
-                    + "Formats → Most Compatible (JPEG), or share the photo as JPEG, and upload it again.")
-        }
+        let kind = try ImageProcessor.readableKind(
+            at: upload.url, retry: "or share the photo as JPEG, and upload it again.")
         let derived = try await processor.derive(
             from: upload.url, display: display, thumbnail: thumbnail, squareThumbnail: details.squareThumbnail)
         let paths = try media.commit(
