@@ -11,6 +11,7 @@ struct APIServices: Sendable {
     let statistics: StatisticsStore
     let imports: ImportStore
     let runner: ImportRunner
+    let streams: LiveStreams
     let scanner: BarcodeScanService
     let shelfScans: ShelfScanService
 }

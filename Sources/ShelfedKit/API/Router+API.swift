@@ -29,7 +29,8 @@ func addAPIRoutes(
     SearchAPIController(search: services.search).addRoutes(to: booksTrack)
     EnrichAPIController(search: services.search, cache: services.search.cache).addRoutes(to: booksTrack)
     let importAPI = ImportAPIController(
-        imports: services.imports, runner: services.runner, keys: services.keys, media: services.media, clock: clock)
+        imports: services.imports, runner: services.runner, streams: services.streams, keys: services.keys,
+        media: services.media, clock: clock)
     importAPI.addRoutes(to: booksTrack)
     // Cancelling takes the job's own token, which is no API key: it is checked by the handler, not the gate.
     importAPI.addCancelRoute(to: router.group().add(middleware: EnvelopeResponseMiddleware()))

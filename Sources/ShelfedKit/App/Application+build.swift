@@ -39,11 +39,14 @@ public func buildApplication(config: AppConfig) async throws -> some Application
         config: config, database: database, renderer: renderer, imports: imports, search: search, books: books,
         textReader: textReader, logger: logger)
     let deadline = TimeAmount.milliseconds(Int64(config.requestTimeout * 1000))
+    let waitingHeads = WaitingHeads()
     return Application(
         router: router,
         server: .http1(
             configuration: .init(
-                additionalChannelHandlers: [ConnectionDeadlineHandler(headDeadline: deadline, bodyDeadline: deadline)])),
+                additionalChannelHandlers: [
+                    ConnectionDeadlineHandler(headDeadline: deadline, bodyDeadline: deadline, waitingHeads: waitingHeads)
+                ])),
         configuration: .init(
             // A deep accept queue: connections beyond `maxConnections` wait there (holding no descriptor of ours)
             // instead of having their connection attempts dropped and retried seconds later.
@@ -106,6 +109,12 @@ func buildRouter(
     router.get(Route.health.routerPath) { _, _ in "ok" }
 
     let imports = ImportStore(db: database, directory: config.importsDirectory)
+    // Live progress streams may take a quarter of the connections; the rest stay for pages.
+    let streams = LiveStreams(total: config.maxConnections / 4)
+    let staleImports = try imports.removeFilesOfEndedJobs()
+    if !staleImports.isEmpty {
+        logger.notice("Removed \(staleImports.count) import files no waiting import needs: \(staleImports.prefix(10))")
+    }
     let hasher = PasswordHasher(cost: config.bcryptCost)
     let signIn = SignInService(users: users, hasher: hasher, throttle: LoginThrottle(db: database), now: clock.now)
     // The API comes before the session: it never reads or sets a cookie and needs no CSRF token.
@@ -114,7 +123,7 @@ func buildRouter(
         services: APIServices(
             signIn: signIn, keys: APIKeyStore(db: database), library: library, books: books, search: search,
             photos: photos, media: media, uploader: uploader, statistics: StatisticsStore(db: database),
-            imports: imports, runner: runner, scanner: scanner, shelfScans: shelfScans),
+            imports: imports, runner: runner, streams: streams, scanner: scanner, shelfScans: shelfScans),
         renderer: renderer)
 
     router.add(
@@ -146,7 +155,8 @@ func buildRouter(
         renderer: renderer, clock: clock,
         maxUploadBytes: config.maxUploadBytes
     ).addRoutes(to: signedIn)
-    ProfileSettingsController(users: users, hasher: hasher, media: media, renderer: renderer).addRoutes(to: signedIn)
+    ProfileSettingsController(users: users, hasher: hasher, media: media, imports: imports, renderer: renderer)
+        .addRoutes(to: signedIn)
     DevicesController(keys: APIKeyStore(db: database), renderer: renderer).addRoutes(to: signedIn)
     let textSearch = TextSearchStore(db: database)
     PhotoController(
@@ -164,7 +174,7 @@ func buildRouter(
     DataDownloadController(database: database, dataDirectory: config.dataDirectory, media: media, clock: clock)
         .addRoutes(to: signedIn)
     ImportController(
-        imports: imports, runner: runner, media: media,
+        imports: imports, runner: runner, streams: streams, media: media,
         renderer: renderer, clock: clock
     ).addRoutes(to: signedIn)
     return router

@@ -109,7 +109,9 @@ public enum Backup {
     public static func restore(from source: URL, into dataDirectory: URL) throws -> BackupManifest {
         let fileManager = FileManager.default
         try fileManager.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
-        for name in [databaseName, "media", "covers"] where fileManager.fileExists(atPath: dataDirectory.appendingPathComponent(name).path) {
+        // A `-wal` or `-shm` left by an earlier database would be read into the restored one when it is opened.
+        for name in [databaseName, databaseName + "-wal", databaseName + "-shm", "media", "covers"]
+        where fileManager.fileExists(atPath: dataDirectory.appendingPathComponent(name).path) {
             throw Failure.notEmpty(
                 "\(dataDirectory.path) already holds \(name). Restore into an empty data folder (or move that aside).")
         }
@@ -123,7 +125,7 @@ public enum Backup {
             throw Failure.unreadable("\(source.path) has no manifest.json: it is not a Shelfed backup.")
         }
         var manifestData = Data()
-        _ = try archive.extract(manifestEntry, consumer: { manifestData.append($0) })
+        _ = try extract(manifestEntry, from: archive, limit: maxManifestBytes) { manifestData.append($0) }
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         guard let manifest = try? decoder.decode(BackupManifest.self, from: manifestData), manifest.format == 1 else {
@@ -140,8 +142,7 @@ public enum Backup {
             else {
                 throw Failure.mismatch("The backup holds \(entry.path.prefix(200)), which its manifest does not list.")
             }
-            _ = try archive.extract(entry, to: target)
-            let found = try describe(target, as: entry.path)
+            let found = try write(entry, from: archive, to: target, listed: listed)
             guard found == listed else {
                 throw Failure.mismatch("\(entry.path) in the backup does not match its checksum: the file is damaged.")
             }
@@ -149,7 +150,75 @@ public enum Backup {
         if let missing = expected.keys.sorted().first {
             throw Failure.mismatch("The backup is missing \(missing), which its manifest lists.")
         }
-        let database = try DatabaseQueue(path: staging.appendingPathComponent(databaseName).path)
+        try verify(DatabaseQueue(path: staging.appendingPathComponent(databaseName).path), against: manifest)
+        var placed: [String] = []
+        do {
+            for name in [databaseName, "media", "covers"] {
+                let staged = staging.appendingPathComponent(name)
+                if fileManager.fileExists(atPath: staged.path) {
+                    try fileManager.moveItem(at: staged, to: dataDirectory.appendingPathComponent(name))
+                    placed.append(name)
+                }
+            }
+            // Checked again where the server will open it: whatever sits beside it there is read with it.
+            try verify(DatabaseQueue(path: dataDirectory.appendingPathComponent(databaseName).path), against: manifest)
+        } catch {
+            for name in placed { try? fileManager.removeItem(at: dataDirectory.appendingPathComponent(name)) }
+            for suffix in ["-wal", "-shm"] {
+                try? fileManager.removeItem(at: dataDirectory.appendingPathComponent(databaseName + suffix))
+            }
+            throw error
+        }
+        return manifest
+    }
+
+    /// The most a manifest may hold (a 100,000-photo backup's is about 20 MB).
+    static let maxManifestBytes: Int64 = 64 << 20
+
+    /// Reads an entry through `consumer`, refusing it as soon as it gives more than `limit` bytes — whatever size the
+    /// zip's directory claims, so a tiny zip cannot write gigabytes.
+    private static func extract(
+        _ entry: Entry, from archive: Archive, limit: Int64, consumer: (Data) throws -> Void
+    ) throws -> Int64 {
+        var written: Int64 = 0
+        guard entry.uncompressedSize <= limit else { throw tooLarge(entry) }
+        do {
+            _ = try archive.extract(entry, skipCRC32: false) { chunk in
+                written += Int64(chunk.count)
+                guard written <= limit else { throw Failure.mismatch("") }
+                try consumer(chunk)
+            }
+        } catch Failure.mismatch("") {
+            throw tooLarge(entry)
+        }
+        return written
+    }
+
+    private static func tooLarge(_ entry: Entry) -> Failure {
+        .mismatch("\(entry.path.prefix(200)) in the backup is larger than its manifest says: the file is damaged.")
+    }
+
+    /// Writes an entry to `target`, no more bytes than the manifest lists, and describes what was written.
+    private static func write(_ entry: Entry, from archive: Archive, to target: URL, listed: BackupManifest.File)
+        throws -> BackupManifest.File
+    {
+        try FileManager.default.createDirectory(
+            at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        guard FileManager.default.createFile(atPath: target.path, contents: nil) else {
+            throw Failure.unreadable("\(target.path) cannot be written.")
+        }
+        let handle = try FileHandle(forWritingTo: target)
+        defer { try? handle.close() }
+        var hasher = SHA256()
+        let bytes = try extract(entry, from: archive, limit: listed.bytes) { chunk in
+            hasher.update(data: chunk)
+            try handle.write(contentsOf: chunk)
+        }
+        return BackupManifest.File(path: entry.path, bytes: bytes, sha256: hex(hasher.finalize()))
+    }
+
+    /// SQLite's integrity check and the manifest's counts, on the database at hand.
+    private static func verify(_ database: some DatabaseWriter, against manifest: BackupManifest) throws {
         let (integrity, counts) = try database.read { db in
             (try String.fetchAll(db, sql: "PRAGMA integrity_check"), try tableCounts(db))
         }
@@ -160,13 +229,6 @@ public enum Backup {
         guard counts == manifest.counts else {
             throw Failure.mismatch("The database's rows do not match the manifest's counts.")
         }
-        for name in [databaseName, "media", "covers"] {
-            let staged = staging.appendingPathComponent(name)
-            if fileManager.fileExists(atPath: staged.path) {
-                try fileManager.moveItem(at: staged, to: dataDirectory.appendingPathComponent(name))
-            }
-        }
-        return manifest
     }
 
     // MARK: -
@@ -202,11 +264,14 @@ public enum Backup {
             hasher.update(data: chunk)
             bytes += Int64(chunk.count)
         }
-        let digest = hasher.finalize().map { byte in
+        return BackupManifest.File(path: path, bytes: bytes, sha256: hex(hasher.finalize()))
+    }
+
+    private static func hex(_ digest: SHA256.Digest) -> String {
+        digest.map { byte in
             let hex = String(byte, radix: 16)
             return byte < 16 ? "0" + hex : hex
         }.joined()
-        return BackupManifest.File(path: path, bytes: bytes, sha256: digest)
     }
 
     /// Every regular file under `folder` (uploads in progress excluded), with its path in the zip.

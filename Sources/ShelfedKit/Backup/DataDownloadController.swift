@@ -27,7 +27,7 @@ struct DataDownloadController: Sendable {
         try await AppDatabase.threadPool.runIfActive {
             _ = try Backup.create(dataDirectory: dataDirectory, to: file, database: writer, now: now)
         }
-        return Self.download(file, name: "shelfed-backup-\(clock.today()).zip")
+        return try Self.download(file, name: "shelfed-backup-\(clock.today()).zip")
     }
 
     /// GET /profile/my-data: the signed-in person's own data as JSON, with their photos' original files.
@@ -50,29 +50,54 @@ struct DataDownloadController: Sendable {
                 try archive.addEntry(with: photo.file, fileURL: source)
             }
         }
-        return Self.download(file, name: "shelfed-my-data-\(clock.today()).zip")
+        return try Self.download(file, name: "shelfed-my-data-\(clock.today()).zip")
     }
 
-    /// Streams a finished zip in chunks (a backup with photos is gigabytes) and deletes it afterwards.
-    static func download(_ file: URL, name: String) -> Response {
+    /// Streams a finished zip in chunks (a backup with photos is gigabytes). The file is opened and at once removed
+    /// from the folder: its space is the open handle's, given back when the handle is closed — after the last chunk,
+    /// when the person stops the download, or when a HEAD request's answer, which never sends the body, is dropped.
+    /// Nothing a request writes outlives it.
+    static func download(_ file: URL, name: String) throws -> Response {
+        let handle: FileHandle
+        let size: Int?
+        do {
+            defer { try? FileManager.default.removeItem(at: file) }
+            handle = try FileHandle(forReadingFrom: file)
+            size = try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int
+        }
         var headers = HTTPFields()
         headers[.contentType] = "application/zip"
         headers[.contentDisposition] = "attachment; filename=\"\(name)\""
         headers[.cacheControl] = "no-store"
-        if let size = try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int {
-            headers[.contentLength] = String(size)
-        }
+        if let size { headers[.contentLength] = String(size) }
+        let download = OpenDownload(handle: handle)
         return Response(
             status: .ok, headers: headers,
             body: ResponseBody { writer in
-                defer { try? FileManager.default.removeItem(at: file) }
-                let handle = try FileHandle(forReadingFrom: file)
-                defer { try? handle.close() }
-                while let chunk = try handle.read(upToCount: 256 * 1024), !chunk.isEmpty {
+                defer { download.close() }
+                while let chunk = try download.handle.read(upToCount: 256 * 1024), !chunk.isEmpty {
                     try await writer.write(ByteBuffer(bytes: chunk))
                 }
                 try await writer.finish(nil)
             })
+    }
+}
+
+/// The open handle of a download whose file is already gone from the folder; closed when the body ends or, for an
+/// answer whose body is never sent, when the answer is dropped.
+final class OpenDownload: Sendable {
+    let handle: FileHandle
+
+    init(handle: FileHandle) {
+        self.handle = handle
+    }
+
+    func close() {
+        try? handle.close()
+    }
+
+    deinit {
+        try? handle.close()
     }
 }
 

@@ -13,8 +13,7 @@ final class PhotoTextReader: Service, Sendable {
     let recognizer: TextRecognizer
     let workers: Int
     let logger: Logger
-    private let wakeUps: AsyncStream<Void>
-    private let wakeUp: AsyncStream<Void>.Continuation
+    private let wakeUp = WakeSignal()
 
     /// `workers` 0: nothing is read in the background (photos stay `pending` until reading is turned on).
     init(db: AppDatabase, media: MediaStore, recognizer: TextRecognizer, workers: Int = 1, logger: Logger) {
@@ -23,12 +22,11 @@ final class PhotoTextReader: Service, Sendable {
         self.recognizer = recognizer
         self.workers = max(0, workers)
         self.logger = logger
-        (wakeUps, wakeUp) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
     }
 
     /// Tells the reader a photo is waiting (it also looks every half minute).
     func photoStored() {
-        wakeUp.yield()
+        wakeUp.ring()
     }
 
     func run() async throws {
@@ -46,19 +44,13 @@ final class PhotoTextReader: Service, Sendable {
             try db.execute(sql: "UPDATE photo SET ocr_status = 'pending' WHERE ocr_status = 'reading'")
         }
         try await cancelWhenGracefulShutdown {
-            var wakeUps = self.wakeUps.makeAsyncIterator()
             while !Task.isCancelled {
                 let worked = await withTaskGroup(of: Bool.self) { group in
                     for _ in 0..<self.workers { group.addTask { await self.readNextLogged() } }
                     return await group.reduce(false) { $0 || $1 }
                 }
                 if worked { continue }
-                let timer = Task {
-                    try? await Task.sleep(for: .seconds(30))
-                    self.wakeUp.yield()
-                }
-                _ = await wakeUps.next()
-                timer.cancel()
+                await self.wakeUp.wait(atMost: .seconds(30))
             }
         }
     }

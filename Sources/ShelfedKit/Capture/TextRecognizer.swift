@@ -67,19 +67,23 @@ public struct TextRecognizer: Sendable {
                 return shelfed_vips_grey_png(url.path, grey.path, Int32(Self.imageSide)) == 0
             }
         }
-        let prepared: Bool
-        if let processor {
-            let cost = try await NIOThreadPool.singleton.runIfActive {
-                try ImageProcessor.decodingCost(of: url, processor.maxMegapixels * 1_000_000)
-            }
-            prepared = try await processor.limiter.run(cost: cost + Self.imageSide * Self.imageSide, makeGrey)
-        } else {
-            prepared = try await makeGrey()
-        }
-        guard prepared else { throw Failure.unreadableImage }
         let arguments = [grey.path, "stdout", "-l", languages, "--psm", sparse ? "11" : "3"]
-        return try await Self.run(executable, arguments, timeout: timeout, scratch: scratch, background: background)
+        let timeout = self.timeout
+        let read: @Sendable () async throws -> String = {
+            guard try await makeGrey() else { throw Failure.unreadableImage }
+            return try await Self.run(executable, arguments, timeout: timeout, scratch: scratch, background: background)
+        }
+        guard let processor else { return try await read() }
+        // The grey image and the tesseract run both wait their turn with every other image's work: eight scans at
+        // once start one tesseract after another, not eight side by side.
+        let cost = try await NIOThreadPool.singleton.runIfActive {
+            try ImageProcessor.decodingCost(of: url, processor.maxMegapixels * 1_000_000)
+        }
+        return try await processor.limiter.run(cost: cost + Self.imageSide * Self.imageSide + Self.programMemory, read)
     }
+
+    /// What a tesseract run takes besides its image (measured 50–90 MB with the English model).
+    static let programMemory = 64 * 1_048_576
 
     /// Runs the program with its output going to files in `scratch`, waiting for it without holding a thread (the
     /// blocking pool is for bcrypt and images; a page read at idle priority may take a while on a busy server), and

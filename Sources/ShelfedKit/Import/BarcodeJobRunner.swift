@@ -42,27 +42,37 @@ final class BarcodeJobRunner: Service, Sendable {
         while try await runNextRow() {}
     }
 
-    /// Looks up the next waiting barcode of the oldest running job; false when there is none.
+    /// Looks up the next waiting barcode of each person's oldest running job, so people take turns: one person's
+    /// hundred ISBNs never hold another's single one for minutes. False when nobody has a barcode waiting.
     @discardableResult
     func runNextRow() async throws -> Bool {
-        let next = try await db.read { db -> (ImportJob, ImportRow?)? in
-            guard
-                let job = try ImportJob.fetchOne(
-                    db,
-                    sql: """
-                        SELECT * FROM import_job WHERE format = 'barcodes' AND status IN ('initialized', 'processing')
-                        ORDER BY created_at, id LIMIT 1
-                        """)
-            else { return nil }
-            let row = try ImportRow.fetchOne(
+        let jobs = try await db.read { db in
+            try ImportJob.fetchAll(
+                db,
+                sql: """
+                    SELECT * FROM import_job WHERE format = 'barcodes' AND status IN ('initialized', 'processing')
+                    ORDER BY created_at, id
+                    """)
+        }
+        var turns: [ImportJob] = []
+        for job in jobs where !turns.contains(where: { $0.userId == job.userId }) { turns.append(job) }
+        for job in turns {
+            try Task.checkCancellation()
+            try await runNextRow(of: job)
+        }
+        return !turns.isEmpty
+    }
+
+    /// Looks up one waiting barcode of `job`, or finishes the job when none is left.
+    private func runNextRow(of job: ImportJob) async throws {
+        let row = try await db.read { db in
+            try ImportRow.fetchOne(
                 db, sql: "SELECT * FROM import_row WHERE job_id = ? AND outcome = 'pending' ORDER BY row LIMIT 1",
                 arguments: [job.id])
-            return (job, row)
         }
-        guard let (job, row) = next else { return false }
         guard let row else {
             try await finish(job.id)
-            return true
+            return
         }
         let (outcome, message, bookID) = await lookUp(row.raw.first ?? "", for: job.userId)
         let now = now()
@@ -88,7 +98,6 @@ final class BarcodeJobRunner: Service, Sendable {
             }
             try current.update(db)
         }
-        return true
     }
 
     /// What became of one barcode, and the catalog book it is.

@@ -42,6 +42,9 @@ struct ImportApplier {
             }
         }
         if let entryID = try match.entry(for: book, userID: userID, db) {
+            if let maker = match.job(thatMade: entryID) {
+                return try merge(book, into: entryID, madeBy: maker, shelf: shelf, db)
+            }
             guard existing == .update else {
                 return Applied(outcome: .skipped, userBookID: entryID, message: "Already in your library; left as it was.")
             }
@@ -51,8 +54,26 @@ struct ImportApplier {
                 : Applied(outcome: .skipped, userBookID: entryID, message: "Already in your library with nothing new.")
         }
         let entryID = try create(book, shelf: shelf, db)
-        match.remember(entryID, title: book.title, firstAuthor: book.firstAuthor, externalIDs: book.externalIDs)
+        match.remember(
+            entryID, madeBy: jobID, title: book.title, firstAuthor: book.firstAuthor, externalIDs: book.externalIDs)
         return Applied(outcome: .created, userBookID: entryID, message: nil)
+    }
+
+    /// A second row for a book an import running now has just added — another edition in the same file, or the same
+    /// file imported twice at once — becomes part of that one entry, whatever `existing` says: the more advanced
+    /// shelf wins (read, then reading, then want to read) and later dates win, so what the person is reading now is
+    /// never lost to the older row.
+    private func merge(_ book: ImportedBook, into entryID: Int64, madeBy maker: String, shelf: Shelf, _ db: Database)
+        throws -> Applied
+    {
+        let changed = try update(entryID: entryID, with: book, shelf: shelf, merging: true, db)
+        let other = maker == jobID ? "an earlier row of this file" : "another import of yours running at the same time"
+        return changed
+            ? Applied(
+                outcome: .updated, userBookID: entryID,
+                message: "The same book as \(other) (another edition?): merged into one, keeping the furthest "
+                    + "shelf and the latest dates.")
+            : Applied(outcome: .skipped, userBookID: entryID, message: "The same book as \(other); nothing new.")
     }
 
     // MARK: - A new book
@@ -110,7 +131,9 @@ struct ImportApplier {
 
     /// Fills what the entry lacks and takes the imported shelf and dates only when they are newer; true when
     /// anything changed.
-    private func update(entryID: Int64, with book: ImportedBook, shelf: Shelf, _ db: Database) throws -> Bool {
+    private func update(entryID: Int64, with book: ImportedBook, shelf: Shelf, merging: Bool = false, _ db: Database)
+        throws -> Bool
+    {
         guard var entry = try UserBook.fetchOne(db, key: entryID) else { return false }
         let before = entry
         let extras = try Row.fetchOne(
@@ -140,7 +163,10 @@ struct ImportApplier {
         let importedLatest = ([book.addedOn] + book.readThroughs.flatMap { [$0.startedOn, $0.finishedOn] })
             .compactMap { $0 }.max()
         let localDay = AppClock.dateString(entry.updatedAt, in: TimeZone(identifier: "UTC")!)
-        if shelf != entry.shelf, let importedLatest, importedLatest > localDay {
+        if merging {
+            if Self.progress(of: shelf) > Self.progress(of: entry.shelf) { entry.shelf = shelf }
+            if let added = book.addedOn.flatMap(Self.midday), added < entry.addedAt { entry.addedAt = added }
+        } else if shelf != entry.shelf, let importedLatest, importedLatest > localDay {
             entry.shelf = shelf
         }
         if let finished = book.readThroughs.compactMap(\.finishedOn).max(), entry.shelf == .read,
@@ -155,7 +181,7 @@ struct ImportApplier {
 
         if entry.rating != before.rating || entry.review != before.review || entry.favourite != before.favourite
             || entry.shelf != before.shelf || entry.startedAt != before.startedAt
-            || entry.finishedAt != before.finishedAt
+            || entry.finishedAt != before.finishedAt || entry.addedAt != before.addedAt
         {
             entry.updatedAt = now
             try entry.update(db)
@@ -178,6 +204,15 @@ struct ImportApplier {
         }
         if try addToLists(book.lists, entryID: entryID, db) { changed = true }
         return changed
+    }
+
+    /// How far along a shelf is: a merge never moves a book back.
+    private static func progress(of shelf: Shelf) -> Int {
+        switch shelf {
+        case .wantToRead: 0
+        case .reading: 1
+        case .read: 2
+        }
     }
 
     // MARK: - Reads and lists

@@ -6,6 +6,7 @@ import Hummingbird
 struct ImportController: Sendable {
     let imports: ImportStore
     let runner: ImportRunner
+    let streams: LiveStreams
     let media: MediaStore
     let renderer: PageRenderer
     let clock: AppClock
@@ -58,11 +59,15 @@ struct ImportController: Sendable {
             let message = switch error {
             case .notACSV(let message): message + " Export your library as CSV from your old tracker and try again."
             case .tooManyRows: "That file has more than 100,000 rows. Split it and import each part."
+            case .tooManyColumns(let count): ImportStore.StageError.columnsAdvice(count)
             }
             return try await renderIndex(context: context, error: message, status: .unprocessableContent)
                 .response(from: request, context: context)
         }
     }
+
+    /// Problem rows shown with a form each (every column a field); the rest are in the failed-rows CSV.
+    static let problemRowsShown = 50
 
     /// GET /import/:jobID: whichever step the job is at.
     @Sendable func show(_ request: Request, context: SignedInContext) async throws -> HTML {
@@ -72,9 +77,9 @@ struct ImportController: Sendable {
         case .preview:
             page.previewRows = try await imports.rows(of: job.id, userID: context.userID, outcome: .pending, limit: 10)
                 .compactMap { row in row.book.map { ImportJobPage.PreviewRow(row: row.row, book: $0, mapping: job.shelfMapping) } }
-            page.addProblems(try await imports.rows(of: job.id, userID: context.userID, outcome: .failed, limit: 200), job: job)
+            page.addProblems(try await imports.rows(of: job.id, userID: context.userID, outcome: .failed, limit: Self.problemRowsShown), job: job)
         case .completed, .canceled, .failed:
-            page.addProblems(try await imports.rows(of: job.id, userID: context.userID, outcome: .failed, limit: 100), job: job)
+            page.addProblems(try await imports.rows(of: job.id, userID: context.userID, outcome: .failed, limit: Self.problemRowsShown), job: job)
             page.setEnrichment(try await imports.enrichment(of: job.id))
         default:
             break
@@ -135,8 +140,9 @@ struct ImportController: Sendable {
         let job = try await requireJob(context)
         let imports = imports
         let userID = context.userID
+        let ticket = try streams.ticket(for: userID)
         return ImportEventStream { try await imports.job(id: job.id, of: userID) }
-            .response(lastEventID: request.headers[HTTPField.Name("Last-Event-ID")!])
+            .response(lastEventID: request.headers[HTTPField.Name("Last-Event-ID")!], holding: ticket)
     }
 
     /// GET /import/:jobID/failed-rows: the rows that did not import, as CSV with the file's own header and a

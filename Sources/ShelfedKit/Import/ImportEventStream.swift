@@ -14,7 +14,8 @@ struct ImportEventStream: Sendable {
     /// A stream is closed after this long even if the job is still running; the client reconnects.
     var maxDuration: Duration = .seconds(600)
 
-    func response(lastEventID: String?) -> Response {
+    /// The stream as an answer; `ticket`, its place among the live streams, is held until the stream ends.
+    func response(lastEventID: String?, holding ticket: LiveStreamTicket) -> Response {
         let lastSeen = lastEventID.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? -1
         var headers = HTTPFields()
         headers[.contentType] = "text/event-stream; charset=utf-8"
@@ -25,6 +26,7 @@ struct ImportEventStream: Sendable {
         return Response(
             status: .ok, headers: headers,
             body: ResponseBody { writer in
+                defer { withExtendedLifetime(ticket) {} }
                 try await stream.write(to: &writer, after: lastSeen)
                 try await writer.finish(nil)
             })

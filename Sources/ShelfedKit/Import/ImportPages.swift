@@ -135,6 +135,7 @@ struct ImportJobPage: Sendable {
     var enrichment: EnrichmentLines?
     /// Rows read from a file can be fixed here; scanned barcodes are sent again from the phone.
     let canFixRows: Bool
+    let isBarcodes: Bool
 
     struct EnrichmentLines: Sendable {
         let done: String
@@ -152,7 +153,9 @@ struct ImportJobPage: Sendable {
         isPreview = job.status == .preview
         isRunning = job.status.isRunning
         isFinished = job.status.isFinished
-        canFixRows = job.format != .barcodes
+        // A job cancelled in its preview imported nothing, so its problem rows are shown but not fixed one by one.
+        isBarcodes = job.format == .barcodes
+        canFixRows = !isBarcodes && !(job.status.isFinished && job.failed == 0)
         percent = job.percent
         counts = Self.counts(job)
         eventsPath = Route.importEvents.link(job.id)

@@ -15,28 +15,26 @@ final class ImportRunner: Service, Sendable {
     let now: @Sendable () -> Date
     /// Rows per transaction: short enough that a page's write waits a few milliseconds at most.
     let batchSize: Int
-    private let wakeUps: AsyncStream<Void>
-    /// Each running job's index of its user's library, built once instead of once per batch.
-    private let matches = Mutex<[String: LibraryMatch]>([:])
-    private let wakeUp: AsyncStream<Void>.Continuation
+    private let wakeUp = WakeSignal()
+    /// Each importing user's library index, built when their first job starts and shared by all their running jobs,
+    /// so two jobs of one file (a phone retrying an upload) find each other's books instead of adding them twice.
+    private let matches = Mutex<[Int64: LibraryMatch]>([:])
 
     init(db: AppDatabase, logger: Logger, now: @escaping @Sendable () -> Date, batchSize: Int = 100) {
         self.db = db
         self.logger = logger
         self.now = now
         self.batchSize = batchSize
-        (wakeUps, wakeUp) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
     }
 
     /// Tells the runner a job is waiting (it also looks every few seconds).
     func jobConfirmed() {
-        wakeUp.yield()
+        wakeUp.ring()
     }
 
     func run() async throws {
         try await recoverInterruptedStaging()
         try await cancelWhenGracefulShutdown {
-            var wakeUps = self.wakeUps.makeAsyncIterator()
             while !Task.isCancelled {
                 do {
                     if try await self.runOneRound() { continue }
@@ -46,12 +44,7 @@ final class ImportRunner: Service, Sendable {
                     self.logger.error("Import runner: \(error)")
                 }
                 // Nothing to do: sleep until a job is confirmed, or five seconds (a job another process added).
-                let timer = Task {
-                    try? await Task.sleep(for: .seconds(5))
-                    self.wakeUp.yield()
-                }
-                _ = await wakeUps.next()
-                timer.cancel()
+                await self.wakeUp.wait(atMost: .seconds(5))
             }
         }
     }
@@ -65,16 +58,21 @@ final class ImportRunner: Service, Sendable {
     @discardableResult
     func runOneRound() async throws -> Bool {
         let waiting = try await db.read { db in
-            try String.fetchAll(
+            try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT id FROM import_job WHERE status IN ('initialized', 'processing') AND format != 'barcodes'
+                    SELECT id, user_id FROM import_job
+                    WHERE status IN ('initialized', 'processing') AND format != 'barcodes'
                     ORDER BY created_at, id
-                    """)
+                    """
+            ).map { (id: $0[0] as String, userID: $0[1] as Int64) }
         }
-        for jobID in waiting {
+        // A user with no running job left gives up their index: the next import starts from the library as it is.
+        let importing = Set(waiting.map(\.userID))
+        matches.withLock { $0 = $0.filter { importing.contains($0.key) } }
+        for job in waiting {
             try Task.checkCancellation()
-            try await runBatch(of: jobID)
+            try await runBatch(of: job.id)
         }
         return !waiting.isEmpty
     }
@@ -83,9 +81,10 @@ final class ImportRunner: Service, Sendable {
     func runBatch(of jobID: String) async throws {
         let batchSize = batchSize
         let now = now()
-        let cached = matches.withLock { $0[jobID] }
-        let (match, finished) = try await db.write { db -> (LibraryMatch?, Bool) in
-            guard var job = try ImportJob.fetchOne(db, key: jobID), job.status.isRunning else { return (nil, true) }
+        // Batches run one at a time, so the index read here is the one the last batch of any of this user's jobs left.
+        let (userID, match) = try await db.write { db -> (Int64?, LibraryMatch?) in
+            guard var job = try ImportJob.fetchOne(db, key: jobID), job.status.isRunning else { return (nil, nil) }
+            let cached = self.matches.withLock { $0[job.userId] }
             if job.status == .initialized {
                 job.status = .processing
                 job.startedAt = now
@@ -128,9 +127,9 @@ final class ImportRunner: Service, Sendable {
                 job.processed = job.total
             }
             try job.update(db)
-            return (match, job.status.isFinished)
+            return (job.userId, match)
         }
-        matches.withLock { $0[jobID] = finished ? nil : match }
+        if let userID, let match { matches.withLock { $0[userID] = match } }
     }
 
     private static let decoder = JSONDecoder()

@@ -12,9 +12,14 @@ struct ImportStore: Sendable {
     /// Rows written per transaction while staging, so a big file never holds the writer for long.
     static let stagingBatch = 500
 
+    /// The most columns a file may have: trackers' exports have 20 to 60, and every column is shown on the pages
+    /// that choose columns and fix rows (3,000 extra columns made a 25 KB upload into a 250 MB page).
+    static let maxColumns = 200
+
     enum StageError: Error, Equatable {
         case notACSV(String)
         case tooManyRows
+        case tooManyColumns(Int)
     }
 
     // MARK: - Staging an upload
@@ -33,6 +38,7 @@ struct ImportStore: Sendable {
             } catch {
                 throw StageError.notACSV("The file is empty or is not a CSV or TSV file.")
             }
+            guard table.headers.count <= Self.maxColumns else { throw StageError.tooManyColumns(table.headers.count) }
             var job = ImportJob(
                 id: id, userId: userID, format: table.format ?? .mapped, fileName: String(fileName.prefix(200)),
                 status: table.format == nil ? .mapping : .staging, headers: table.headers, createdAt: now)
@@ -118,7 +124,7 @@ struct ImportStore: Sendable {
         return job
     }
 
-    private func cleanFile(_ jobID: String) -> URL {
+    func cleanFile(_ jobID: String) -> URL {
         directory.appendingPathComponent("\(jobID).csv")
     }
 
@@ -175,7 +181,7 @@ struct ImportStore: Sendable {
     /// Stops a job: a waiting preview is dropped, a running one stops after its current batch. Nil when the job
     /// is not the user's; the job unchanged when it had finished already.
     func cancel(jobID: String, userID: Int64, now: Date) async throws -> ImportJob? {
-        try await db.write { db in
+        let job = try await db.write { db -> ImportJob? in
             guard var job = try ImportJob.filter(Column("id") == jobID && Column("user_id") == userID).fetchOne(db)
             else { return nil }
             guard !job.status.isFinished else { return job }
@@ -185,6 +191,40 @@ struct ImportStore: Sendable {
             try job.update(db)
             return job
         }
+        // A job waiting for column choices kept its file; cancelled, it will never read it.
+        if job?.status == .canceled { try? FileManager.default.removeItem(at: cleanFile(jobID)) }
+        return job
+    }
+}
+
+// MARK: - Files kept for column choices
+
+extension ImportStore {
+    /// Deletes the kept files of the user's jobs, before their account goes (the jobs go with it).
+    func removeFiles(of userID: Int64) async throws {
+        let ids = try await db.read { db in
+            try String.fetchAll(db, sql: "SELECT id FROM import_job WHERE user_id = ?", arguments: [userID])
+        }
+        for id in ids { try? FileManager.default.removeItem(at: cleanFile(id)) }
+    }
+
+    /// At start, before any upload: deletes every kept file but those of jobs still waiting for column choices —
+    /// files of jobs cancelled, failed, deleted with an account, or cut off while their rows were read. Returns
+    /// the names removed.
+    func removeFilesOfEndedJobs() throws -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        guard !names.isEmpty else { return [] }
+        let waiting = Set(
+            try db.writer.read { db in
+                try String.fetchAll(db, sql: "SELECT id FROM import_job WHERE status = 'mapping'")
+            }.map { cleanFile($0).lastPathComponent })
+        var removed: [String] = []
+        for name in names where !waiting.contains(name) {
+            if (try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))) != nil {
+                removed.append(name)
+            }
+        }
+        return removed
     }
 }
 
@@ -204,7 +244,9 @@ extension ImportStore {
     func retry(jobID: String, row number: Int, userID: Int64, values: [String], now: Date) async throws -> RetryResult {
         try await db.write { db in
             guard var job = try ImportJob.filter(Column("id") == jobID && Column("user_id") == userID).fetchOne(db),
-                job.status == .preview || job.status.isFinished, job.format != .barcodes,
+                // A finished job counts its failed rows; one cancelled in its preview never counted (nor imported)
+                // them, so fixing a row there would import a book the person chose not to.
+                job.status == .preview || (job.status.isFinished && job.failed > 0), job.format != .barcodes,
                 var row = try ImportRow.filter(Column("job_id") == jobID && Column("row") == number).fetchOne(db),
                 row.outcome == .failed
             else { return .notFound }
@@ -303,5 +345,13 @@ extension ImportStore {
                     ORDER BY import_row.row LIMIT ?
                     """, arguments: [userID, userID, jobID, limit])
         }
+    }
+}
+
+extension ImportStore.StageError {
+    /// What to do about a file with too many columns.
+    static func columnsAdvice(_ count: Int) -> String {
+        "That file has \(count) columns; exports from reading trackers have at most about 60, and Shelfed reads up to "
+            + "\(ImportStore.maxColumns). Check that it is your library's export, or delete the extra columns."
     }
 }

@@ -13,6 +13,9 @@ struct LibraryMatch: Sendable {
     /// Books whose title has no trailing parenthesis, so that "Dune (Dune, #1)" finds a "Dune" added from a search;
     /// "Saga (Vol. 1)" and "Saga (Vol. 2)" stay two books.
     private var byBareTitle: [String: Int64] = [:]
+    /// Entries imports made while this index lived, with the job that made each: a later row that finds one is
+    /// the same book listed twice (two editions in one file, or the same file imported twice at once).
+    private var madeByJob: [Int64: String] = [:]
 
     /// The user's library as the import starts: user_book id by external id and by title key.
     init(_ db: Database, userID: Int64) throws {
@@ -35,6 +38,19 @@ struct LibraryMatch: Sendable {
         let key = Self.titleKey(title: title, firstAuthor: firstAuthor)
         byTitle[key, default: entryID] = entryID
         if Self.withoutSeries(title) == nil { byBareTitle[key, default: entryID] = entryID }
+    }
+
+    /// Records an entry an import has just made, so later rows merge into it.
+    mutating func remember(_ entryID: Int64, madeBy jobID: String, title: String, firstAuthor: String,
+        externalIDs: [String: String])
+    {
+        madeByJob[entryID] = jobID
+        remember(entryID, title: title, firstAuthor: firstAuthor, externalIDs: externalIDs)
+    }
+
+    /// The job that made this entry during the imports now running; nil for a book the user had before.
+    func job(thatMade entryID: Int64) -> String? {
+        madeByJob[entryID]
     }
 
     /// The user_book id of the user's copy of `book`, or nil when they do not have it.

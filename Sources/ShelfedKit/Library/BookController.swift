@@ -55,8 +55,10 @@ struct BookController: Sendable {
     /// GET /books/:id
     @Sendable func show(_ request: Request, context: SignedInContext) async throws -> HTML {
         let entry = try await requireEntry(context)
-        let strip = try await photoStrip(entry)
-        return try renderer.render(BookPage(context: context, entry: entry, photos: strip), template: "library/book")
+        let page = BookPage(
+            context: context, entry: entry, photos: try await photoStrip(entry),
+            earlierReads: try await library.earlierReads(of: entry.userBook))
+        return try renderer.render(page, template: "library/book")
     }
 
     /// POST /books/:id/shelf (`shelf`, optional `return_to`)
@@ -97,7 +99,7 @@ struct BookController: Sendable {
         guard errors.isEmpty else {
             let page = BookPage(
                 context: context, entry: entry, photos: try await photoStrip(entry), dates: (started ?? "", finished ?? ""),
-                errors: errors)
+                errors: errors, earlierReads: try await library.earlierReads(of: entry.userBook))
             return try renderer.render(page, template: "library/book", status: .unprocessableContent).response
         }
         try await library.setDates(
@@ -131,7 +133,8 @@ struct BookController: Sendable {
         }
         guard errors.isEmpty else {
             let page = BookPage(
-                context: context, entry: entry, photos: try await photoStrip(entry), review: typed, errors: errors)
+                context: context, entry: entry, photos: try await photoStrip(entry), review: typed, errors: errors,
+                earlierReads: try await library.earlierReads(of: entry.userBook))
             return try renderer.render(page, template: "library/book", status: .unprocessableContent).response
         }
         return .seeOther(Paths.book(entry.book.id!) + "#review-heading")

@@ -88,6 +88,9 @@ struct BookPage: Sendable {
     let reviewError: String?
     let notesError: String?
     let readWithoutDate: Bool
+    /// Reads kept from before the current one ("Started 2024-01-03, finished 2024-02-01"), latest first.
+    let earlierReads: [String]
+    let hasEarlierReads: Bool
 
     struct RatingOption: Sendable {
         let value: String
@@ -96,7 +99,8 @@ struct BookPage: Sendable {
     }
 
     init(context: some PageContext, entry: LibraryEntry, photos: PhotoStrip,
-         dates: (started: String, finished: String)? = nil, review: ReviewValues? = nil, errors: FieldErrors = .init())
+         dates: (started: String, finished: String)? = nil, review: ReviewValues? = nil, errors: FieldErrors = .init(),
+         earlierReads: [ReadThrough] = [])
     {
         self.photos = photos
         let book = entry.book
@@ -134,6 +138,15 @@ struct BookPage: Sendable {
         reviewError = errors["comments"]
         notesError = errors["private_notes"]
         readWithoutDate = entry.userBook.shelf == .read && entry.userBook.finishedAt == nil
+        self.earlierReads = earlierReads.map { read in
+            switch (read.startedOn, read.finishedOn) {
+            case (let started?, let finished?): "Started \(started), finished \(finished)"
+            case (nil, let finished?): "Finished \(finished)"
+            case (let started?, nil): "Started \(started)"
+            case (nil, nil): "Read, date unknown"
+            }
+        }
+        hasEarlierReads = !earlierReads.isEmpty
     }
 
     /// "4¾ stars", "1 star": quarter steps as a reader says them.

@@ -65,12 +65,10 @@ struct EntryChange: Sendable {
         value.isFinite && value >= 0.25 && value <= 5 && (value * 4).rounded() == value * 4
     }
 
-    /// Applies the change; a move first (it sets today's dates), then any dates given explicitly.
-    func apply(to entry: inout UserBook, today: String) {
-        if let shelf, shelf != entry.shelf {
-            entry.shelf = shelf
-            entry.applyMove(to: shelf, today: today)
-        }
+    /// Applies the change; a move first (it may set today's dates, keeping any it replaces as an earlier read),
+    /// then any dates given explicitly.
+    func apply(to entry: inout UserBook, today: String, _ db: Database) throws {
+        if let shelf { try entry.move(to: shelf, today: today, db) }
         if let favourite { entry.favourite = favourite }
         entry.startedAt = started.applied(to: entry.startedAt)
         entry.finishedAt = finished.applied(to: entry.finishedAt)
@@ -89,8 +87,13 @@ extension LibraryStore {
         try await db.write { db in
             guard var entry = try Self.request(of: userID, filter: .all).filter(Column("book_id") == bookID).fetchOne(db)
             else { return nil }
-            change.apply(to: &entry, today: today)
-            let problems = change.problems(after: entry)
+            var problems = FieldErrors()
+            // Nothing is written for a refused change, not even the read a move would have kept.
+            try db.inSavepoint {
+                try change.apply(to: &entry, today: today, db)
+                problems = change.problems(after: entry)
+                return problems.isEmpty ? .commit : .rollback
+            }
             guard problems.isEmpty else { return problems }
             entry.updatedAt = now
             try entry.update(db)

@@ -70,15 +70,20 @@ extension LibraryStore {
         }
     }
 
-    /// Moves the user's book to `shelf`, stamping today's date as the start or finish. False when absent.
+    /// Moves the user's book to `shelf`, starting or finishing it today where it has no such date yet; a date it
+    /// replaces is kept as an earlier read (`UserBook.move(to:today:_:)`). False when absent.
     @discardableResult
     public func move(bookID: Int64, to shelf: Shelf, for userID: Int64, now: Date, today: String) async throws
         -> Bool
     {
-        try await update(bookID: bookID, for: userID, now: now) { entry in
-            guard entry.shelf != shelf else { return }
-            entry.shelf = shelf
-            entry.applyMove(to: shelf, today: today)
+        try await db.write { db in
+            guard var entry = try Self.request(of: userID, filter: .all).filter(Column("book_id") == bookID).fetchOne(db)
+            else { return false }
+            guard entry.shelf != shelf else { return true }
+            try entry.move(to: shelf, today: today, db)
+            entry.updatedAt = now
+            try entry.update(db)
+            return true
         }
     }
 
@@ -165,14 +170,13 @@ extension LibraryStore {
 }
 
 extension UserBook {
-    /// Moving to Reading starts a (re-)read today; moving to Read finishes it today.
+    /// A new entry on Reading starts today; on Read it is finished today.
     mutating func applyMove(to shelf: Shelf, today: String) {
         switch shelf {
         case .wantToRead:
             break
         case .reading:
             startedAt = today
-            finishedAt = nil
         case .read:
             finishedAt = today
         }

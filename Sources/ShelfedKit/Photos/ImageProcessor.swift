@@ -78,17 +78,22 @@ public struct ImageProcessor: Sendable {
                     + "\(maxPixels / 1_000_000) megapixels. Take a smaller photo or a screenshot of it.")
         }
         var cost = shrinkingDecodeCost
-        if ImageKind.detect(at: source) == .heic {
+        switch ImageKind.detect(at: source) {
+        case .heic:
             cost += pixels * 4  // libheif decodes the whole picture before it is shrunk
-        } else if let frame = JPEGFrame.read(at: source) {
-            cost += frame.progressiveBufferBytes
+        case .jpeg:
+            cost += JPEGFrame.read(at: source)?.progressiveBufferBytes ?? 0
+        case .png:
+            cost += PNGHeader.read(at: source)?.interlacedBufferBytes ?? 0
+        case .webp, nil:
+            break
         }
         guard cost <= memoryBudget else {
             throw HTTPError(
                 .contentTooLarge,
-                message: "That photo (\(pixels / 1_000_000) megapixels, saved as a progressive JPEG or HEIC) would take "
-                    + "more memory to read than this server allows. Save it as an ordinary JPEG, as phone cameras "
-                    + "do, or make it smaller, and upload it again.")
+                message: "That picture (\(pixels / 1_000_000) megapixels, saved as a progressive JPEG, an interlaced "
+                    + "PNG or HEIC) would take more memory to read than this server allows. Save it as an ordinary "
+                    + "JPEG, as phone cameras do, or make it smaller, and upload it again.")
         }
         return cost
     }

@@ -6,6 +6,7 @@ struct ProfileSettingsController: Sendable {
     let users: UserStore
     let hasher: PasswordHasher
     let media: MediaStore
+    let imports: ImportStore
     let renderer: PageRenderer
 
     func addRoutes(to router: RouterGroup<SignedInContext>) {
@@ -79,6 +80,7 @@ struct ProfileSettingsController: Sendable {
             page.deleteError = "Type your username, \(user.username), to confirm."
             return try renderer.render(page, template: "profile/edit", status: .unprocessableContent).response
         }
+        try await imports.removeFiles(of: context.userID)
         try await users.delete(id: context.userID)
         media.removeAll(of: context.userID)
         context.sessions.clearSession()

@@ -10,6 +10,8 @@ import NIOHTTPTypes
 ///   cut off, which ends its handler's body stream and so frees its temporary file.
 ///
 /// While a handler works on a request whose body has fully arrived (processing a photo, say), no deadline runs.
+/// A connection waiting for a head also takes one of its address's places in `waitingHeads`, so one address cannot
+/// hold the server's connections with half-sent requests however fast it reopens them.
 final class ConnectionDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -24,29 +26,33 @@ final class ConnectionDeadlineHandler: ChannelDuplexHandler, RemovableChannelHan
 
     private let headDeadline: TimeAmount
     private let bodyDeadline: TimeAmount
+    private let waitingHeads: WaitingHeads?
     private var state = State.waitingForHead
     private var timer: Scheduled<Void>?
 
-    init(headDeadline: TimeAmount, bodyDeadline: TimeAmount) {
+    init(headDeadline: TimeAmount, bodyDeadline: TimeAmount, waitingHeads: WaitingHeads? = nil) {
         self.headDeadline = headDeadline
         self.bodyDeadline = bodyDeadline
+        self.waitingHeads = waitingHeads
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
-        if context.channel.isActive { arm(headDeadline, context: context) }
+        if context.channel.isActive { waitForHead(context: context) }
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        arm(headDeadline, context: context)
+        waitForHead(context: context)
         context.fireChannelActive()
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
         disarm()
+        waitingHeads?.stopWaiting(context.channel)
     }
 
     func channelInactive(context: ChannelHandlerContext) {
         disarm()
+        waitingHeads?.stopWaiting(context.channel)
         context.fireChannelInactive()
     }
 
@@ -54,6 +60,7 @@ final class ConnectionDeadlineHandler: ChannelDuplexHandler, RemovableChannelHan
         switch unwrapInboundIn(data) {
         case .head:
             state = .receivingBody
+            waitingHeads?.stopWaiting(context.channel)
             arm(bodyDeadline, context: context)
         case .body:
             arm(bodyDeadline, context: context)
@@ -67,9 +74,14 @@ final class ConnectionDeadlineHandler: ChannelDuplexHandler, RemovableChannelHan
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         if case .end = unwrapOutboundIn(data), state == .answering {
             state = .waitingForHead
-            arm(headDeadline, context: context)
+            waitForHead(context: context)
         }
         context.write(data, promise: promise)
+    }
+
+    private func waitForHead(context: ChannelHandlerContext) {
+        arm(headDeadline, context: context)
+        waitingHeads?.startWaiting(context.channel)?.close(promise: nil)
     }
 
     private func arm(_ deadline: TimeAmount, context: ChannelHandlerContext) {

@@ -11,6 +11,7 @@ import Hummingbird
 struct ImportAPIController: Sendable {
     let imports: ImportStore
     let runner: ImportRunner
+    let streams: LiveStreams
     let keys: APIKeyStore
     let media: MediaStore
     let clock: AppClock
@@ -96,6 +97,8 @@ struct ImportAPIController: Sendable {
             throw BooksTrackError.invalid(message)
         } catch ImportStore.StageError.tooManyRows {
             throw BooksTrackError.invalid("The file has more than 100,000 rows. Split it and send each part.")
+        } catch ImportStore.StageError.tooManyColumns(let count) {
+            throw BooksTrackError.invalid(ImportStore.StageError.columnsAdvice(count))
         }
         guard job.status == .preview else {
             _ = try await imports.cancel(jobID: job.id, userID: userID, now: clock.now())
@@ -149,8 +152,9 @@ struct ImportAPIController: Sendable {
     @Sendable func stream(_ request: Request, context: AppRequestContext) async throws -> Response {
         let job = try await requireJob(context)
         let imports = imports
+        let ticket = try streams.ticket(for: job.userId)
         return ImportEventStream { try await imports.job(id: job.id, of: job.userId) }
-            .response(lastEventID: request.headers[HTTPField.Name("Last-Event-ID")!])
+            .response(lastEventID: request.headers[HTTPField.Name("Last-Event-ID")!], holding: ticket)
     }
 
     /// GET /api/v2/imports/{jobId}/results

@@ -1,0 +1,81 @@
+import GRDB
+
+/// The reads kept for a shelf entry besides its current one (`read_through`). A shelf move that has to replace a
+/// finished read keeps it here first, so no move ever destroys a date the person entered or imported.
+enum ReadHistory {
+    /// Keeps `read` for the entry unless it is kept already (imports record every read, the current one too).
+    static func keep(_ read: ReadThrough, of entryID: Int64, _ db: Database) throws {
+        guard read.startedOn != nil || read.finishedOn != nil else { return }
+        let known = try Bool.fetchOne(
+            db,
+            sql: """
+                SELECT EXISTS (SELECT 1 FROM read_through WHERE user_book_id = ?
+                    AND started_at IS ? AND finished_at IS ?)
+                """, arguments: [entryID, read.startedOn, read.finishedOn]) ?? false
+        guard !known else { return }
+        try db.execute(
+            sql: "INSERT INTO read_through (user_book_id, started_at, finished_at) VALUES (?, ?, ?)",
+            arguments: [entryID, read.startedOn, read.finishedOn])
+    }
+
+    /// The finished read kept most recently, if any.
+    static func latestFinished(of entryID: Int64, _ db: Database) throws -> ReadThrough? {
+        try Row.fetchOne(
+            db,
+            sql: """
+                SELECT started_at, finished_at FROM read_through WHERE user_book_id = ? AND finished_at IS NOT NULL
+                ORDER BY id DESC LIMIT 1
+                """, arguments: [entryID]
+        ).map { ReadThrough(startedOn: $0["started_at"], finishedOn: $0["finished_at"]) }
+    }
+
+    /// Every kept read that is not the current one, latest first, for the book page.
+    static func earlier(than entry: UserBook, _ db: Database) throws -> [ReadThrough] {
+        guard let id = entry.id else { return [] }
+        let current = ReadThrough(startedOn: entry.startedAt, finishedOn: entry.finishedAt)
+        return try ReadThroughRow.all(of: id, db).filter { $0 != current && $0.finishedOn != nil }.reversed()
+    }
+}
+
+extension UserBook {
+    /// Moves an entry the person has to `shelf` without losing a date:
+    /// - to Want to read: only the shelf changes; the dates stay.
+    /// - to Reading: a book finished today (a mistaken tap on Read undone) is simply open again; a book finished
+    ///   before starts a new read today, its finished read kept in `read_through`; a book started before and not
+    ///   finished keeps its start; otherwise it starts today.
+    /// - to Read: a book with a finish date keeps it; one started today straight after being taken off Read (a
+    ///   mistaken tap undone) gets its kept read back; otherwise it is finished today.
+    mutating func move(to shelf: Shelf, today: String, _ db: Database) throws {
+        guard shelf != self.shelf else { return }
+        self.shelf = shelf
+        switch shelf {
+        case .wantToRead:
+            break
+        case .reading:
+            if finishedAt == today {
+                finishedAt = nil
+            } else if let finishedAt, let id {
+                try ReadHistory.keep(ReadThrough(startedOn: startedAt, finishedOn: finishedAt), of: id, db)
+                startedAt = today
+                self.finishedAt = nil
+            } else if startedAt == nil {
+                startedAt = today
+            }
+        case .read:
+            guard finishedAt == nil else { return }
+            if startedAt == today, let id, let kept = try ReadHistory.latestFinished(of: id, db) {
+                startedAt = kept.startedOn
+                finishedAt = kept.finishedOn
+            } else {
+                finishedAt = today
+            }
+        }
+    }
+}
+
+extension LibraryStore {
+    /// The reads of this entry before its current one, latest first.
+    func earlierReads(of entry: UserBook) async throws -> [ReadThrough] {
+        try await db.read { db in try ReadHistory.earlier(than: entry, db) }
+    }
+}
