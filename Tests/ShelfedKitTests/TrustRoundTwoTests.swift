@@ -127,3 +127,25 @@ import Testing
         #expect(try await store.job(id: small.id, of: bob)?.status == .completed)
     }
 }
+
+extension TrustRoundTwoTests {
+    @Test func anExportWithThousandsOfColumnsIsRefusedWithAdvice() async throws {
+        try await TestApp().run { client in
+            let web = WebSession(client)
+            try await web.register("ada")
+            let extra = (1...3_000).map { "Extra \($0)" }.joined(separator: ",")
+            let csv = "Book Id,Title,Author,Exclusive Shelf,\(extra)\n1,Dune,Frank Herbert,to-read\n"
+            let answer = try await web.upload(
+                "/import", files: [.init(field: "file", filename: "wide.csv", contentType: "text/csv", data: Data(csv.utf8))])
+            #expect(answer.status == .unprocessableContent)
+            #expect(answer.text.contains("That file has 3004 columns"))
+            #expect(answer.body.readableBytes < 200_000)
+            var api = APIClient(client)
+            try await api.signIn("ada@example.com")
+            let viaAPI = try await api.upload(
+                "/api/v2/imports",
+                files: [.init(field: "file", filename: "wide.csv", contentType: "text/csv", data: Data(csv.utf8))])
+            #expect(viaAPI.status == .badRequest)
+        }
+    }
+}
