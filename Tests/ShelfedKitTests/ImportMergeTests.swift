@@ -119,7 +119,8 @@ extension ImportJobTests {
 
         var values = failed.raw
         values[0] = "A Title Typed In"
-        let result = try await store.retry(jobID: staged.id, row: failed.row, userID: me, values: values, now: clock.now)
+        let result = try await store.retry(
+            jobID: staged.id, row: failed.row, userID: me, values: values, now: clock.now)
         #expect(result == .notFound)
         let after = try #require(try await store.job(id: staged.id, of: me))
         #expect(after.failed == 0 && after.created == 0)

@@ -6,6 +6,14 @@ import ZIPFoundation
 
 /// A restore writes no more than the manifest promises, and never opens a database beside a stale WAL (issue 20).
 extension BackupTests {
+    /// A backup of a library made for the test, and its manifest.
+    func backedUpLibrary() async throws -> (URL, BackupManifest) {
+        let live = root.appendingPathComponent("live")
+        _ = try await makeLibrary(in: live)
+        let zip = root.appendingPathComponent("backup.zip")
+        return (zip, try Backup.create(dataDirectory: live, to: zip))
+    }
+
     /// Rewrites `zip` so that `path` holds `inflated` zero bytes, deflated, while the zip's directory and the
     /// manifest both say it holds 10: a small file that would write far more than it claims.
     func understated(_ zip: URL, into destination: URL, path: String, inflated: Int) throws {
@@ -32,7 +40,9 @@ extension BackupTests {
         // The sizes written for `path`: in its local header (22) and its central directory record (24).
         var data = try Data(contentsOf: destination)
         let name = Data(path.utf8)
-        for (signature, sizeOffset, nameOffset) in [(Data([0x50, 0x4B, 0x03, 0x04]), 22, 30), (Data([0x50, 0x4B, 0x01, 0x02]), 24, 46)] {
+        for (signature, sizeOffset, nameOffset) in [
+            (Data([0x50, 0x4B, 0x03, 0x04]), 22, 30), (Data([0x50, 0x4B, 0x01, 0x02]), 24, 46),
+        ] {
             var start = data.startIndex
             while let found = data.range(of: signature, in: start..<data.endIndex) {
                 let record = found.lowerBound
@@ -49,10 +59,7 @@ extension BackupTests {
 
     @Test func anEntryLargerThanItsManifestSaysIsRefusedWhileItIsWritten() async throws {
         // setup
-        let live = root.appendingPathComponent("live")
-        _ = try await makeLibrary(in: live)
-        let zip = root.appendingPathComponent("backup.zip")
-        try Backup.create(dataDirectory: live, to: zip)
+        let (zip, _) = try await backedUpLibrary()
         let bomb = root.appendingPathComponent("bomb.zip")
         try understated(zip, into: bomb, path: "media/1/original.jpg", inflated: 64 << 20)
         let size = try FileManager.default.attributesOfItem(atPath: bomb.path)[.size] as! Int
@@ -71,10 +78,7 @@ extension BackupTests {
 
     @Test(arguments: ["shelfed.sqlite-wal", "shelfed.sqlite-shm"])
     func aStaleWriteAheadLogIsRefusedBeforeAnythingIsRestored(name: String) async throws {
-        let live = root.appendingPathComponent("live")
-        _ = try await makeLibrary(in: live)
-        let zip = root.appendingPathComponent("backup.zip")
-        try Backup.create(dataDirectory: live, to: zip)
+        let (zip, _) = try await backedUpLibrary()
         let target = root.appendingPathComponent("stale")
         try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
         try Data(repeating: 1, count: 4_096).write(to: target.appendingPathComponent(name))
@@ -87,10 +91,7 @@ extension BackupTests {
     }
 
     @Test func aRestoredDatabaseIsCheckedWhereTheServerOpensIt() async throws {
-        let live = root.appendingPathComponent("live")
-        _ = try await makeLibrary(in: live)
-        let zip = root.appendingPathComponent("backup.zip")
-        let manifest = try Backup.create(dataDirectory: live, to: zip)
+        let (zip, manifest) = try await backedUpLibrary()
         let target = root.appendingPathComponent("fresh")
         try Backup.restore(from: zip, into: target)
         let reopened = try AppDatabase(path: target.appendingPathComponent(Backup.databaseName).path)

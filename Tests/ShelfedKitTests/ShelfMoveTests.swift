@@ -95,7 +95,10 @@ import Testing
             #expect(state.kept == [ReadThrough(startedOn: Self.started, finishedOn: Self.finished)])
             let page = try await web.get("/books/\(id)")
             #expect(page.text.contains("Earlier reads"))
-            #expect(page.text.contains("Started \(Self.started), finished \(Self.finished)"))
+            #expect(
+                page.text.contains(
+                    #"Started <time datetime="\#(Self.started)">\#(Self.started)</time>, finished "#
+                        + #"<time datetime="\#(Self.finished)">\#(Self.finished)</time>"#))
         }
     }
 

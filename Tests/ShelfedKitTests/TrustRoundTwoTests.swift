@@ -100,9 +100,11 @@ import Testing
         let clock = TestClock()
         let users = UserStore(db: db)
         let ada = try await users.create(
-            username: "ada", email: "ada@example.com", displayName: "Ada", passwordHash: "x", at: clock.now).id!
+            username: "ada", email: "ada@example.com", displayName: "Ada", passwordHash: "x", at: clock.now
+        ).id!
         let bob = try await users.create(
-            username: "bob", email: "bob@example.com", displayName: "Bob", passwordHash: "x", at: clock.now).id!
+            username: "bob", email: "bob@example.com", displayName: "Bob", passwordHash: "x", at: clock.now
+        ).id!
         let store = ImportStore(db: db, directory: folder.appendingPathComponent("imports"))
         // Not ISBNs: each is settled without asking any book service.
         let big = try await store.stageBarcodes(
@@ -110,12 +112,15 @@ import Testing
         clock.advance(by: 1)
         let small = try await store.stageBarcodes(["still-not-one"], userID: bob, authTokenSha256: "b", now: clock.now)
         let search = BookSearchService(
-            settings: SearchSettings(googleBooksURL: "http://127.0.0.1:9/books/v1", openLibraryURL: "http://127.0.0.1:9"),
+            settings: SearchSettings(
+                googleBooksURL: "http://127.0.0.1:9/books/v1", openLibraryURL: "http://127.0.0.1:9"),
             database: db, clock: clock.appClock, logger: Logger(label: "t"), http: { HTTPClient.shared })
         let covers = CoverStore(
-            http: { HTTPClient.shared }, directory: folder, timeout: .seconds(1), maxBytes: 1_000, logger: Logger(label: "t"))
+            http: { HTTPClient.shared }, directory: folder, timeout: .seconds(1), maxBytes: 1_000,
+            logger: Logger(label: "t"))
         let runner = BarcodeJobRunner(
-            db: db, books: LibraryService(store: LibraryStore(db: db), covers: covers, search: search, clock: clock.appClock),
+            db: db,
+            books: LibraryService(store: LibraryStore(db: db), covers: covers, search: search, clock: clock.appClock),
             logger: Logger(label: "t"), now: { clock.now })
         // act: one turn each
         try await runner.runNextRow()
@@ -136,7 +141,8 @@ extension TrustRoundTwoTests {
             let extra = (1...3_000).map { "Extra \($0)" }.joined(separator: ",")
             let csv = "Book Id,Title,Author,Exclusive Shelf,\(extra)\n1,Dune,Frank Herbert,to-read\n"
             let answer = try await web.upload(
-                "/import", files: [.init(field: "file", filename: "wide.csv", contentType: "text/csv", data: Data(csv.utf8))])
+                "/import",
+                files: [.init(field: "file", filename: "wide.csv", contentType: "text/csv", data: Data(csv.utf8))])
             #expect(answer.status == .unprocessableContent)
             #expect(answer.text.contains("That file has 3004 columns"))
             #expect(answer.body.readableBytes < 200_000)

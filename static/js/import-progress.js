@@ -25,4 +25,10 @@
   }
   source.addEventListener("completed", finish);
   source.addEventListener("failed", finish);
+  // Refused (too many live views open at once, say): the page updates by reloading now and then instead.
+  source.onerror = function () {
+    if (source.readyState === EventSource.CLOSED) {
+      setTimeout(function () { window.location.reload(); }, 5000);
+    }
+  };
 })();

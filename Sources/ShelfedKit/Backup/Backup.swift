@@ -68,7 +68,10 @@ public enum Backup {
             try live.close()
         }
         let (counts, lastMigration) = try copy.read { db in
-            (try tableCounts(db), try String.fetchOne(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY rowid DESC LIMIT 1") ?? "")
+            (
+                try tableCounts(db),
+                try String.fetchOne(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY rowid DESC LIMIT 1") ?? ""
+            )
         }
         try copy.close()
 
@@ -79,7 +82,8 @@ public enum Backup {
         var files: [BackupManifest.File] = []
         func add(_ file: URL, as path: String) throws {
             files.append(try describe(file, as: path))
-            try archive.addEntry(with: path, fileURL: file, compressionMethod: path.hasSuffix(".sqlite") ? .deflate : .none)
+            try archive.addEntry(
+                with: path, fileURL: file, compressionMethod: path.hasSuffix(".sqlite") ? .deflate : .none)
         }
         try add(snapshot, as: databaseName)
         for folder in ["media", "covers"] {
@@ -276,8 +280,9 @@ public enum Backup {
 
     /// Every regular file under `folder` (uploads in progress excluded), with its path in the zip.
     static func regularFiles(under folder: URL, prefix: String) throws -> [(URL, String)] {
-        guard let walker = FileManager.default.enumerator(
-            at: folder, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles])
+        guard
+            let walker = FileManager.default.enumerator(
+                at: folder, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles])
         else { return [] }
         var files: [(URL, String)] = []
         let base = folder.standardizedFileURL.path

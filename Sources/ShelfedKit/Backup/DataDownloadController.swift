@@ -150,7 +150,8 @@ struct MyDataExport: Encodable {
     let photos: [PhotoEntry]
 
     static func collect(userID: Int64, _ db: Database) throws -> MyDataExport {
-        let user = try Row.fetchOne(db, sql: "SELECT username, display_name, email FROM user WHERE id = ?", arguments: [userID])
+        let user = try Row.fetchOne(
+            db, sql: "SELECT username, display_name, email FROM user WHERE id = ?", arguments: [userID])
         var listsByEntry: [Int64: [String]] = [:]
         for row in try Row.fetchAll(
             db,
@@ -190,10 +191,12 @@ struct MyDataExport: Encodable {
                 isbn13: row["isbn13"], isbn10: row["isbn10"], publisher: row["publisher"],
                 publishedDate: row["published_date"], pageCount: row["page_count"], shelf: row["shelf"],
                 favourite: row["favourite"], rating: row["rating"], review: row["review"],
-                privateNotes: row["private_notes"], owned: row["owned"], format: row["format"], addedAt: row["added_at"],
+                privateNotes: row["private_notes"], owned: row["owned"], format: row["format"],
+                addedAt: row["added_at"],
                 startedOn: row["started_at"], finishedOn: row["finished_at"], reads: reads[entryID] ?? [],
                 lists: listsByEntry[entryID] ?? [],
-                externalIds: (try? decoder.decode([String: String].self, from: Data((row["external_ids"] as String).utf8)))
+                externalIds: (try? decoder.decode(
+                    [String: String].self, from: Data((row["external_ids"] as String).utf8)))
                     ?? [:])
         }
         let photos = try Row.fetchAll(

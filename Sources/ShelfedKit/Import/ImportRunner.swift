@@ -93,7 +93,9 @@ final class ImportRunner: Service, Sendable {
             // they are (decoding and re-encoding them per row was a sixth of an import's time).
             let rows = try Row.fetchAll(
                 db.cachedStatement(
-                    sql: "SELECT row, book FROM import_row WHERE job_id = ? AND outcome = 'pending' ORDER BY row LIMIT ?"),
+                    sql:
+                        "SELECT row, book FROM import_row WHERE job_id = ? AND outcome = 'pending' ORDER BY row LIMIT ?"
+                ),
                 arguments: [jobID, batchSize])
             var match = try cached ?? LibraryMatch(db, userID: job.userId)
             let applier = ImportApplier(
@@ -102,7 +104,9 @@ final class ImportRunner: Service, Sendable {
                 sql: "UPDATE import_row SET outcome = ?, message = ?, user_book_id = ? WHERE job_id = ? AND row = ?")
             for row in rows {
                 let number: Int = row["row"]
-                let book = (row["book"] as String?).flatMap { try? Self.decoder.decode(ImportedBook.self, from: Data($0.utf8)) }
+                let book = (row["book"] as String?).flatMap {
+                    try? Self.decoder.decode(ImportedBook.self, from: Data($0.utf8))
+                }
                 guard let book else {
                     try record.execute(arguments: ["failed", "The row could not be read.", nil, jobID, number])
                     job.failed += 1

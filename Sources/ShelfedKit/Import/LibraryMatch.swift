@@ -41,9 +41,10 @@ struct LibraryMatch: Sendable {
     }
 
     /// Records an entry an import has just made, so later rows merge into it.
-    mutating func remember(_ entryID: Int64, madeBy jobID: String, title: String, firstAuthor: String,
-        externalIDs: [String: String])
-    {
+    mutating func remember(
+        _ entryID: Int64, madeBy jobID: String, title: String, firstAuthor: String,
+        externalIDs: [String: String]
+    ) {
         madeByJob[entryID] = jobID
         remember(entryID, title: title, firstAuthor: firstAuthor, externalIDs: externalIDs)
     }

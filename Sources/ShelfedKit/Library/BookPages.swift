@@ -20,7 +20,9 @@ struct NewBookPage: Sendable {
     init(context: some PageContext, form: NewBookForm, errors: FieldErrors = .init(), existingBookID: Int64? = nil) {
         chrome = PageChrome(title: "Add a book", context: context, tab: .shelves)
         self.form = NewBookValues(form)
-        shelves = Shelf.allCases.map { ShelfOption(value: $0.rawValue, label: $0.title, selected: $0.rawValue == form.shelf) }
+        shelves = Shelf.allCases.map {
+            ShelfOption(value: $0.rawValue, label: $0.title, selected: $0.rawValue == form.shelf)
+        }
         titleError = errors["title"]
         isbnError = errors["isbn"]
         pageCountError = errors["page_count"]
@@ -89,8 +91,26 @@ struct BookPage: Sendable {
     let notesError: String?
     let readWithoutDate: Bool
     /// Reads kept from before the current one ("Started 2024-01-03, finished 2024-02-01"), latest first.
-    let earlierReads: [String]
+    let earlierReads: [EarlierRead]
     let hasEarlierReads: Bool
+
+    /// One earlier read as the page says it: "Started ‹date›, finished ‹date›", each date kept on one line.
+    struct EarlierRead: Sendable {
+        let lead: String
+        let first: String?
+        let then: String?
+        let second: String?
+
+        init(_ read: ReadThrough) {
+            switch (read.startedOn, read.finishedOn) {
+            case (let started?, let finished?):
+                (lead, first, then, second) = ("Started ", started, ", finished ", finished)
+            case (nil, let finished?): (lead, first, then, second) = ("Finished ", finished, nil, nil)
+            case (let started?, nil): (lead, first, then, second) = ("Started ", started, nil, nil)
+            case (nil, nil): (lead, first, then, second) = ("Read, date unknown", nil, nil, nil)
+            }
+        }
+    }
 
     struct RatingOption: Sendable {
         let value: String
@@ -98,10 +118,11 @@ struct BookPage: Sendable {
         let selected: Bool
     }
 
-    init(context: some PageContext, entry: LibraryEntry, photos: PhotoStrip,
-         dates: (started: String, finished: String)? = nil, review: ReviewValues? = nil, errors: FieldErrors = .init(),
-         earlierReads: [ReadThrough] = [])
-    {
+    init(
+        context: some PageContext, entry: LibraryEntry, photos: PhotoStrip,
+        dates: (started: String, finished: String)? = nil, review: ReviewValues? = nil, errors: FieldErrors = .init(),
+        earlierReads: [ReadThrough] = []
+    ) {
         self.photos = photos
         let book = entry.book
         chrome = PageChrome(title: book.title, context: context, tab: .shelves)
@@ -126,7 +147,8 @@ struct BookPage: Sendable {
         finishedError = errors["finished_at"]
         reviewPath = Paths.bookReview(book.id!)
         let chosen = review?.rating ?? entry.userBook.rating.map { String($0) } ?? ""
-        ratingOptions = [RatingOption(value: "", label: "No rating", selected: chosen.isEmpty)]
+        ratingOptions =
+            [RatingOption(value: "", label: "No rating", selected: chosen.isEmpty)]
             + (1...20).reversed().map { quarter in
                 let value = Double(quarter) / 4
                 return RatingOption(
@@ -138,14 +160,7 @@ struct BookPage: Sendable {
         reviewError = errors["comments"]
         notesError = errors["private_notes"]
         readWithoutDate = entry.userBook.shelf == .read && entry.userBook.finishedAt == nil
-        self.earlierReads = earlierReads.map { read in
-            switch (read.startedOn, read.finishedOn) {
-            case (let started?, let finished?): "Started \(started), finished \(finished)"
-            case (nil, let finished?): "Finished \(finished)"
-            case (let started?, nil): "Started \(started)"
-            case (nil, nil): "Read, date unknown"
-            }
-        }
+        self.earlierReads = earlierReads.map(EarlierRead.init)
         hasEarlierReads = !earlierReads.isEmpty
     }
 

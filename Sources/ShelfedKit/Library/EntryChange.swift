@@ -85,7 +85,8 @@ extension LibraryStore {
         -> FieldErrors?
     {
         try await db.write { db in
-            guard var entry = try Self.request(of: userID, filter: .all).filter(Column("book_id") == bookID).fetchOne(db)
+            guard
+                var entry = try Self.request(of: userID, filter: .all).filter(Column("book_id") == bookID).fetchOne(db)
             else { return nil }
             var problems = FieldErrors()
             // Nothing is written for a refused change, not even the read a move would have kept.

@@ -6,12 +6,13 @@ enum ReadHistory {
     /// Keeps `read` for the entry unless it is kept already (imports record every read, the current one too).
     static func keep(_ read: ReadThrough, of entryID: Int64, _ db: Database) throws {
         guard read.startedOn != nil || read.finishedOn != nil else { return }
-        let known = try Bool.fetchOne(
-            db,
-            sql: """
-                SELECT EXISTS (SELECT 1 FROM read_through WHERE user_book_id = ?
-                    AND started_at IS ? AND finished_at IS ?)
-                """, arguments: [entryID, read.startedOn, read.finishedOn]) ?? false
+        let known =
+            try Bool.fetchOne(
+                db,
+                sql: """
+                    SELECT EXISTS (SELECT 1 FROM read_through WHERE user_book_id = ?
+                        AND started_at IS ? AND finished_at IS ?)
+                    """, arguments: [entryID, read.startedOn, read.finishedOn]) ?? false
         guard !known else { return }
         try db.execute(
             sql: "INSERT INTO read_through (user_book_id, started_at, finished_at) VALUES (?, ?, ?)",
