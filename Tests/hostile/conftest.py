@@ -31,7 +31,7 @@ def free_port():
 class Server:
     """One running server process; `alive()` is checked after every hostile request."""
 
-    def __init__(self, fake_books, data_dir=None):
+    def __init__(self, fake_books, data_dir=None, extra_env=None):
         binary = pathlib.Path(os.environ.get("SHELFED_BINARY", ROOT / ".build" / "release" / "shelfed"))
         # A data folder given by the caller is reused: a restart after `kill -9` finds what the last run left.
         self.data_dir = data_dir or pathlib.Path(tempfile.mkdtemp(prefix="shelfed-hostile-"))
@@ -43,6 +43,7 @@ class Server:
                    SHELFED_OPEN_LIBRARY_URL=fake_books.base_url + "/ol",
                    SHELFED_OPEN_LIBRARY_COVERS_URL=fake_books.base_url + "/olcovers",
                    SHELFED_GEMINI_API_KEY="test-key", SHELFED_GEMINI_URL=fake_books.base_url + "/gemini")
+        env.update(extra_env or {})  # a test's own settings, e.g. SHELFED_MAX_CONNECTIONS
         self.log = open(self.data_dir / "server.log", "a")
 
         def limit_descriptors():
