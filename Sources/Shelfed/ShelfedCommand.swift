@@ -7,27 +7,8 @@ struct ShelfedCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "shelfed",
         abstract: "Shelfed: a self-hosted reading tracker for the whole household.",
-        discussion: """
-            Settings come from environment variables (README.md has the details):
-              SHELFED_HOST                  listen address (127.0.0.1; 0.0.0.0 = LAN)
-              SHELFED_PORT                  port (8080)
-              SHELFED_DATA_DIR              database, photos, covers (./data)
-              SHELFED_REGISTRATION          open | closed (open)
-              SHELFED_SECURE_COOKIES        true behind HTTPS (false)
-              SHELFED_TIMEZONE              household time zone (system's)
-              SHELFED_GOOGLE_BOOKS_API_KEY  own Google Books quota (none)
-              SHELFED_GOOGLE_BOOKS_URL      Google Books API base
-              SHELFED_OPEN_LIBRARY_URL      Open Library base
-              SHELFED_OPEN_LIBRARY_COVERS_URL
-              SHELFED_MAX_UPLOAD_MB         largest photo upload (25)
-              SHELFED_IMAGE_WORKERS         photos processed at once (2)
-              SHELFED_GOOGLE_DAILY_BUDGET   Google Books calls a day for filling in imported books (800)
-              SHELFED_OCR_LANGS             languages read in photos, e.g. eng+deu (eng)
-              SHELFED_OCR_WORKERS           photos read at once (1)
-              SHELFED_GEMINI_API_KEY        reads a shelf from one photo (none: off)
-              SHELFED_GEMINI_MODEL          gemini-2.5-flash
-              SHELFED_LOG_LEVEL             info
-            """,
+        discussion: "Settings come from environment variables (README.md has the details):\n"
+            + AppConfig.settingsHelp,
         subcommands: [Serve.self, UserCommand.self, BackupCommand.self, RestoreCommand.self],
         defaultSubcommand: Serve.self
     )

@@ -105,7 +105,15 @@ extension AppConfig {
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment)
         throws -> AppConfig
     {
+        try fromEnvironment(environment, onRead: nil)
+    }
+
+    /// `onRead` hears each name asked for, so a test can hold `settings` (and `--help`) to what is read.
+    static func fromEnvironment(_ environment: [String: String], onRead: (@Sendable (String) -> Void)?)
+        throws -> AppConfig
+    {
         func value(_ name: String) -> String? {
+            onRead?(name)
             guard let raw = environment[name]?.trimmingCharacters(in: .whitespaces), !raw.isEmpty else { return nil }
             return raw
         }

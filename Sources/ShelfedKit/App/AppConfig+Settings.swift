@@ -1,0 +1,51 @@
+import Synchronization
+
+extension AppConfig {
+    /// One `SHELFED_*` variable and what it does, as `shelfed --help` lists it.
+    public struct Setting: Sendable {
+        public let name: String
+        public let meaning: String
+    }
+
+    /// Every setting `fromEnvironment` reads, in the order of the README's table (a test keeps the two lists equal).
+    public static let settings: [Setting] = [
+        Setting(name: "SHELFED_HOST", meaning: "listen address (127.0.0.1; 0.0.0.0 = LAN)"),
+        Setting(name: "SHELFED_PORT", meaning: "port (8080)"),
+        Setting(name: "SHELFED_DATA_DIR", meaning: "database, photos, covers (./data)"),
+        Setting(name: "SHELFED_REGISTRATION", meaning: "open | closed (open)"),
+        Setting(name: "SHELFED_SECURE_COOKIES", meaning: "true behind HTTPS (false)"),
+        Setting(name: "SHELFED_TIMEZONE", meaning: "household time zone (system's)"),
+        Setting(name: "SHELFED_GOOGLE_BOOKS_URL", meaning: "Google Books API base"),
+        Setting(name: "SHELFED_GOOGLE_BOOKS_API_KEY", meaning: "own Google Books quota (none)"),
+        Setting(name: "SHELFED_OPEN_LIBRARY_URL", meaning: "Open Library base"),
+        Setting(name: "SHELFED_OPEN_LIBRARY_COVERS_URL", meaning: "Open Library covers base"),
+        Setting(name: "SHELFED_MAX_UPLOAD_MB", meaning: "largest photo upload (25)"),
+        Setting(name: "SHELFED_IMAGE_WORKERS", meaning: "photos processed at once (2)"),
+        Setting(name: "SHELFED_GOOGLE_DAILY_BUDGET", meaning: "Google lookups a day for imports (800)"),
+        Setting(name: "SHELFED_OCR_LANGS", meaning: "languages read in photos: eng+deu (eng)"),
+        Setting(name: "SHELFED_OCR_WORKERS", meaning: "photos read at once; 0 = off (1)"),
+        Setting(name: "SHELFED_GEMINI_API_KEY", meaning: "reads a shelf from one photo (none: off)"),
+        Setting(name: "SHELFED_GEMINI_MODEL", meaning: "shelf-reading model (gemini-2.5-flash)"),
+        Setting(name: "SHELFED_GEMINI_URL", meaning: "Gemini API base"),
+        Setting(name: "SHELFED_REQUEST_TIMEOUT", meaning: "seconds a request may stall (30)"),
+        Setting(name: "SHELFED_MAX_CONNECTIONS", meaning: "connections at once (half the fd limit)"),
+        Setting(name: "SHELFED_API_SEARCH", meaning: "keyless search API: lan | key | open (lan)"),
+        Setting(name: "SHELFED_LOG_LEVEL", meaning: "trace … critical (info)"),
+        Setting(name: "SHELFED_RESOURCES_DIR", meaning: "templates/ and static/ folder (cwd)"),
+    ]
+
+    /// The settings as `shelfed --help` shows them: one a line, names aligned, within 80 columns.
+    public static var settingsHelp: String {
+        let width = (settings.map(\.name.count).max() ?? 0) + 2
+        return settings.map { setting in
+            "  " + setting.name + String(repeating: " ", count: max(1, width - setting.name.count)) + setting.meaning
+        }.joined(separator: "\n")
+    }
+
+    /// The names `fromEnvironment` asks for, found by running it on an empty environment.
+    static func namesRead() -> [String] {
+        let names = Mutex<[String]>([])
+        _ = try? fromEnvironment([:], onRead: { name in names.withLock { $0.append(name) } })
+        return names.withLock { $0 }
+    }
+}
