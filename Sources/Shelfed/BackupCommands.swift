@@ -27,7 +27,8 @@ struct BackupCommand: ParsableCommand {
 struct RestoreCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "restore",
-        abstract: "Restore a backup zip into an empty data folder (SHELFED_DATA_DIR), verified before it is put in place.")
+        abstract:
+            "Restore a backup zip into an empty data folder (SHELFED_DATA_DIR), verified before it is put in place.")
 
     @Argument(help: "The backup zip written by `shelfed backup` or downloaded from the profile settings.")
     var file: String
@@ -52,7 +53,9 @@ func count(_ number: Int, _ noun: String) -> String {
 
 extension BackupManifest {
     var summary: String {
-        [count(counts["user"] ?? 0, "account"), count(counts["user_book"] ?? 0, "book") + " on shelves",
-         count(counts["photo"] ?? 0, "photo")].joined(separator: ", ")
+        [
+            count(counts["user"] ?? 0, "account"), count(counts["user_book"] ?? 0, "book") + " on shelves",
+            count(counts["photo"] ?? 0, "photo"),
+        ].joined(separator: ", ")
     }
 }

@@ -48,8 +48,10 @@ struct AccountTests {
             let other = WebSession(client)
             let response = try await other.post(
                 "/register",
-                ["username": "ALICE", "display_name": "Second Alice", "email": "second@example.com",
-                 "password": "another password"])
+                [
+                    "username": "ALICE", "display_name": "Second Alice", "email": "second@example.com",
+                    "password": "another password",
+                ])
             #expect(response.status == .unprocessableContent)
             #expect(response.text.contains("That username is taken"))
             #expect(response.text.contains("value=\"Second Alice\""))
@@ -74,8 +76,10 @@ struct AccountTests {
             #expect(response.text.contains("value=\"not-an-email\""))
             let tooLong = try await web.post(
                 "/register",
-                ["username": "bob", "display_name": "Bob", "email": "bob@example.com",
-                 "password": String(repeating: "é", count: 40)])
+                [
+                    "username": "bob", "display_name": "Bob", "email": "bob@example.com",
+                    "password": String(repeating: "é", count: 40),
+                ])
             #expect(tooLong.text.contains("Use at most 72 bytes"))
             #expect(try await app.database().writer.read { db in try User.fetchCount(db) } == 0)
         }

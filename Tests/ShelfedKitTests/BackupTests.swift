@@ -36,7 +36,8 @@ import ZIPFoundation
         try TestImages.fixture("Landscape_6.jpg").write(to: folder.appendingPathComponent("media/1/original.jpg"))
         try Data(repeating: 7, count: 3_000).write(to: folder.appendingPathComponent("covers/abc.jpg"))
         // An upload still arriving is not part of a backup.
-        try fileManager.createDirectory(at: folder.appendingPathComponent("media/.incoming"), withIntermediateDirectories: true)
+        try fileManager.createDirectory(
+            at: folder.appendingPathComponent("media/.incoming"), withIntermediateDirectories: true)
         try Data("partial".utf8).write(to: folder.appendingPathComponent("media/.incoming/upload"))
         return db
     }
@@ -94,15 +95,19 @@ import ZIPFoundation
         let result = try Backup.restore(from: zip, into: restored)
         #expect(result == manifest)
         // Nothing of the restore's own scratch work is left behind.
-        #expect(try FileManager.default.contentsOfDirectory(atPath: restored.path).sorted() == ["covers", "media", "shelfed.sqlite"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: restored.path).sorted() == [
+                "covers", "media", "shelfed.sqlite",
+            ])
         let copy = try DatabaseQueue(path: restored.appendingPathComponent("shelfed.sqlite").path)
         #expect(try count("user_book", in: copy) == saved)
         #expect(try await copy.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") } == ["ok"])
         #expect(try await copy.read { db in try Row.fetchAll(db, sql: "PRAGMA foreign_key_check") }.isEmpty)
         // Every user_book row has its book: no transaction was caught half-way.
-        #expect(try await copy.read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM user_book WHERE book_id NOT IN (SELECT id FROM book)")
-        } == 0)
+        #expect(
+            try await copy.read { db in
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM user_book WHERE book_id NOT IN (SELECT id FROM book)")
+            } == 0)
         for path in ["media/1/original.jpg", "covers/abc.jpg"] {
             #expect(
                 try Data(contentsOf: restored.appendingPathComponent(path))
@@ -192,7 +197,8 @@ import ZIPFoundation
             let alice = WebSession(client)
             try await alice.register("alice")
             let bookID = try await alice.addBook(["title": "Dune", "authors": "Frank Herbert", "page_count": "412"])
-            _ = try await alice.post("/books/\(bookID)/review", ["rating": "4.5", "review": "Sand.", "private_notes": "Lent to Bo"])
+            _ = try await alice.post(
+                "/books/\(bookID)/review", ["rating": "4.5", "review": "Sand.", "private_notes": "Lent to Bo"])
             let upload = try await alice.upload(
                 "/books/\(bookID)/photos", fields: [("page_number", "42"), ("comment", "Fear")],
                 files: [.init(data: try TestImages.fixture("Landscape_1.jpg"))])

@@ -57,7 +57,8 @@ struct CSRFAndRedirectTests {
         }
     }
 
-    @Test("next values that leave the site are ignored", arguments: ["//evil.example", "https://evil.example", "/\\evil"])
+    @Test(
+        "next values that leave the site are ignored", arguments: ["//evil.example", "https://evil.example", "/\\evil"])
     func offSiteNext(next: String) async throws {
         try await TestApp().run { client in
             try await WebSession(client).register("alice")

@@ -55,7 +55,8 @@ import Testing
     @Test func aGoodreadsExportReimportsToAnIdenticalLibrary() async throws {
         let ada = try await user("ada")
         for name in ["goodreads_bsanser_mapmyreads.csv", "goodreads_bayang_jelu_goodreads_library_export-2022.csv"] {
-            _ = try await importFile(TestApp.packageRoot.appendingPathComponent("Tests/Fixtures/imports/\(name)"), for: ada)
+            _ = try await importFile(
+                TestApp.packageRoot.appendingPathComponent("Tests/Fixtures/imports/\(name)"), for: ada)
         }
         // Something typed by hand too: a review with lines and markup, notes, a quarter-star rating, a favourite.
         try await db.write { db in

@@ -9,18 +9,22 @@ import Testing
 /// Finding 2 of issue 9 (one GET trapped the server) and the number rules of DESIGN §13.
 @Suite("Hostile numbers")
 struct HostileNumbersTests {
-    @Test("only ASCII digits within bounds are numbers", arguments: [
-        ("42", 42), ("0042", 42), ("+1", nil), ("-1", nil), ("1e3", nil), (" 7", nil), ("٣", nil), ("", nil),
-        ("9223372036854775807", nil), ("10001", nil), ("10000", 10000),
-    ] as [(String, Int?)])
+    @Test(
+        "only ASCII digits within bounds are numbers",
+        arguments: [
+            ("42", 42), ("0042", 42), ("+1", nil), ("-1", nil), ("1e3", nil), (" 7", nil), ("٣", nil), ("", nil),
+            ("9223372036854775807", nil), ("10001", nil), ("10000", 10000),
+        ] as [(String, Int?)])
     func parse(text: String, expected: Int?) {
         #expect(BoundedNumber.parse(text, in: BoundedNumber.listPage) == expected)
     }
 
-    @Test("huge page numbers answer the first page instead of trapping", arguments: [
-        "/shelves/want-to-read?page=9223372036854775807", "/shelves?page=153722867280912931",
-        "/favourites?page=9223372036854775807", "/shelves?page=-1", "/shelves?page=%D9%A3",
-    ])
+    @Test(
+        "huge page numbers answer the first page instead of trapping",
+        arguments: [
+            "/shelves/want-to-read?page=9223372036854775807", "/shelves?page=153722867280912931",
+            "/favourites?page=9223372036854775807", "/shelves?page=-1", "/shelves?page=%D9%A3",
+        ])
     func hugePage(path: String) async throws {
         try await TestApp().run { client in
             let web = WebSession(client)
@@ -59,8 +63,9 @@ struct HostileNumbersTests {
             }
             // What a publicly editable Open Library record could hold, written straight to the database.
             try await app.database().writer.write { db in
-                try db.execute(sql: "UPDATE book SET page_count = ? WHERE id IN (?, ?)",
-                               arguments: [Int64.max - 1, first, second])
+                try db.execute(
+                    sql: "UPDATE book SET page_count = ? WHERE id IN (?, ?)",
+                    arguments: [Int64.max - 1, first, second])
             }
             let profile = try await web.get("/profile")
             #expect(profile.status == .ok)
@@ -78,9 +83,11 @@ struct HostileNumbersTests {
         #expect(NewBook(volume).pageCount == 320)
     }
 
-    @Test("dates must be ASCII digits: +024-+1-+1 and friends are refused", arguments: [
-        "+024-+1-+1", "2024-+1-01", "٢٠٢٤-01-01", "2024-1-01", "0000-01-01", "2024-02-30",
-    ])
+    @Test(
+        "dates must be ASCII digits: +024-+1-+1 and friends are refused",
+        arguments: [
+            "+024-+1-+1", "2024-+1-01", "٢٠٢٤-01-01", "2024-1-01", "0000-01-01", "2024-02-30",
+        ])
     func dates(date: String) async throws {
         try await TestApp().run { client in
             let web = WebSession(client)

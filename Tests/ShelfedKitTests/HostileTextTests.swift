@@ -88,10 +88,12 @@ struct HostileTextTests {
         }
     }
 
-    @Test("redirect targets with a tab, backslash or other control characters go to /", arguments: [
-        "/\t/evil.example", "/\n/evil.example", "/\\evil.example", "//evil.example", "https://evil.example",
-        "/ /evil.example", "/\u{202E}/evil", "evil",
-    ])
+    @Test(
+        "redirect targets with a tab, backslash or other control characters go to /",
+        arguments: [
+            "/\t/evil.example", "/\n/evil.example", "/\\evil.example", "//evil.example", "https://evil.example",
+            "/ /evil.example", "/\u{202E}/evil", "evil",
+        ])
     func openRedirect(target: String) async throws {
         try await TestApp().run { client in
             try await WebSession(client).register("alice")
@@ -104,9 +106,11 @@ struct HostileTextTests {
         }
     }
 
-    @Test("form bodies the decoder cannot read as the form are a 400 and store nothing", arguments: [
-        "title=a&title=b", "title[]=x", "title[a]=b", "title=%ZZ", "title=%00", "=x&&&", "title",
-    ])
+    @Test(
+        "form bodies the decoder cannot read as the form are a 400 and store nothing",
+        arguments: [
+            "title=a&title=b", "title[]=x", "title[a]=b", "title=%ZZ", "title=%00", "=x&&&", "title",
+        ])
     func malformedForms(body: String) async throws {
         let app = TestApp()
         try await app.run { client in
@@ -117,7 +121,9 @@ struct HostileTextTests {
                 "/books", method: .post, body: "_csrf=\(web.csrfToken!)&" + body,
                 contentType: "application/x-www-form-urlencoded")
             #expect([400, 422].contains(response.status.code), "\(body): \(response.status)")
-            let stored = try await app.database().writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM book") }
+            let stored = try await app.database().writer.read { db in
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM book")
+            }
             #expect(stored == 0)
         }
     }

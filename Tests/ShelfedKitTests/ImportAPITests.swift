@@ -31,7 +31,8 @@ import Testing
     @Test func aJobRunsReportsAndStreamsItsEnd() async throws {
         try await TestApp().run { client in
             let api = try await LibraryAPITests.signedIn(client)
-            let started = try await api.upload("/api/v2/imports", files: [try Self.file("goodreads_bsanser_mapmyreads.csv")])
+            let started = try await api.upload(
+                "/api/v2/imports", files: [try Self.file("goodreads_bsanser_mapmyreads.csv")])
             #expect(started.status == .accepted)
             #expect(started.json?["success"] as? Bool == true)
             let jobID = try #require(Self.data(started)["jobId"] as? String)
@@ -61,7 +62,8 @@ import Testing
             #expect(!String(buffer: replay.body).contains("event:"))
 
             // The same file again: nothing new (every row a duplicate).
-            let again = try await api.upload("/api/v2/imports", files: [try Self.file("goodreads_bsanser_mapmyreads.csv")])
+            let again = try await api.upload(
+                "/api/v2/imports", files: [try Self.file("goodreads_bsanser_mapmyreads.csv")])
             let secondID = try #require(Self.data(again)["jobId"] as? String)
             _ = try await Self.finished(api, secondID)
             let second = Self.data(try await api.get("/api/v2/imports/\(secondID)/results"))
@@ -73,11 +75,14 @@ import Testing
         try await TestApp().run { client in
             let alice = try await LibraryAPITests.signedIn(client, "alice")
             let bob = try await LibraryAPITests.signedIn(client, "bob")
-            let started = try await alice.upload("/api/v2/imports", files: [try Self.file("goodreads_bayang_jelu_goodreads1.csv")])
+            let started = try await alice.upload(
+                "/api/v2/imports", files: [try Self.file("goodreads_bayang_jelu_goodreads1.csv")])
             let jobID = try #require(Self.data(started)["jobId"] as? String)
             let token = try #require(Self.data(started)["authToken"] as? String)
 
-            for path in ["/api/v2/imports/\(jobID)", "/api/v2/imports/\(jobID)/results", "/api/v2/imports/\(jobID)/stream"] {
+            for path in [
+                "/api/v2/imports/\(jobID)", "/api/v2/imports/\(jobID)/results", "/api/v2/imports/\(jobID)/stream",
+            ] {
                 let answer = try await bob.get(path)
                 #expect(answer.status == .notFound, "\(path)")
                 #expect((answer.json?["error"] as? [String: Any])?["code"] as? String == "NOT_FOUND")
@@ -105,7 +110,8 @@ import Testing
             let api = try await LibraryAPITests.signedIn(client)
             let unknown = try await api.upload(
                 "/api/v2/imports",
-                files: [.init(field: "file", filename: "x.csv", contentType: "text/csv", data: Data("a,b\n1,2\n".utf8))])
+                files: [.init(field: "file", filename: "x.csv", contentType: "text/csv", data: Data("a,b\n1,2\n".utf8))]
+            )
             #expect(unknown.status == .badRequest)
             #expect((unknown.json?["error"] as? [String: Any])?["code"] as? String == "INVALID_REQUEST")
             #expect(try await api.upload("/api/v2/imports", files: []).status == .badRequest)
@@ -119,7 +125,9 @@ import Testing
                 let api = try await LibraryAPITests.signedIn(client)
                 let started = try await api.send(
                     .post, "/api/batch-enrich",
-                    json: ["barcodes": ["9780804720991", "0-14-044604-4", "9780804720991", "12345<b>", "9783868943238"]])
+                    json: [
+                        "barcodes": ["9780804720991", "0-14-044604-4", "9780804720991", "12345<b>", "9783868943238"]
+                    ])
                 #expect(started.status == .accepted)
                 let jobID = try #require(Self.data(started)["jobId"] as? String)
                 #expect((Self.data(started)["authToken"] as? String)?.count == 64)
@@ -176,7 +184,9 @@ import Testing
                 #expect(answer.status == .badRequest, "\(body)")
                 #expect((answer.json?["error"] as? [String: Any])?["code"] as? String == "INVALID_REQUEST")
             }
-            #expect(try await APIClient(client).send(.post, "/api/batch-enrich", json: ["barcodes": ["1"]]).status == .unauthorized)
+            #expect(
+                try await APIClient(client).send(.post, "/api/batch-enrich", json: ["barcodes": ["1"]]).status
+                    == .unauthorized)
         }
     }
 }

@@ -36,8 +36,10 @@ import Testing
     }
 
     /// Stages and confirms a fixture for `userID`.
-    func startImport(_ name: String, for userID: Int64, existing: ImportJob.Existing = .update,
-                     shelves: [String: Shelf] = [:]) async throws -> ImportJob {
+    func startImport(
+        _ name: String, for userID: Int64, existing: ImportJob.Existing = .update,
+        shelves: [String: Shelf] = [:]
+    ) async throws -> ImportJob {
         let staged = try await store.stage(upload: Self.fixture(name), fileName: name, userID: userID, now: clock.now)
         #expect(staged.status == .preview)
         return try #require(

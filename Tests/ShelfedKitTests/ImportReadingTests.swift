@@ -177,7 +177,8 @@ import Testing
         #expect(file.count(on: .custom("did-not-finish")) == 1)
         #expect(file.books.filter { $0.rating != nil }.count == 18)
         #expect(file.books.contains { $0.rating == 3.75 } && file.books.contains { $0.rating == 4.25 })
-        #expect(file.books.filter { $0.readThroughs.contains { $0.startedOn != nil && $0.finishedOn != nil } }.count == 34)
+        #expect(
+            file.books.filter { $0.readThroughs.contains { $0.startedOn != nil && $0.finishedOn != nil } }.count == 34)
         let kaigen = try #require(file.book(titled: "The Sword of Kaigen"))
         #expect(kaigen.readThroughs == [ReadThrough(startedOn: "2025-05-18", finishedOn: "2025-05-26")])
         #expect(kaigen.externalIDs == ["asin": "B07MNWKF2M"] && kaigen.isbn13 == nil)
@@ -189,7 +190,9 @@ import Testing
         #expect(file.books.filter { $0.owned == true }.count == 4)
         #expect(file.books.contains { $0.title == "回家之路" })
         // Read with no date at all: a read-through without dates, never today's date.
-        let undated = file.books.filter { $0.shelf == .known(.read) && $0.readThroughs.allSatisfy { $0.finishedOn == nil } }
+        let undated = file.books.filter {
+            $0.shelf == .known(.read) && $0.readThroughs.allSatisfy { $0.finishedOn == nil }
+        }
         #expect(undated.count == 5)
         #expect(file.books.contains { $0.lists.contains("economics") })
     }
@@ -216,8 +219,12 @@ import Testing
         #expect(file.books.count == 67)
         #expect(file.books.allSatisfy { $0.addedOn == nil && $0.notes.contains { $0.contains("Date Added") } })
         #expect(file.books.allSatisfy { $0.readThroughs.allSatisfy { $0.finishedOn == nil && $0.startedOn == nil } })
-        #expect(file.problems.contains { $0.message.contains("scientific") || $0.message.contains("turned into a number") })
-        #expect(file.problems.contains { $0.row == 2 && $0.message.contains("10/13/2022") && $0.message.contains("month/day/year") })
+        #expect(
+            file.problems.contains { $0.message.contains("scientific") || $0.message.contains("turned into a number") })
+        #expect(
+            file.problems.contains {
+                $0.row == 2 && $0.message.contains("10/13/2022") && $0.message.contains("month/day/year")
+            })
         #expect(file.problems.first?.row == 2)
     }
 
@@ -275,12 +282,14 @@ import Testing
     }
 
     @Test func anUnknownCSVIsReadThroughTheChosenColumns() throws {
-        let csv = "Name,Writer,Code,When finished,Stars\nDune,Frank Herbert,9780441172719,2024-05-01,4\nEmma,Jane Austen,,,\n"
+        let csv =
+            "Name,Writer,Code,When finished,Stars\nDune,Frank Herbert,9780441172719,2024-05-01,4\nEmma,Jane Austen,,,\n"
         let url = try Self.write(csv)
         #expect(try Self.read(url: url).format == nil)
         let guess = ColumnMapping.guess(headers: ["Name", "Writer", "Code", "When finished", "Stars"])
         #expect(guess.title == "Name" && guess.author == "Writer" && guess.rating == "Stars")
-        let mapping = ColumnMapping(title: "Name", author: "Writer", isbn: "Code", dateRead: "When finished", rating: "Stars")
+        let mapping = ColumnMapping(
+            title: "Name", author: "Writer", isbn: "Code", dateRead: "When finished", rating: "Stars")
         let file = try Self.read(url: url, mapping: mapping)
         let dune = try #require(file.book(titled: "Dune"))
         #expect(dune.isbn13 == "9780441172719" && dune.rating == 4 && dune.shelf == .known(.read))
@@ -339,7 +348,10 @@ import Testing
         bytes += [0xC3, 0xA9, UInt8(ascii: ","), 0xE9, 0x80, UInt8(ascii: "\n")]
         let source = FileManager.default.temporaryDirectory.appendingPathComponent("mixed-\(UUID().uuidString)")
         let clean = source.appendingPathExtension("utf8")
-        defer { try? FileManager.default.removeItem(at: source); try? FileManager.default.removeItem(at: clean) }
+        defer {
+            try? FileManager.default.removeItem(at: source)
+            try? FileManager.default.removeItem(at: clean)
+        }
         try Data([0xEF, 0xBB, 0xBF] + bytes).write(to: source)
         #expect(try ImportText.normalize(source, to: clean) == 2)
         let text = try #require(String(data: try Data(contentsOf: clean), encoding: .utf8))

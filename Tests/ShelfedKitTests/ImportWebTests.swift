@@ -11,7 +11,8 @@ import Testing
         try Data(contentsOf: TestApp.packageRoot.appendingPathComponent("Tests/Fixtures/imports/\(name)"))
     }
 
-    static func upload(_ web: WebSession, _ name: String, contentType: String = "text/csv") async throws -> TestResponse {
+    static func upload(_ web: WebSession, _ name: String, contentType: String = "text/csv") async throws -> TestResponse
+    {
         try await web.upload(
             "/import", files: [.init(field: "file", filename: name, contentType: contentType, data: try fixture(name))])
     }
@@ -63,9 +64,11 @@ import Testing
         try await TestApp().run { client in
             let web = WebSession(client)
             _ = try await web.register("ada")
-            let csv = "Title,Authors,ISBN/UID,Read Status,Last Date Read\r\nGood,A,,read,2024/01/02\r\n=HYPERLINK(\"x\"),B,,read,3/4/2024\r\n"
+            let csv =
+                "Title,Authors,ISBN/UID,Read Status,Last Date Read\r\nGood,A,,read,2024/01/02\r\n=HYPERLINK(\"x\"),B,,read,3/4/2024\r\n"
             let uploaded = try await web.upload(
-                "/import", files: [.init(field: "file", filename: "sg.csv", contentType: "text/csv", data: Data(csv.utf8))])
+                "/import",
+                files: [.init(field: "file", filename: "sg.csv", contentType: "text/csv", data: Data(csv.utf8))])
             let path = try #require(uploaded.headers[.location])
             _ = try await web.post(path + "/confirm", [:])
             let results = try await Self.waitForResults(web, path)
@@ -97,7 +100,8 @@ import Testing
             _ = try await web.register("ada")
             let csv = "Name of book,Writer,Finished on\nA Wizard of Earthsea,Ursula K. Le Guin,2023-08-01\n"
             let uploaded = try await web.upload(
-                "/import", files: [.init(field: "file", filename: "mine.csv", contentType: "text/csv", data: Data(csv.utf8))])
+                "/import",
+                files: [.init(field: "file", filename: "mine.csv", contentType: "text/csv", data: Data(csv.utf8))])
             let path = try #require(uploaded.headers[.location])
             let page = String(buffer: try await web.get(path).body)
             #expect(page.contains("Which column is which?"))
@@ -106,7 +110,8 @@ import Testing
             let refused = try await web.post(path + "/columns", ["title": ""])
             #expect(refused.status == .unprocessableContent)
             #expect(String(buffer: refused.body).contains("Choose the column that holds each book"))
-            _ = try await web.post(path + "/columns", ["title": "Name of book", "author": "Writer", "date_read": "Finished on"])
+            _ = try await web.post(
+                path + "/columns", ["title": "Name of book", "author": "Writer", "date_read": "Finished on"])
             let preview = String(buffer: try await web.get(path).body)
             #expect(preview.contains("1 book to import"))
             #expect(preview.contains("2023-08-01"))
@@ -118,7 +123,8 @@ import Testing
             let web = WebSession(client)
             _ = try await web.register("ada")
             let empty = try await web.upload(
-                "/import", files: [.init(field: "file", filename: "x.csv", contentType: "text/csv", data: Data("\n\n".utf8))])
+                "/import",
+                files: [.init(field: "file", filename: "x.csv", contentType: "text/csv", data: Data("\n\n".utf8))])
             #expect(empty.status == .unprocessableContent)
             #expect(String(buffer: empty.body).contains("empty or is not a CSV"))
             let uploaded = try await Self.upload(web, "goodreads_bayang_jelu_goodreads1.csv")
@@ -134,7 +140,8 @@ import Testing
             #expect(try await web.get("/import/not-a-job").status == .notFound)
             // Without the form's token nothing is received.
             let forged = try await web.upload(
-                "/import", files: [.init(field: "file", filename: "x.csv", contentType: "text/csv", data: Data("a\n".utf8))],
+                "/import",
+                files: [.init(field: "file", filename: "x.csv", contentType: "text/csv", data: Data("a\n".utf8))],
                 csrf: String(repeating: "0", count: 64))
             #expect(forged.status == .forbidden)
         }
@@ -180,7 +187,9 @@ import Testing
             // Sorting by rating puts the three 5-star books first (the file rates 3 books 5 and 6 books 4).
             let byRating = String(buffer: try await web.get("/shelves/read?sort=rating&order=desc").body)
             #expect(byRating.contains(#"<option value="rating" selected>"#))
-            let fiveStars = ["Los renglones torcidos de Dios", "The Seven Husbands of Evelyn Hugo", "The Ride of a Lifetime"]
+            let fiveStars = [
+                "Los renglones torcidos de Dios", "The Seven Husbands of Evelyn Hugo", "The Ride of a Lifetime",
+            ]
             let firstFourStar = try #require(byRating.range(of: "Convenience Store Woman")).lowerBound
             for title in fiveStars {
                 #expect(try #require(byRating.range(of: title)).lowerBound < firstFourStar, "\(title)")
@@ -191,7 +200,8 @@ import Testing
             let book = String(buffer: try await web.get(String(link)).body)
             #expect(book.contains(#"<option value="4.0" selected>4 stars</option>"#))
             let saved = try await web.post(
-                String(link) + "/review", ["rating": "3.75", "review": "Quiet and strange.", "private_notes": "Lend to Bo"])
+                String(link) + "/review",
+                ["rating": "3.75", "review": "Quiet and strange.", "private_notes": "Lend to Bo"])
             #expect(saved.status == .seeOther)
             let after = String(buffer: try await web.get(String(link)).body)
             #expect(after.contains(#"<option value="3.75" selected>3¾ stars</option>"#))

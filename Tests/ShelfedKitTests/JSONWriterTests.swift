@@ -48,7 +48,8 @@ import Testing
         book.write(to: &json)
         #expect(
             String(decoding: json.bytes, as: UTF8.self)
-                == #"{"author":"Ann, Bob","id":7,"isbn":null,"shelf_id":3,"shelf_name":"Read","title":"A \"quoted\" title"}"#)
+                == #"{"author":"Ann, Bob","id":7,"isbn":null,"shelf_id":3,"shelf_name":"Read","title":"A \"quoted\" title"}"#
+        )
     }
 }
 

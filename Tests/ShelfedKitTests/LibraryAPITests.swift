@@ -20,8 +20,10 @@ import Testing
             let api = try await Self.signedIn(client)
             let created = try await api.send(
                 .post, "/api/v1/books",
-                json: ["title": "  Dune ", "authors": ["Frank Herbert"], "isbn": "978-0-441-17271-9", "page_count": 412,
-                       "shelf_id": 1])
+                json: [
+                    "title": "  Dune ", "authors": ["Frank Herbert"], "isbn": "978-0-441-17271-9", "page_count": 412,
+                    "shelf_id": 1,
+                ])
             #expect(created.status == .created)
             let book = try #require(created.json?["book"] as? [String: Any])
             #expect(book["title"] as? String == "Dune")
@@ -59,9 +61,12 @@ import Testing
                 #expect(response.status.code == status, "\(body)")
                 #expect(response.json?["error"] is String, "\(body)")
             }
-            let huge = try await api.send(.post, "/api/v1/books", json: ["title": String(repeating: "x", count: 100_000)])
+            let huge = try await api.send(
+                .post, "/api/v1/books", json: ["title": String(repeating: "x", count: 100_000)])
             #expect(huge.status == .contentTooLarge)
-            let count = try await app.database().read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM user_book") }
+            let count = try await app.database().read { db in
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM user_book")
+            }
             #expect(count == 0)
         }
     }
@@ -70,8 +75,10 @@ import Testing
         let app = TestApp()
         try await app.run { client in
             let api = try await Self.signedIn(client)
-            let id = try #require(
-                try await api.send(.post, "/api/v1/books", json: ["title": "Emma"]).json?["book"] as? [String: Any])["id"]
+            let id =
+                try #require(
+                    try await api.send(.post, "/api/v1/books", json: ["title": "Emma"]).json?["book"] as? [String: Any])[
+                    "id"]
                 as! Int64
             let moved = try await api.send(.patch, "/api/v1/books/\(id)", json: ["shelf_id": 1, "favourite": true])
             #expect(moved.status == .ok)
@@ -79,7 +86,10 @@ import Testing
 
             let rated = try await api.send(
                 .patch, "/api/v1/books/\(id)",
-                json: ["rating": 4.5, "comments": "Lovely.\nFunny.", "started_at": "2026-03-01", "finished_at": "2026-03-10"])
+                json: [
+                    "rating": 4.5, "comments": "Lovely.\nFunny.", "started_at": "2026-03-01",
+                    "finished_at": "2026-03-10",
+                ])
             #expect(rated.status == .ok)
             #expect((rated.json?["book"] as? [String: Any])?["comments"] as? String == "Lovely.\nFunny.")
             let entry = try await app.database().read { db in
@@ -90,7 +100,8 @@ import Testing
             #expect(entry.startedAt == "2026-03-01")
             #expect(entry.finishedAt == "2026-03-10")
 
-            let cleared = try await api.send(.patch, "/api/v1/books/\(id)", json: ["comments": NSNull(), "rating": NSNull()])
+            let cleared = try await api.send(
+                .patch, "/api/v1/books/\(id)", json: ["comments": NSNull(), "rating": NSNull()])
             #expect((cleared.json?["book"] as? [String: Any])?["comments"] is NSNull)
         }
     }
@@ -99,9 +110,10 @@ import Testing
         let app = TestApp()
         try await app.run { client in
             let api = try await Self.signedIn(client)
-            let id = try #require(
-                try await api.send(.post, "/api/v1/books", json: ["title": "Emma", "shelf_id": 2]).json?["book"]
-                    as? [String: Any])["id"] as! Int64
+            let id =
+                try #require(
+                    try await api.send(.post, "/api/v1/books", json: ["title": "Emma", "shelf_id": 2]).json?["book"]
+                        as? [String: Any])["id"] as! Int64
             let cases: [([String: Any], Int)] = [
                 (["rating": 5.5], 422), (["rating": 0.3], 422), (["rating": 0], 422),
                 (["started_at": "2026-02-30"], 422), (["started_at": "+024-+1-+1"], 422),
@@ -127,8 +139,10 @@ import Testing
         let app = TestApp()
         try await app.run(live: true) { client in
             let api = try await Self.signedIn(client)
-            let id = try #require(
-                try await api.send(.post, "/api/v1/books", json: ["title": "Emma"]).json?["book"] as? [String: Any])["id"]
+            let id =
+                try #require(
+                    try await api.send(.post, "/api/v1/books", json: ["title": "Emma"]).json?["book"] as? [String: Any])[
+                    "id"]
                 as! Int64
             let upload = try await api.upload(
                 "/api/v1/books/\(id)/photos", files: [.init(data: try TestImages.fixture("Landscape_1.jpg"))])

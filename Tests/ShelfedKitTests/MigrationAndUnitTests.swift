@@ -7,7 +7,8 @@ import Testing
 @Suite("Database migrations")
 struct MigrationTests {
     static func temporaryPath() -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("shelfed-migrate-\(UUID().uuidString).sqlite").path
+        FileManager.default.temporaryDirectory.appendingPathComponent("shelfed-migrate-\(UUID().uuidString).sqlite")
+            .path
     }
 
     @Test("an empty database gets every migration and the expected tables")
@@ -16,7 +17,10 @@ struct MigrationTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         let database = try AppDatabase(path: path)
         #expect(try database.appliedMigrations() == AppDatabase.migrator.migrations)
-        #expect(AppDatabase.migrator.migrations.starts(with: ["v1 accounts and sessions", "v1 library", "v2 search cache", "v3 photos"]))
+        #expect(
+            AppDatabase.migrator.migrations.starts(with: [
+                "v1 accounts and sessions", "v1 library", "v2 search cache", "v3 photos",
+            ]))
         let tables = try database.writer.read { db in
             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
         }
@@ -50,11 +54,13 @@ struct MigrationTests {
 
 @Suite("ISBN")
 struct ISBNTests {
-    @Test("valid ISBN-10s become ISBN-13s and keep their ISBN-10", arguments: [
-        ("0-441-17271-7", "9780441172719", "0441172717"),
-        ("080442957X", "9780804429573", "080442957X"),
-        ("0 14 044604 4", "9780140446043", "0140446044"),
-    ])
+    @Test(
+        "valid ISBN-10s become ISBN-13s and keep their ISBN-10",
+        arguments: [
+            ("0-441-17271-7", "9780441172719", "0441172717"),
+            ("080442957X", "9780804429573", "080442957X"),
+            ("0 14 044604 4", "9780140446043", "0140446044"),
+        ])
     func isbn10(input: String, isbn13: String, isbn10: String) throws {
         let isbn = try #require(ISBN(input))
         #expect(isbn.isbn13 == isbn13)
@@ -68,9 +74,11 @@ struct ISBNTests {
         #expect(ISBN("9791032305690")?.isbn13 == "9791032305690")
     }
 
-    @Test("wrong checksums, lengths and letters are rejected", arguments: [
-        "0441172718", "9780441172710", "12345", "97804411727191", "04411727X7", "abcdefghij", "",
-    ])
+    @Test(
+        "wrong checksums, lengths and letters are rejected",
+        arguments: [
+            "0441172718", "9780441172710", "12345", "97804411727191", "04411727X7", "abcdefghij", "",
+        ])
     func invalid(input: String) {
         #expect(ISBN(input) == nil)
     }

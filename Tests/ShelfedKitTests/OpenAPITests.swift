@@ -41,7 +41,8 @@ import Yams
             for (path, method, documented) in operations {
                 do {
                     let uri = path.replacingOccurrences(of: "{id}", with: "1")
-                        .replacingOccurrences(of: "{photoID}", with: "1").replacingOccurrences(of: "{variant}", with: "thumb")
+                        .replacingOccurrences(of: "{photoID}", with: "1").replacingOccurrences(
+                            of: "{variant}", with: "thumb")
                     let response = try await client.execute(
                         uri: uri, method: .init(method.uppercased())!, headers: [.contentType: "application/json"],
                         body: ByteBuffer(string: "{}"))

@@ -27,7 +27,8 @@ import Testing
             #expect(photo["comment"] as? String == "A fine line")
             #expect(photo["thumb_url"] as? String == "/api/v1/photos/\(photoID)/thumb")
 
-            let list = try #require(try await api.get("/api/v1/books/\(bookID)/photos").json?["photos"] as? [[String: Any]])
+            let list = try #require(
+                try await api.get("/api/v1/books/\(bookID)/photos").json?["photos"] as? [[String: Any]])
             #expect(list.map { $0["id"] as? Int64 } == [photoID])
 
             let thumb = try await api.get("/api/v1/photos/\(photoID)/thumb")
@@ -60,7 +61,8 @@ import Testing
         try await app.run(live: true) { client in
             let api = try await LibraryAPITests.signedIn(client)
             let bookID = try #require(
-                (try await api.send(.post, "/api/v1/books", json: ["title": "Emma"]).json?["book"] as? [String: Any])?["id"]
+                (try await api.send(.post, "/api/v1/books", json: ["title": "Emma"]).json?["book"] as? [String: Any])?[
+                    "id"]
                     as? Int64)
             let notImage = try await api.upload(
                 "/api/v1/books/\(bookID)/photos", files: [.init(data: Data("hello".utf8))])

@@ -14,7 +14,9 @@ enum TestImages {
     }
 
     /// A 1×1 PNG and a 1×1 lossless WebP, the smallest valid files of each kind.
-    static let png = Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==")!
+    static let png = Data(
+        base64Encoded:
+            "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==")!
     static let webp = Data(base64Encoded: "UklGRhoAAABXRUJQVlA4TA0AAAAvAAAAEAcQERGIiP4HAA==")!
 
     /// A real JPEG whose frame header is rewritten to claim 20,000 × 20,000 pixels (400 megapixels).
@@ -22,7 +24,9 @@ enum TestImages {
         var jpeg = try! fixture("Landscape_1.jpg")
         // Start of frame: FF C0 (baseline) or FF C2 (progressive), length, precision, height, width.
         let bytes = [UInt8](jpeg)
-        let marker = (0..<bytes.count - 9).first { bytes[$0] == 0xFF && (bytes[$0 + 1] == 0xC0 || bytes[$0 + 1] == 0xC2) }!
+        let marker = (0..<bytes.count - 9).first {
+            bytes[$0] == 0xFF && (bytes[$0 + 1] == 0xC0 || bytes[$0 + 1] == 0xC2)
+        }!
         let size: [UInt8] = [0x4E, 0x20]  // 20,000
         jpeg.replaceSubrange((marker + 5)..<(marker + 9), with: size + size)
         return jpeg
@@ -66,7 +70,8 @@ struct PhotoTests {
             // Stored as 1200×1800 with "rotate 90°": upright it is 1800×1200, shrunk to 1600 wide.
             #expect(photo.width == 1600 && photo.height == 1067)
             let media = app.config.mediaDirectory
-            #expect(TestImages.size(of: media.appendingPathComponent(photo.displayPath)).map { $0 == (1600, 1067) } == true)
+            #expect(
+                TestImages.size(of: media.appendingPathComponent(photo.displayPath)).map { $0 == (1600, 1067) } == true)
             #expect(TestImages.size(of: media.appendingPathComponent(photo.thumbPath)).map { $0 == (400, 267) } == true)
             for derived in [photo.displayPath, photo.thumbPath] {
                 let bytes = try Data(contentsOf: media.appendingPathComponent(derived))
@@ -108,8 +113,10 @@ struct PhotoTests {
             let bookID = try await Self.setUp(web)
             let response = try await web.upload(
                 "/books/\(bookID)/photos",
-                files: [.init(filename: "a.png", contentType: "image/png", data: TestImages.png),
-                        .init(filename: "b.webp", contentType: "image/webp", data: TestImages.webp)])
+                files: [
+                    .init(filename: "a.png", contentType: "image/png", data: TestImages.png),
+                    .init(filename: "b.webp", contentType: "image/webp", data: TestImages.webp),
+                ])
             #expect(response.status == .seeOther)
             #expect(response.headers[.location] == "/books/\(bookID)/photos")
             let types = try await app.database().writer.read { db in
@@ -132,7 +139,8 @@ struct PhotoTests {
         try await app.run(live: true) { client in
             let web = WebSession(client)
             let bookID = try await Self.setUp(web)
-            let response = try await web.upload("/books/\(bookID)/photos", files: [.init(filename: "x.jpg", data: Data(data))])
+            let response = try await web.upload(
+                "/books/\(bookID)/photos", files: [.init(filename: "x.jpg", data: Data(data))])
             #expect(response.status.code == status, "\(name)")
             #expect(response.text.contains("<h1>"), "\(name) answers a page")
             #expect(try await app.database().writer.read { db in try Photo.fetchCount(db) } == 0)
@@ -165,7 +173,8 @@ struct PhotoTests {
             let web = WebSession(client)
             let bookID = try await Self.setUp(web)
             let response = try await web.upload(
-                "/books/\(bookID)/photos", files: [.init(filename: "IMG_0001.HEIC", contentType: "image/heic", data: heic)])
+                "/books/\(bookID)/photos",
+                files: [.init(filename: "IMG_0001.HEIC", contentType: "image/heic", data: heic)])
             if ImageProcessor.canReadHEIC {
                 #expect(response.status == .seeOther)
                 let photo = try #require(try await app.database().writer.read { db in try Photo.fetchOne(db) })
@@ -190,7 +199,8 @@ struct PhotoTests {
             #expect(response.status == .seeOther)
             let paths = try await app.database().writer.read { db in try Photo.fetchOne(db)!.files }
             #expect(paths.allSatisfy { !$0.contains("..") && !$0.contains("evil") })
-            #expect(!FileManager.default.fileExists(atPath: app.config.dataDirectory.appendingPathComponent("etc").path))
+            #expect(
+                !FileManager.default.fileExists(atPath: app.config.dataDirectory.appendingPathComponent("etc").path))
         }
     }
 
@@ -228,7 +238,8 @@ struct PhotoTests {
             let web = WebSession(client)
             let bookID = try await Self.setUp(web)
             let response = try await web.upload(
-                "/books/\(bookID)/photos", files: [.init(data: TestImages.png)], csrf: String(repeating: "0", count: 64))
+                "/books/\(bookID)/photos", files: [.init(data: TestImages.png)], csrf: String(repeating: "0", count: 64)
+            )
             #expect(response.status == .forbidden)
             #expect(app.mediaFiles().isEmpty)
             #expect(app.incomingFiles().isEmpty)
@@ -274,13 +285,17 @@ struct PhotoTests {
             try await alice.upload("/books/\(bookID)/photos", files: [.init(data: TestImages.png)])
             let bob = WebSession(client)
             try await bob.register("bob")
-            for path in ["/photos/1", "/photos/1/thumb", "/photos/1/display", "/photos/1/original", "/photos/1/delete",
-                         "/books/\(bookID)/photos", "/books/\(bookID)/photos/new"] {
+            for path in [
+                "/photos/1", "/photos/1/thumb", "/photos/1/display", "/photos/1/original", "/photos/1/delete",
+                "/books/\(bookID)/photos", "/books/\(bookID)/photos/new",
+            ] {
                 #expect(try await bob.get(path).status == .notFound, "\(path)")
             }
             #expect(try await bob.post("/photos/1/delete").status == .notFound)
             #expect(try await bob.post("/photos/1", ["comment": "mine now"]).status == .notFound)
-            #expect(try await bob.upload("/books/\(bookID)/photos", files: [.init(data: TestImages.png)]).status == .notFound)
+            #expect(
+                try await bob.upload("/books/\(bookID)/photos", files: [.init(data: TestImages.png)]).status
+                    == .notFound)
             #expect(try await app.database().writer.read { db in try Photo.fetchOne(db)?.comment } == nil)
             #expect(app.mediaFiles().count == 3)
         }
@@ -293,12 +308,15 @@ struct PhotoTests {
             let web = WebSession(client)
             let bookID = try await Self.setUp(web)
             for page in ["30", "", "5"] {
-                try await web.upload("/books/\(bookID)/photos", fields: [("page_number", page)], files: [.init(data: TestImages.png)])
+                try await web.upload(
+                    "/books/\(bookID)/photos", fields: [("page_number", page)], files: [.init(data: TestImages.png)])
                 app.clock.advance(by: 60)
             }
             func order(_ query: String) async throws -> [String] {
                 let html = try await web.get("/books/\(bookID)/photos\(query)").text
-                return html.components(separatedBy: "<li><a href=\"/photos/").dropFirst().map { String($0.prefix(while: \.isNumber)) }
+                return html.components(separatedBy: "<li><a href=\"/photos/").dropFirst().map {
+                    String($0.prefix(while: \.isNumber))
+                }
             }
             #expect(try await order("?sort=page") == ["3", "1", "2"])
             #expect(try await order("") == ["3", "2", "1"])
@@ -311,12 +329,16 @@ struct PhotoTests {
         try await app.run(live: true) { client in
             let web = WebSession(client)
             try await web.register("alice")
-            let first = try await web.upload("/profile/avatar", files: [.init(data: try TestImages.fixture("Portrait_1.jpg"))])
+            let first = try await web.upload(
+                "/profile/avatar", files: [.init(data: try TestImages.fixture("Portrait_1.jpg"))])
             #expect(first.headers[.location] == "/profile")
             let user = try #require(try await app.database().writer.read { db in try User.fetchOne(db) })
             let avatar = try #require(user.avatarPhotoId)
             let photo = try #require(try await app.database().writer.read { db in try Photo.fetchOne(db, key: avatar) })
-            #expect(TestImages.size(of: app.config.mediaDirectory.appendingPathComponent(photo.thumbPath)).map { $0 == (400, 400) } == true)
+            #expect(
+                TestImages.size(of: app.config.mediaDirectory.appendingPathComponent(photo.thumbPath)).map {
+                    $0 == (400, 400)
+                } == true)
             #expect(try await web.get("/profile").text.contains("src=\"/photos/\(avatar)/thumb\""))
             try await web.upload("/profile/avatar", files: [.init(data: TestImages.png)])
             #expect(try await app.database().writer.read { db in try Photo.fetchCount(db) } == 1)

@@ -148,7 +148,9 @@ struct ProfileTests {
             #expect(taken.status == .unprocessableContent)
             #expect(taken.text.contains("Another account uses this email."))
             #expect(taken.text.contains("value=\"Alice B.\""))
-            #expect(try await web.post("/profile/edit", ["display_name": "Alice B.", "email": "new@example.com"]).status == .seeOther)
+            #expect(
+                try await web.post("/profile/edit", ["display_name": "Alice B.", "email": "new@example.com"]).status
+                    == .seeOther)
             #expect(try await web.get("/profile").text.contains("<h1>Alice B.</h1>"))
         }
     }
@@ -160,7 +162,8 @@ struct ProfileTests {
             try await phone.register("alice")
             let laptop = WebSession(client)
             try await laptop.login("alice")
-            let wrong = try await phone.post("/profile/password", ["current_password": "nope", "new_password": "brand new secret"])
+            let wrong = try await phone.post(
+                "/profile/password", ["current_password": "nope", "new_password": "brand new secret"])
             #expect(wrong.text.contains("That is not your current password."))
             let changed = try await phone.post(
                 "/profile/password", ["current_password": "correct horse", "new_password": "brand new secret"])

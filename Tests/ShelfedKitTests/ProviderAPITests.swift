@@ -59,8 +59,10 @@ import Testing
             let api = try await LibraryAPITests.signedIn(client)
             for (title, pages) in [("One", 100), ("Two", 250)] {
                 let id = try #require(
-                    (try await api.send(.post, "/api/v1/books", json: ["title": title, "page_count": pages, "shelf_id": 3])
-                        .json?["book"] as? [String: Any])?["id"] as? Int64)
+                    (try await api.send(
+                        .post, "/api/v1/books", json: ["title": title, "page_count": pages, "shelf_id": 3]
+                    )
+                    .json?["book"] as? [String: Any])?["id"] as? Int64)
                 _ = try await api.send(.patch, "/api/v1/books/\(id)", json: ["favourite": true])
             }
             _ = try await api.send(.post, "/api/v1/books", json: ["title": "Three", "shelf_id": 1])

@@ -89,7 +89,8 @@ import Testing
             #expect(book["shelf_name"] as? String == "Currently Reading")
             #expect(book["image_url"] is NSNull)
             #expect(book["comments"] is NSNull)
-            #expect(Set(book.keys) == ["id", "title", "author", "isbn", "shelf_id", "shelf_name", "image_url", "comments"])
+            #expect(
+                Set(book.keys) == ["id", "title", "author", "isbn", "shelf_id", "shelf_name", "image_url", "comments"])
         }
     }
 
@@ -138,4 +139,3 @@ import Testing
         }
     }
 }
-

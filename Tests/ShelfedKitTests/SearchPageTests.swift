@@ -123,7 +123,9 @@ struct SearchPageTests {
                 fake.failGoogle(.status(503), .status(503), .status(503))
                 let page = try await web.get("/search?q=batman")
                 #expect(page.status == .serviceUnavailable)
-                #expect(page.text.contains("Google Books is not answering right now — try again in a minute, or add the book by hand."))
+                #expect(
+                    page.text.contains(
+                        "Google Books is not answering right now — try again in a minute, or add the book by hand."))
                 #expect(page.text.contains("href=\"/books/new?title=batman\""))
                 fake.failGoogle(.dailyQuota)
                 let quota = try await web.get("/search?q=popular&field=author")
@@ -146,7 +148,8 @@ struct SearchPageTests {
                 try await web.post("/search/add", ["volume_id": "0yNhEAAAQBAJ", "shelf": "reading"])
                 await fake.stop()
 
-                let cover = try #require(try await app.database().writer.read { db in try Book.fetchOne(db)?.coverPath })
+                let cover = try #require(
+                    try await app.database().writer.read { db in try Book.fetchOne(db)?.coverPath })
                 for path in ["/", "/shelves", "/shelves/reading", "/books/1", "/covers/\(cover)"] {
                     #expect(try await web.get(path).status == .ok, "\(path)")
                 }
@@ -183,7 +186,8 @@ struct SearchPageDetailTests {
             let full = SearchPage(context: context, request: request, results: views, total: 100, failure: nil)
             #expect(full.morePath == "/search?q=old%20man&field=title&start=40")
             #expect(full.summary == "Results 21–40")
-            let last = SearchPage(context: context, request: request, results: Array(views.prefix(7)), total: 100, failure: nil)
+            let last = SearchPage(
+                context: context, request: request, results: Array(views.prefix(7)), total: 100, failure: nil)
             #expect(last.morePath == nil)
         }
     }

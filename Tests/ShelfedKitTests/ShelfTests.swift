@@ -43,8 +43,10 @@ struct ShelfTests {
             try await web.register("alice")
             let response = try await web.post(
                 "/books",
-                ["title": "", "authors": "Ann Author", "isbn": "978-0-441-17271-0", "page_count": "lots",
-                 "published_date": "1965-13", "shelf": "reading", "description": "<b>kept</b>"])
+                [
+                    "title": "", "authors": "Ann Author", "isbn": "978-0-441-17271-0", "page_count": "lots",
+                    "published_date": "1965-13", "shelf": "reading", "description": "<b>kept</b>",
+                ])
             #expect(response.status == .unprocessableContent)
             let html = response.text
             #expect(html.contains("Enter the book&#39;s title.") || html.contains("Enter the book's title."))
@@ -99,7 +101,8 @@ struct ShelfTests {
             #expect(entry?.finishedAt == "2026-03-18")
             #expect(try await web.get("/shelves/read").text.contains("Finished 2026-03-18"))
 
-            let saved = try await web.post("/books/\(id)/dates", ["started_at": "2026-01-02", "finished_at": "2026-02-03"])
+            let saved = try await web.post(
+                "/books/\(id)/dates", ["started_at": "2026-01-02", "finished_at": "2026-02-03"])
             #expect(saved.status == .seeOther)
             entry = try await app.database().writer.read { db in try UserBook.fetchOne(db) }
             #expect(entry?.startedAt == "2026-01-02")
@@ -117,11 +120,13 @@ struct ShelfTests {
             let web = WebSession(client)
             try await web.register("alice")
             let id = try await web.addBook(["title": "Dune", "shelf": "reading"])
-            let response = try await web.post("/books/\(id)/dates", ["started_at": "2026-02-30", "finished_at": "2026-01-01"])
+            let response = try await web.post(
+                "/books/\(id)/dates", ["started_at": "2026-02-30", "finished_at": "2026-01-01"])
             #expect(response.status == .unprocessableContent)
             #expect(response.text.contains("value=\"2026-02-30\""))
             #expect(response.text.contains("Use a date like 2024-03-17."))
-            let order = try await web.post("/books/\(id)/dates", ["started_at": "2026-02-03", "finished_at": "2026-01-01"])
+            let order = try await web.post(
+                "/books/\(id)/dates", ["started_at": "2026-02-03", "finished_at": "2026-01-01"])
             #expect(order.text.contains("The finish date is before the start date."))
             let entry = try await app.database().writer.read { db in try UserBook.fetchOne(db) }
             #expect(entry?.startedAt == "2026-03-15")

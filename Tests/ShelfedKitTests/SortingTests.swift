@@ -91,7 +91,9 @@ struct SortingTests {
             #expect(third.contains("121–130 of 130 books"))
             #expect(third.contains("href=\"/shelves/want-to-read?order=asc&amp;sort=title&amp;page=2\" rel=\"prev\""))
             #expect(!third.contains("rel=\"next\""))
-            #expect(third.contains("href=\"/shelves/want-to-read?order=asc&amp;sort=title&amp;page=3\" aria-current=\"page\""))
+            #expect(
+                third.contains(
+                    "href=\"/shelves/want-to-read?order=asc&amp;sort=title&amp;page=3\" aria-current=\"page\""))
         }
     }
 }

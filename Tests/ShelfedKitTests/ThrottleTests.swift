@@ -7,7 +7,8 @@ import Testing
 
 @Suite("Sign-in and registration throttling")
 struct ThrottleTests {
-    @Test("after 10 attempts for one account from one address, even the right password gets 429 until the window passes")
+    @Test(
+        "after 10 attempts for one account from one address, even the right password gets 429 until the window passes")
     func perAccountAndAddress() async throws {
         let app = TestApp()
         try await app.run { client in
@@ -61,12 +62,19 @@ struct ThrottleTests {
             let throttle = LoginThrottle(db: try app.database())
             let now = app.clock.now
             for _ in 0..<10 {
-                _ = try await throttle.admit(.signIn, account: "user-1", address: "10.0.0.66", limits: .signIn, now: now)
+                _ = try await throttle.admit(
+                    .signIn, account: "user-1", address: "10.0.0.66", limits: .signIn, now: now)
             }
-            #expect(try await throttle.admit(.signIn, account: "user-1", address: "10.0.0.66", limits: .signIn, now: now) != nil)
-            #expect(try await throttle.admit(.signIn, account: "user-1", address: "10.0.0.7", limits: .signIn, now: now) == nil)
+            #expect(
+                try await throttle.admit(.signIn, account: "user-1", address: "10.0.0.66", limits: .signIn, now: now)
+                    != nil)
+            #expect(
+                try await throttle.admit(.signIn, account: "user-1", address: "10.0.0.7", limits: .signIn, now: now)
+                    == nil)
             // The stranger's address may still try other accounts until its own, looser limit.
-            #expect(try await throttle.admit(.signIn, account: "user-2", address: "10.0.0.66", limits: .signIn, now: now) == nil)
+            #expect(
+                try await throttle.admit(.signIn, account: "user-2", address: "10.0.0.66", limits: .signIn, now: now)
+                    == nil)
         }
     }
 
@@ -77,9 +85,12 @@ struct ThrottleTests {
             let throttle = LoginThrottle(db: try app.database())
             let limits = LoginThrottle.Limits(perAccountAndAddress: 10, perAddress: 5, window: 60)
             for attempt in 0..<5 {
-                _ = try await throttle.admit(.signIn, account: "guess\(attempt)", address: "x", limits: limits, now: app.clock.now)
+                _ = try await throttle.admit(
+                    .signIn, account: "guess\(attempt)", address: "x", limits: limits, now: app.clock.now)
             }
-            #expect(try await throttle.admit(.signIn, account: "alice", address: "x", limits: limits, now: app.clock.now) != nil)
+            #expect(
+                try await throttle.admit(.signIn, account: "alice", address: "x", limits: limits, now: app.clock.now)
+                    != nil)
         }
     }
 
@@ -91,11 +102,15 @@ struct ThrottleTests {
             let start = app.clock.now
             let first = LoginThrottle(db: try app.database())
             _ = try await first.admit(.signIn, account: "a", address: "x", limits: limits, now: start)
-            _ = try await first.admit(.signIn, account: "a", address: "x", limits: limits, now: start.addingTimeInterval(30))
+            _ = try await first.admit(
+                .signIn, account: "a", address: "x", limits: limits, now: start.addingTimeInterval(30))
             let restarted = LoginThrottle(db: try app.database())
-            let blocked = try await restarted.admit(.signIn, account: "A", address: "x", limits: limits, now: start.addingTimeInterval(31))
+            let blocked = try await restarted.admit(
+                .signIn, account: "A", address: "x", limits: limits, now: start.addingTimeInterval(31))
             #expect(blocked == start.addingTimeInterval(60))
-            #expect(try await restarted.admit(.signIn, account: "a", address: "x", limits: limits, now: start.addingTimeInterval(61)) == nil)
+            #expect(
+                try await restarted.admit(
+                    .signIn, account: "a", address: "x", limits: limits, now: start.addingTimeInterval(61)) == nil)
         }
     }
 

@@ -29,11 +29,20 @@ struct TrustTests {
             let png = String(decoding: TestImages.png, as: UTF8.self)
             let token = try #require(web.csrfToken)
             let attempts: [[(disposition: String, body: String)]] = [
-                [("form-data; name=\"_csrf\"; filename=\"t.txt\"", token), ("form-data; name=\"photo\"; filename=\"a.png\"", png)],
-                [("form-data; name=\"_csrf\"; filename=\"t.txt\"", "x"), ("form-data; name=\"photo\"; filename=\"a.png\"", png)],
+                [
+                    ("form-data; name=\"_csrf\"; filename=\"t.txt\"", token),
+                    ("form-data; name=\"photo\"; filename=\"a.png\"", png),
+                ],
+                [
+                    ("form-data; name=\"_csrf\"; filename=\"t.txt\"", "x"),
+                    ("form-data; name=\"photo\"; filename=\"a.png\"", png),
+                ],
                 [("form-data", ""), ("form-data; name=\"photo\"; filename=\"a.png\"", png)],
                 [("form-data; name=\"\"", ""), ("form-data; name=\"photo\"; filename=\"a.png\"", png)],
-                [("form-data; name=\"comment\"", "hi"), ("form-data; name=\"_csrf\"", token), ("form-data; name=\"photo\"; filename=\"a.png\"", png)],
+                [
+                    ("form-data; name=\"comment\"", "hi"), ("form-data; name=\"_csrf\"", token),
+                    ("form-data; name=\"photo\"; filename=\"a.png\"", png),
+                ],
                 [("form-data; name=\"photo\"; filename=\"a.png\"", png), ("form-data; name=\"_csrf\"", token)],
             ]
             for path in ["/books/\(bookID)/photos", "/profile/avatar"] {
@@ -86,7 +95,9 @@ struct TrustTests {
             #expect(original.headers[.xContentTypeOptions] == "nosniff")
             let revalidated = try await web.client.execute(
                 uri: photoPath + "/thumb", method: .get,
-                headers: [.ifNoneMatch: etag, .cookie: web.cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")])
+                headers: [
+                    .ifNoneMatch: etag, .cookie: web.cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; "),
+                ])
             #expect(revalidated.status == .notModified)
             // Someone else revalidating the same URL gets 404, not a go-ahead to use a cached copy.
             let bob = WebSession(client)
@@ -128,33 +139,47 @@ struct TrustTests {
         try await queue.write { db in
             for (id, name) in [(1, "alice"), (2, "bob")] {
                 try db.execute(
-                    sql: "INSERT INTO user (id, username, email, display_name, password_hash, created_at) VALUES (?, ?, ?, ?, 'x', '2026-01-01')",
+                    sql:
+                        "INSERT INTO user (id, username, email, display_name, password_hash, created_at) VALUES (?, ?, ?, ?, 'x', '2026-01-01')",
                     arguments: [id, name, "\(name)@example.com", name])
             }
-            try db.execute(sql: """
-                INSERT INTO book (id, isbn13, title, authors, categories, source, created_at, updated_at, page_count)
-                VALUES (1, '9780441172719', 'Typed by Alice', '["Frank Herbert"]', '[]', 'manual', '2026-01-01', '2026-01-01', 9223372036854775806),
-                       (2, '9780140446043', 'Essays', '[]', '[]', 'google', '2026-01-01', '2026-01-01', 300),
-                       (3, NULL, 'Nobody has me', '[]', '[]', 'manual', '2026-01-01', '2026-01-01', NULL);
-                INSERT INTO book_author (book_id, position, name) VALUES (1, 0, 'Frank Herbert');
-                INSERT INTO user_book (user_id, book_id, shelf, added_at, updated_at) VALUES
-                    (1, 1, 'read', '2026-01-01', '2026-01-01'), (2, 1, 'reading', '2026-01-02', '2026-01-02'),
-                    (1, 2, 'read', '2026-01-01', '2026-01-01'), (2, 2, 'read', '2026-01-01', '2026-01-01');
-                INSERT INTO photo (user_id, book_id, original_path, display_path, thumb_path, width, height, bytes, content_type, created_at)
-                VALUES (2, 1, '2/a', '2/b', '2/c', 1, 1, 1, 'image/png', '2026-01-01');
-                """)
+            try db.execute(
+                sql: """
+                    INSERT INTO book (id, isbn13, title, authors, categories, source, created_at, updated_at, page_count)
+                    VALUES (1, '9780441172719', 'Typed by Alice', '["Frank Herbert"]', '[]', 'manual', '2026-01-01', '2026-01-01', 9223372036854775806),
+                           (2, '9780140446043', 'Essays', '[]', '[]', 'google', '2026-01-01', '2026-01-01', 300),
+                           (3, NULL, 'Nobody has me', '[]', '[]', 'manual', '2026-01-01', '2026-01-01', NULL);
+                    INSERT INTO book_author (book_id, position, name) VALUES (1, 0, 'Frank Herbert');
+                    INSERT INTO user_book (user_id, book_id, shelf, added_at, updated_at) VALUES
+                        (1, 1, 'read', '2026-01-01', '2026-01-01'), (2, 1, 'reading', '2026-01-02', '2026-01-02'),
+                        (1, 2, 'read', '2026-01-01', '2026-01-01'), (2, 2, 'read', '2026-01-01', '2026-01-01');
+                    INSERT INTO photo (user_id, book_id, original_path, display_path, thumb_path, width, height, bytes, content_type, created_at)
+                    VALUES (2, 1, '2/a', '2/b', '2/c', 1, 1, 1, 'image/png', '2026-01-01');
+                    """)
         }
         try AppDatabase.migrator.migrate(queue)
         try await queue.read { db in
-            let aliceBook = try Row.fetchOne(db, sql: "SELECT b.* FROM user_book u JOIN book b ON b.id = u.book_id WHERE u.user_id = 1 AND b.source = 'manual'")!
-            let bobBook = try Row.fetchOne(db, sql: "SELECT b.* FROM user_book u JOIN book b ON b.id = u.book_id WHERE u.user_id = 2 AND b.source = 'manual'")!
+            let aliceBook = try Row.fetchOne(
+                db,
+                sql:
+                    "SELECT b.* FROM user_book u JOIN book b ON b.id = u.book_id WHERE u.user_id = 1 AND b.source = 'manual'"
+            )!
+            let bobBook = try Row.fetchOne(
+                db,
+                sql:
+                    "SELECT b.* FROM user_book u JOIN book b ON b.id = u.book_id WHERE u.user_id = 2 AND b.source = 'manual'"
+            )!
             #expect(aliceBook["owner_user_id"] as Int64? == 1 && bobBook["owner_user_id"] as Int64? == 2)
             #expect(aliceBook["title"] as String == "Typed by Alice" && bobBook["title"] as String == "Typed by Alice")
             #expect(aliceBook["page_count"] as Int? == nil)
             let bobCopy: Int64 = bobBook["id"]
             #expect(try Int64.fetchOne(db, sql: "SELECT book_id FROM photo WHERE user_id = 2") == bobCopy)
-            #expect(try String.fetchOne(db, sql: "SELECT name FROM book_author WHERE book_id = ?", arguments: [bobCopy]) == "Frank Herbert")
-            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM book WHERE source = 'google' AND owner_user_id IS NULL") == 1)
+            #expect(
+                try String.fetchOne(db, sql: "SELECT name FROM book_author WHERE book_id = ?", arguments: [bobCopy])
+                    == "Frank Herbert")
+            #expect(
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM book WHERE source = 'google' AND owner_user_id IS NULL")
+                    == 1)
             #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM book WHERE title = 'Nobody has me'") == 0)
             #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM user_book") == 4)
         }
@@ -186,7 +211,9 @@ struct TrustTests {
             try await web.register("alice")
             let database = try app.database()
             let media = MediaStore(root: app.config.mediaDirectory)
-            let uploader = PhotoUploader(media: media, processor: ImageProcessor(), photos: PhotoStore(db: database), logger: .init(label: "test"))
+            let uploader = PhotoUploader(
+                media: media, processor: ImageProcessor(), photos: PhotoStore(db: database),
+                logger: .init(label: "test"))
             let file = media.temporaryFile()
             try TestImages.png.write(to: file)
             try await UserStore(db: database).delete(id: 1)
@@ -203,7 +230,8 @@ struct TrustTests {
     func orphanSweep() async throws {
         let app = TestApp()
         let stray = app.config.mediaDirectory.appendingPathComponent("1/orphan-original.jpg")
-        try FileManager.default.createDirectory(at: stray.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: stray.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data("x".utf8).write(to: stray)
         try await app.run { client in
             #expect(!FileManager.default.fileExists(atPath: stray.path))
@@ -260,7 +288,8 @@ struct TrustTests {
         try await TestApp().run { client in
             let web = WebSession(client)
             try await web.register("alice")
-            #expect(try await WebSession(client).send("/login", method: .head, body: nil, contentType: nil).status == .ok)
+            #expect(
+                try await WebSession(client).send("/login", method: .head, body: nil, contentType: nil).status == .ok)
             for path in ["/health", "/shelves", "/", "/profile", "/books/new"] {
                 let response = try await web.send(path, method: .head, body: nil, contentType: nil)
                 #expect(response.status == .ok, "\(path)")

@@ -91,7 +91,8 @@ struct APIDocsPage {
         let schemas = components["schemas"] as? [String: Any] ?? [:]
         html += "<h2>Schemas</h2>"
         for name in schemas.keys.sorted() {
-            html += "<section class=\"api-schema\" id=\"schema-\(name)\"><h3>\(name)</h3>\(schemaHTML(schemas[name]))</section>"
+            html +=
+                "<section class=\"api-schema\" id=\"schema-\(name)\"><h3>\(name)</h3>\(schemaHTML(schemas[name]))</section>"
         }
         return html
     }
@@ -197,7 +198,11 @@ struct APIDocsPage {
                 // A list item continues on the following lines until the next `* `.
                 var items: [String] = []
                 for line in lines {
-                    if line.hasPrefix("* ") { items.append(String(line.dropFirst(2))) } else { items[items.count - 1] += " " + line }
+                    if line.hasPrefix("* ") {
+                        items.append(String(line.dropFirst(2)))
+                    } else {
+                        items[items.count - 1] += " " + line
+                    }
                 }
                 html += "<ul>"
                 for item in items { html += "<li>\(inline(item))</li>" }

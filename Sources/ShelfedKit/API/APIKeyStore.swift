@@ -103,8 +103,9 @@ public struct APIKeyStore: Sendable {
     /// A label a person can read on the Devices page: no control characters, at most 100 characters.
     static func cleanLabel(_ label: String) -> String {
         let visible = String(
-            String.UnicodeScalarView(label.unicodeScalars.filter { !$0.properties.generalCategory.isControlOrFormat }))
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+            String.UnicodeScalarView(label.unicodeScalars.filter { !$0.properties.generalCategory.isControlOrFormat })
+        )
+        .trimmingCharacters(in: .whitespacesAndNewlines)
         return visible.isEmpty ? "Unnamed device" : String(visible.prefix(maxLabelLength))
     }
 }

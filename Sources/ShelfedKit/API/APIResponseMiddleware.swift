@@ -14,7 +14,8 @@ struct APIResponseMiddleware<Context: RequestContext>: RouterMiddleware {
             response = try await next(request, context)
         } catch {
             let failure = APIFailure(error, request: request, logger: context.logger)
-            response = JSONBody.response(APIErrorBody(error: failure.message), status: failure.status, headers: failure.headers)
+            response = JSONBody.response(
+                APIErrorBody(error: failure.message), status: failure.status, headers: failure.headers)
         }
         if response.headers[.cacheControl] == nil { response.headers[.cacheControl] = "no-store" }
         return response

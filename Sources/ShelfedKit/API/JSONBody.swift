@@ -25,7 +25,8 @@ enum JSONBody {
     {
         guard let contentType = request.headers[.contentType], contentType.lowercased().hasPrefix("application/json")
         else {
-            throw HTTPError(.unsupportedMediaType, message: "Send the request body as JSON (Content-Type: application/json).")
+            throw HTTPError(
+                .unsupportedMediaType, message: "Send the request body as JSON (Content-Type: application/json).")
         }
         var request = request
         let buffer: ByteBuffer

@@ -86,7 +86,8 @@ struct LibraryAPIController: Sendable {
 
     static func shelf(_ id: Int) throws -> Shelf {
         guard let shelf = Shelf(readerID: id) else {
-            throw HTTPError(.unprocessableContent, message: "shelf_id must be 1 (Currently Reading), 2 (Want to Read) or 3 (Read).")
+            throw HTTPError(
+                .unprocessableContent, message: "shelf_id must be 1 (Currently Reading), 2 (Want to Read) or 3 (Read).")
         }
         return shelf
     }

@@ -83,7 +83,9 @@ struct ProfileAPIController: Sendable {
                 reading: shelves[.reading], wantToRead: shelves[.wantToRead], read: shelves[.read],
                 favourites: shelves.favourites, photos: photos),
             year: year, booksFinished: stats.booksFinished, pagesRead: stats.pagesRead, goal: user.readingGoal,
-            months: stats.months.enumerated().map { .init(month: $0.offset + 1, books: $0.element.books, pages: $0.element.pages) })
+            months: stats.months.enumerated().map {
+                .init(month: $0.offset + 1, books: $0.element.books, pages: $0.element.pages)
+            })
         return JSONBody.response(response)
     }
 }

@@ -75,7 +75,9 @@ struct ReaderAPIController: Sendable {
     /// GET /api/v1/shelves
     @Sendable func shelves(_ request: Request, context: APIContext) async throws -> Response {
         let counts = try await library.counts(of: context.userID)
-        let entries = Shelf.readerOrder.map { ShelvesResponse.Entry(id: $0.readerID, name: $0.readerName, bookCount: counts[$0]) }
+        let entries = Shelf.readerOrder.map {
+            ShelvesResponse.Entry(id: $0.readerID, name: $0.readerName, bookCount: counts[$0])
+        }
         return JSONBody.response(ShelvesResponse(user: context.user.email, shelves: entries))
     }
 

@@ -125,7 +125,8 @@ extension LibraryStore {
                     ORDER BY user_book.added_at DESC, user_book.id DESC
                     """)
             let arguments: StatementArguments = shelf.map { [userID, $0.rawValue] } ?? [userID]
-            return try Array(Row.fetchCursor(statement, arguments: arguments).map { ReaderBook(row: $0, withShelf: shelf == nil) })
+            return try Array(
+                Row.fetchCursor(statement, arguments: arguments).map { ReaderBook(row: $0, withShelf: shelf == nil) })
         }
     }
 }

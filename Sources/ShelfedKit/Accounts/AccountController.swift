@@ -77,7 +77,8 @@ struct AccountController: Sendable {
     @Sendable func login(_ request: Request, context: AppRequestContext) async throws -> Response {
         var request = request
         let form = try await request.decodeForm(LoginForm.self)
-        guard let user = try await signIn.user(login: form.login, password: form.password, address: context.clientAddress)
+        guard
+            let user = try await signIn.user(login: form.login, password: form.password, address: context.clientAddress)
         else {
             let canRegister = !(try await registrationIsClosed())
             let page = LoginPage(

@@ -11,9 +11,10 @@ struct RegisterPage: Sendable {
     let registrationClosed: Bool
     let hasErrors: Bool
 
-    init(context: AppRequestContext, form: RegistrationForm = .init(), errors: [String: String] = [:],
-         registrationClosed: Bool = false)
-    {
+    init(
+        context: AppRequestContext, form: RegistrationForm = .init(), errors: [String: String] = [:],
+        registrationClosed: Bool = false
+    ) {
         chrome = PageChrome(title: "Create your account", context: context)
         username = form.username
         displayName = form.displayName

@@ -15,7 +15,8 @@ struct SignInService: Sendable {
         let user = login.isEmpty ? nil : try await users.user(login: login)
         let accountKey = user.map { "user-\($0.id!)" } ?? login.lowercased()
         let now = self.now()
-        if let until = try await throttle.admit(.signIn, account: accountKey, address: address, limits: .signIn, now: now)
+        if let until = try await throttle.admit(
+            .signIn, account: accountKey, address: address, limits: .signIn, now: now)
         {
             throw Self.tooManyAttempts(until: until, now: now, doing: "failed sign-in attempts")
         }

@@ -8,7 +8,8 @@ extension UserStore {
             if try User.filter(sql: "email = ? AND id != ?", arguments: [email, id]).fetchCount(db) > 0 {
                 throw Conflict.email
             }
-            try db.execute(sql: "UPDATE user SET display_name = ?, email = ? WHERE id = ?", arguments: [displayName, email, id])
+            try db.execute(
+                sql: "UPDATE user SET display_name = ?, email = ? WHERE id = ?", arguments: [displayName, email, id])
         }
     }
 
@@ -43,7 +44,8 @@ extension UserStore {
             try db.execute(sql: "DELETE FROM user_book WHERE user_id = ?", arguments: [id])
             // The books they typed or imported were theirs alone.
             try db.execute(
-                sql: "DELETE FROM book_author WHERE book_id IN (SELECT id FROM book WHERE owner_user_id = ?)", arguments: [id])
+                sql: "DELETE FROM book_author WHERE book_id IN (SELECT id FROM book WHERE owner_user_id = ?)",
+                arguments: [id])
             try db.execute(sql: "DELETE FROM book WHERE owner_user_id = ?", arguments: [id])
             try db.execute(sql: "DELETE FROM user WHERE id = ?", arguments: [id])
         }

@@ -45,7 +45,8 @@ public func buildApplication(config: AppConfig) async throws -> some Application
         server: .http1(
             configuration: .init(
                 additionalChannelHandlers: [
-                    ConnectionDeadlineHandler(headDeadline: deadline, bodyDeadline: deadline, waitingHeads: waitingHeads)
+                    ConnectionDeadlineHandler(
+                        headDeadline: deadline, bodyDeadline: deadline, waitingHeads: waitingHeads)
                 ])),
         configuration: .init(
             // A deep accept queue: connections beyond `maxConnections` wait there (holding no descriptor of ours)

@@ -56,7 +56,9 @@ public struct SQLitePersistDriver: PersistDriver {
             guard
                 let row = try Row.fetchOne(
                     db.cachedStatement(
-                        sql: "SELECT value, expires_at FROM session WHERE key = ? AND (expires_at IS NULL OR expires_at > ?)"),
+                        sql:
+                            "SELECT value, expires_at FROM session WHERE key = ? AND (expires_at IS NULL OR expires_at > ?)"
+                    ),
                     arguments: [key, now])
             else { return nil }
             return (row["value"], row["expires_at"])

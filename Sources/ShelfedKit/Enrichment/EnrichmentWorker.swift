@@ -165,7 +165,8 @@ final class EnrichmentWorker: Service, Sendable {
                     try Self.finish(book.id, status: "failed", message: message, now: now, db)
                 } else {
                     try db.execute(
-                        sql: "UPDATE enrichment_queue SET attempts = ?, next_try_at = ?, last_error = ? WHERE book_id = ?",
+                        sql:
+                            "UPDATE enrichment_queue SET attempts = ?, next_try_at = ?, last_error = ? WHERE book_id = ?",
                         arguments: [attempts, now.addingTimeInterval(wait), message, book.id])
                 }
             case .failed(let message):

@@ -42,7 +42,9 @@ struct GoogleBudget: Sendable {
                     ON CONFLICT(day) DO UPDATE SET calls = calls + 1 WHERE calls < ?
                     """, arguments: [day, limit])
             let taken = db.changesCount > 0
-            try db.execute(sql: "DELETE FROM google_budget WHERE day < ?", arguments: [Self.day(of: date.addingTimeInterval(-7 * 86_400))])
+            try db.execute(
+                sql: "DELETE FROM google_budget WHERE day < ?",
+                arguments: [Self.day(of: date.addingTimeInterval(-7 * 86_400))])
             return taken
         }
     }

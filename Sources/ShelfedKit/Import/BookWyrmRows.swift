@@ -16,8 +16,10 @@ struct BookWyrmRows: ImportRowReader {
             (column: "isbn_10", cell: ImportValues.isbn(record["isbn_10"])),
         ]
         if let problem = book.takeISBN(from: cells) { return .problem(problem.message) }
-        for (column, key) in [("openlibrary_key", "openlibrary"), ("goodreads_key", "goodreads"),
-                              ("librarything_key", "librarything"), ("asin", "asin")] {
+        for (column, key) in [
+            ("openlibrary_key", "openlibrary"), ("goodreads_key", "goodreads"),
+            ("librarything_key", "librarything"), ("asin", "asin"),
+        ] {
             if let id = ImportValues.cell(record[column]), id.count <= 40,
                 id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") })
             {
@@ -33,8 +35,10 @@ struct BookWyrmRows: ImportRowReader {
         book.rating = ImportValues.rating(record["rating"], notes: &book.notes)
         book.review = ImportValues.paragraphs(record["review_content"])
         book.takeAddedOn(record["shelf_date"], column: "shelf_date")
-        switch (ImportedBook.day(record["start_date"], column: "start_date"),
-                ImportedBook.day(record["finish_date"], column: "finish_date")) {
+        switch (
+            ImportedBook.day(record["start_date"], column: "start_date"),
+            ImportedBook.day(record["finish_date"], column: "finish_date")
+        ) {
         case (.success(let start), .success(let finish)):
             if start != nil || finish != nil || book.shelf == .known(.read) {
                 book.readThroughs = [ReadThrough(startedOn: start, finishedOn: finish)]

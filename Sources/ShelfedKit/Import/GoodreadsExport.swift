@@ -41,13 +41,15 @@ struct GoodreadsExport: Sendable {
 
     private static func line(_ row: Row, lists: [String]) -> String {
         let authors = (try? JSONDecoder().decode([String].self, from: Data((row["authors"] as String).utf8))) ?? []
-        let ids = (try? JSONDecoder().decode([String: String].self, from: Data((row["external_ids"] as String).utf8))) ?? [:]
+        let ids =
+            (try? JSONDecoder().decode([String: String].self, from: Data((row["external_ids"] as String).utf8))) ?? [:]
         let shelf = Shelf(rawValue: row["shelf"]) ?? .wantToRead
-        let exclusive = switch shelf {
-        case .wantToRead: "to-read"
-        case .reading: "currently-reading"
-        case .read: "read"
-        }
+        let exclusive =
+            switch shelf {
+            case .wantToRead: "to-read"
+            case .reading: "currently-reading"
+            case .read: "read"
+            }
         var shelves = [exclusive] + lists
         if row["favourite"] as Bool { shelves.append("favorites") }
         let rating: Double? = row["rating"]

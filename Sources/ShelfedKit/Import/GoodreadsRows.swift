@@ -11,7 +11,8 @@ struct GoodreadsRows: ImportRowReader {
         case .failure(let problem): return .problem(problem.message)
         }
         var book = ImportedBook(title: title)
-        book.authors = [ImportValues.line(record["Author"])].compactMap { $0 }
+        book.authors =
+            [ImportValues.line(record["Author"])].compactMap { $0 }
             + ImportValues.names(record["Additional Authors"])
         let isbnCells = [
             ("ISBN13", ImportValues.isbn(record["ISBN13"])), ("ISBN", ImportValues.isbn(record["ISBN"])),
@@ -35,7 +36,8 @@ struct GoodreadsRows: ImportRowReader {
         book.format = ImportValues.line(record["Binding"]).map { String($0.prefix(60)) }
         book.publisher = ImportValues.line(record["Publisher"]).map { String($0.prefix(300)) }
         book.pageCount = ImportValues.pageCount(record["Number of Pages"], notes: &book.notes)
-        book.publishedDate = ImportValues.year(record["Year Published"])
+        book.publishedDate =
+            ImportValues.year(record["Year Published"])
             ?? ImportValues.year(record["Original Publication Year"])
         book.takeAddedOn(record["Date Added"], column: "Date Added")
         switch ImportedBook.day(record["Date Read"], column: "Date Read") {

@@ -46,7 +46,8 @@ struct ImportApplier {
                 return try merge(book, into: entryID, madeBy: maker, shelf: shelf, db)
             }
             guard existing == .update else {
-                return Applied(outcome: .skipped, userBookID: entryID, message: "Already in your library; left as it was.")
+                return Applied(
+                    outcome: .skipped, userBookID: entryID, message: "Already in your library; left as it was.")
             }
             let changed = try update(entryID: entryID, with: book, shelf: shelf, db)
             return changed
@@ -228,7 +229,8 @@ struct ImportApplier {
         var joined = false
         for name in names {
             var listID = try Int64.fetchOne(
-                db.cachedStatement(sql: "SELECT id FROM list WHERE user_id = ? AND name = ?"), arguments: [userID, name])
+                db.cachedStatement(sql: "SELECT id FROM list WHERE user_id = ? AND name = ?"),
+                arguments: [userID, name])
             if listID == nil {
                 try db.execute(
                     sql: """

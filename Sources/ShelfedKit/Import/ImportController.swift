@@ -36,7 +36,8 @@ struct ImportController: Sendable {
         async throws -> HTML
     {
         let jobs = try await imports.jobs(of: context.userID)
-        return try renderer.render(ImportIndexPage(context: context, jobs: jobs, error: error), template: "import/index", status: status)
+        return try renderer.render(
+            ImportIndexPage(context: context, jobs: jobs, error: error), template: "import/index", status: status)
     }
 
     /// POST /import (multipart, field `file`): stages the rows and shows the preview (or the column choice).
@@ -53,14 +54,16 @@ struct ImportController: Sendable {
         }
         let name = ImportValues.line(file.clientName) ?? "export.csv"
         do {
-            let job = try await imports.stage(upload: file.url, fileName: name, userID: context.userID, now: clock.now())
+            let job = try await imports.stage(
+                upload: file.url, fileName: name, userID: context.userID, now: clock.now())
             return .seeOther(Paths.importJob(job.id))
         } catch let error as ImportStore.StageError {
-            let message = switch error {
-            case .notACSV(let message): message + " Export your library as CSV from your old tracker and try again."
-            case .tooManyRows: "That file has more than 100,000 rows. Split it and import each part."
-            case .tooManyColumns(let count): ImportStore.StageError.columnsAdvice(count)
-            }
+            let message =
+                switch error {
+                case .notACSV(let message): message + " Export your library as CSV from your old tracker and try again."
+                case .tooManyRows: "That file has more than 100,000 rows. Split it and import each part."
+                case .tooManyColumns(let count): ImportStore.StageError.columnsAdvice(count)
+                }
             return try await renderIndex(context: context, error: message, status: .unprocessableContent)
                 .response(from: request, context: context)
         }
@@ -76,10 +79,16 @@ struct ImportController: Sendable {
         switch job.status {
         case .preview:
             page.previewRows = try await imports.rows(of: job.id, userID: context.userID, outcome: .pending, limit: 10)
-                .compactMap { row in row.book.map { ImportJobPage.PreviewRow(row: row.row, book: $0, mapping: job.shelfMapping) } }
-            page.addProblems(try await imports.rows(of: job.id, userID: context.userID, outcome: .failed, limit: Self.problemRowsShown), job: job)
+                .compactMap { row in
+                    row.book.map { ImportJobPage.PreviewRow(row: row.row, book: $0, mapping: job.shelfMapping) }
+                }
+            page.addProblems(
+                try await imports.rows(
+                    of: job.id, userID: context.userID, outcome: .failed, limit: Self.problemRowsShown), job: job)
         case .completed, .canceled, .failed:
-            page.addProblems(try await imports.rows(of: job.id, userID: context.userID, outcome: .failed, limit: Self.problemRowsShown), job: job)
+            page.addProblems(
+                try await imports.rows(
+                    of: job.id, userID: context.userID, outcome: .failed, limit: Self.problemRowsShown), job: job)
             page.setEnrichment(try await imports.enrichment(of: job.id))
         default:
             break
@@ -91,7 +100,8 @@ struct ImportController: Sendable {
     @Sendable func chooseColumns(_ request: Request, context: SignedInContext) async throws -> Response {
         var request = request
         let job = try await requireJob(context)
-        let form = FormFields(urlEncoded: String(buffer: try await request.collectBody(upTo: CSRFMiddleware.maxFormBytes)))
+        let form = FormFields(
+            urlEncoded: String(buffer: try await request.collectBody(upTo: CSRFMiddleware.maxFormBytes)))
         func column(_ name: String) -> String? {
             form.trimmed(name).flatMap { chosen in job.headers.first { $0 == chosen } }
         }
@@ -114,7 +124,8 @@ struct ImportController: Sendable {
     @Sendable func confirm(_ request: Request, context: SignedInContext) async throws -> Response {
         var request = request
         let job = try await requireJob(context)
-        let form = FormFields(urlEncoded: String(buffer: try await request.collectBody(upTo: CSRFMiddleware.maxFormBytes)))
+        let form = FormFields(
+            urlEncoded: String(buffer: try await request.collectBody(upTo: CSRFMiddleware.maxFormBytes)))
         var mapping: [String: Shelf] = [:]
         for (index, name) in job.shelfMapping.keys.sorted().enumerated() {
             if let shelf = form["shelf_\(index)"].flatMap(Shelf.init(rawValue:)) { mapping[name] = shelf }
@@ -172,9 +183,12 @@ struct ImportController: Sendable {
         guard let number = BoundedNumber.id(context.parameters.get("row")).map({ Int($0) }) else {
             throw HTTPError(.notFound, message: "That row is not part of this import.")
         }
-        let form = FormFields(urlEncoded: String(buffer: try await request.collectBody(upTo: CSRFMiddleware.maxFormBytes)))
+        let form = FormFields(
+            urlEncoded: String(buffer: try await request.collectBody(upTo: CSRFMiddleware.maxFormBytes)))
         let values = job.headers.indices.map { form["cell_\($0)"] ?? "" }
-        switch try await imports.retry(jobID: job.id, row: number, userID: context.userID, values: values, now: clock.now()) {
+        switch try await imports.retry(
+            jobID: job.id, row: number, userID: context.userID, values: values, now: clock.now())
+        {
         case .notFound:
             throw HTTPError(.notFound, message: "That row is not waiting for a fix. It may have been imported already.")
         case .fixed:
@@ -196,8 +210,10 @@ struct ImportController: Sendable {
     }
 
     private func requireJob(_ context: SignedInContext) async throws -> ImportJob {
-        guard let id = context.parameters.get("jobID"), let job = try await imports.job(id: id, of: context.userID) else {
-            throw HTTPError(.notFound, message: "That import is not in your list. Start a new one from the Import page.")
+        guard let id = context.parameters.get("jobID"), let job = try await imports.job(id: id, of: context.userID)
+        else {
+            throw HTTPError(
+                .notFound, message: "That import is not in your list. Start a new one from the Import page.")
         }
         return job
     }

@@ -77,7 +77,9 @@ struct ImportJobPage: Sendable {
                 case (let start?, let end?): "\(start) – \(end)"
                 }
             }
-            reads = dated.isEmpty ? (book.shelf == .known(.read) ? "Read, date unknown" : "") : dated.joined(separator: "; ")
+            reads =
+                dated.isEmpty
+                ? (book.shelf == .known(.read) ? "Read, date unknown" : "") : dated.joined(separator: "; ")
             rating = book.rating.map { ImportJobPage.stars($0) }
             lists = book.lists.isEmpty ? nil : book.lists.joined(separator: ", ")
             notes = book.notes
@@ -177,7 +179,9 @@ struct ImportJobPage: Sendable {
             }
             hasShelfChoices = !shelfChoices.isEmpty
             var facts = [Self.count(summary.books, "book", "books") + " to import"]
-            if summary.withoutReadDate > 0 { facts.append("\(summary.withoutReadDate) read with no date (kept without one)") }
+            if summary.withoutReadDate > 0 {
+                facts.append("\(summary.withoutReadDate) read with no date (kept without one)")
+            }
             if summary.rated > 0 { facts.append("\(summary.rated) rated") }
             if summary.reviewed > 0 { facts.append("\(summary.reviewed) with a review") }
             if summary.problems > 0 { facts.append(Self.count(summary.problems, "row needs", "rows need") + " a fix") }
@@ -194,7 +198,8 @@ struct ImportJobPage: Sendable {
         if progress.pending > 0 { done += ", \(progress.pending) still to look up" }
         var waiting: String?
         if progress.waitingForBudget > 0 {
-            waiting = Self.count(progress.waitingForBudget, "book waits", "books wait")
+            waiting =
+                Self.count(progress.waitingForBudget, "book waits", "books wait")
                 + " for tomorrow: Google Books answers a limited number of lookups a day, and the rest carry on then."
         }
         enrichment = EnrichmentLines(done: done, waiting: waiting, isRunning: !progress.isFinished)

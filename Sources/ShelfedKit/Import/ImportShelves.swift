@@ -57,11 +57,14 @@ extension ImportedBook {
         for (column, cell) in cells {
             switch cell {
             case .damaged(let message):
-                if isbn13 == nil { damage = damage ?? message } else {
+                if isbn13 == nil {
+                    damage = damage ?? message
+                } else {
                     notes.append("\(column) was damaged by a spreadsheet; the valid ISBN beside it was kept.")
                 }
             case .missingLeadingZero(let digits):
-                let message = "\(column) \(digits) lost its leading zero (it was probably 0\(digits)). "
+                let message =
+                    "\(column) \(digits) lost its leading zero (it was probably 0\(digits)). "
                     + "Check it on the book and type it again."
                 if isbn13 == nil { damage = damage ?? message } else { notes.append(message) }
             case .notISBN(let text):

@@ -151,7 +151,8 @@ struct ImportStore: Sendable {
     {
         try await db.read { db in
             var request = ImportRow.filter(Column("job_id") == jobID && Column("row") > after)
-                .filter(sql: "EXISTS (SELECT 1 FROM import_job WHERE id = ? AND user_id = ?)", arguments: [jobID, userID])
+                .filter(
+                    sql: "EXISTS (SELECT 1 FROM import_job WHERE id = ? AND user_id = ?)", arguments: [jobID, userID])
             if let outcome { request = request.filter(Column("outcome") == outcome.rawValue) }
             return try request.order(Column("row")).limit(limit).fetchAll(db)
         }
@@ -250,9 +251,12 @@ extension ImportStore {
                 var row = try ImportRow.filter(Column("job_id") == jobID && Column("row") == number).fetchOne(db),
                 row.outcome == .failed
             else { return .notFound }
-            let values = Array(values.prefix(job.headers.count)) + Array(repeating: "", count: max(0, job.headers.count - values.count))
+            let values =
+                Array(values.prefix(job.headers.count))
+                + Array(repeating: "", count: max(0, job.headers.count - values.count))
             row.raw = values
-            let reading = job.format.reader(mapping: job.columnMapping).read(ImportRecord(headers: job.headers, values: values))
+            let reading = job.format.reader(mapping: job.columnMapping).read(
+                ImportRecord(headers: job.headers, values: values))
             guard case .book(let book) = reading else {
                 if case .problem(let message) = reading { row.message = message }
                 if case .skipped(let reason) = reading { row.message = reason }
@@ -270,8 +274,10 @@ extension ImportStore {
                 return .fixed(.pending)
             }
             var match = try LibraryMatch(db, userID: userID)
-            let applied = try ImportApplier(jobID: jobID, userID: userID, existing: job.existing, shelfMapping: job.shelfMapping, now: now)
-                .apply(book, match: &match, db)
+            let applied = try ImportApplier(
+                jobID: jobID, userID: userID, existing: job.existing, shelfMapping: job.shelfMapping, now: now
+            )
+            .apply(book, match: &match, db)
             row.outcome = applied.outcome
             row.message = applied.message
             row.userBookId = applied.userBookID

@@ -18,7 +18,9 @@ final class ImportTable {
 
     init(utf8File url: URL) throws {
         let delimiter = try Self.delimiter(of: url)
-        guard let stream = InputStream(fileAtPath: url.path) else { throw OpenError.unreadable("The file cannot be opened.") }
+        guard let stream = InputStream(fileAtPath: url.path) else {
+            throw OpenError.unreadable("The file cannot be opened.")
+        }
         do {
             reader = try CSVReader(stream: stream, codecType: UTF8.self, hasHeaderRow: true, delimiter: delimiter)
         } catch {
@@ -65,7 +67,9 @@ final class ImportTable {
 
     /// Tab-separated when the header line has more tabs than commas (LibraryThing), comma-separated otherwise.
     static func delimiter(of url: URL) throws -> UnicodeScalar {
-        guard let handle = FileHandle(forReadingAtPath: url.path) else { throw OpenError.unreadable("The file cannot be opened.") }
+        guard let handle = FileHandle(forReadingAtPath: url.path) else {
+            throw OpenError.unreadable("The file cannot be opened.")
+        }
         defer { try? handle.close() }
         let start = try handle.read(upToCount: 64 * 1024) ?? Data()
         guard !start.isEmpty else { throw OpenError.empty }

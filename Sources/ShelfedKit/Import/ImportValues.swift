@@ -123,8 +123,9 @@ extension ImportValues {
                     + "Type the date as yyyy-mm-dd, or leave it empty.")
         }
         let day = String(text.prefix(10)).replacingOccurrences(of: "/", with: "-")
-        if day.count == 10, CalendarDate.isValidDay(day), text.count == 10 || text.dropFirst(10).first == "T"
-            || text.dropFirst(10).first == " "
+        if day.count == 10, CalendarDate.isValidDay(day),
+            text.count == 10 || text.dropFirst(10).first == "T"
+                || text.dropFirst(10).first == " "
         {
             return .day(day)
         }
@@ -132,14 +133,17 @@ extension ImportValues {
         if parts.count == 3, parts[2].count == 4 {
             // Even when one part is over 12 the file's other dates may be day-first; Shelfed never guesses a date.
             let order =
-                (Int(parts[0]) ?? 0) > 12 ? "it reads as day/month/year"
-                : (Int(parts[1]) ?? 0) > 12 ? "it reads as month/day/year"
-                : "it could be day/month/year or month/day/year"
+                (Int(parts[0]) ?? 0) > 12
+                ? "it reads as day/month/year"
+                : (Int(parts[1]) ?? 0) > 12
+                    ? "it reads as month/day/year"
+                    : "it could be day/month/year or month/day/year"
             return .damaged(
                 "\(column) \(text.prefix(12)) was rewritten by a spreadsheet (\(order)). "
                     + "Type it as yyyy-mm-dd, or leave it empty.")
         }
-        return .damaged("\(column) \(text.prefix(30)) is not a date Shelfed can read. Use yyyy-mm-dd, or leave it empty.")
+        return .damaged(
+            "\(column) \(text.prefix(30)) is not a date Shelfed can read. Use yyyy-mm-dd, or leave it empty.")
     }
 }
 

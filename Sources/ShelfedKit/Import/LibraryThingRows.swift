@@ -10,7 +10,8 @@ struct LibraryThingRows: ImportRowReader {
         case .failure(let problem): return .problem(problem.message)
         }
         var book = ImportedBook(title: title)
-        book.authors = [ImportValues.invertedName(record["Primary Author"])].compactMap { $0 }
+        book.authors =
+            [ImportValues.invertedName(record["Primary Author"])].compactMap { $0 }
             + (ImportValues.cell(record["Secondary Author"]) ?? "").split(separator: "|")
             .compactMap { ImportValues.invertedName(String($0)) }
         // `ISBNs` lists every form ("2070291340, 9782070291342"); `ISBN` is one in brackets.
@@ -38,8 +39,10 @@ struct LibraryThingRows: ImportRowReader {
         book.takeAddedOn(record["Entry Date"], column: "Entry Date")
         let started: String?
         let finished: String?
-        switch (ImportedBook.day(record["Date Started"], column: "Date Started"),
-                ImportedBook.day(record["Date Read"], column: "Date Read")) {
+        switch (
+            ImportedBook.day(record["Date Started"], column: "Date Started"),
+            ImportedBook.day(record["Date Read"], column: "Date Read")
+        ) {
         case (.success(let start), .success(let finish)):
             started = start
             finished = finish
@@ -62,7 +65,9 @@ struct LibraryThingRows: ImportRowReader {
         if started != nil || finished != nil || book.shelf == .known(.read) {
             book.readThroughs = [ReadThrough(startedOn: started, finishedOn: finished)]
         }
-        let tags = (ImportValues.cell(record["Tags"]) ?? "").split(separator: ",").compactMap { ImportValues.line(String($0)) }
+        let tags = (ImportValues.cell(record["Tags"]) ?? "").split(separator: ",").compactMap {
+            ImportValues.line(String($0))
+        }
         ImportShelves.apply(tags: tags, exclusive: book.shelf, to: &book)
         if collections.contains(where: ImportShelves.isFavourites) { book.favourite = true }
         return checkLengths(book)

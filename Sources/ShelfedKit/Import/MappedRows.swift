@@ -46,7 +46,8 @@ struct MappedRows: ImportRowReader {
         if mapping.shelf == nil {
             book.shelf = .known(finished == nil ? .wantToRead : .read)
         } else {
-            book.shelf = ImportShelves.exclusive(value(mapping.shelf), column: mapping.shelf ?? "Shelf", notes: &book.notes)
+            book.shelf = ImportShelves.exclusive(
+                value(mapping.shelf), column: mapping.shelf ?? "Shelf", notes: &book.notes)
         }
         if finished != nil || book.shelf == .known(.read) {
             book.readThroughs = [ReadThrough(startedOn: nil, finishedOn: finished)]

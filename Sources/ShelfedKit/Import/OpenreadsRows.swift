@@ -46,7 +46,9 @@ struct OpenreadsRows: ImportRowReader {
             guard case .success(let start) = ImportedBook.day(parts.first, column: "readings"),
                 case .success(let finish) = ImportedBook.day(parts.count > 1 ? parts[1] : nil, column: "readings")
             else { return .problem("The reading \(reading.prefix(60)) has a date Shelfed cannot read.") }
-            if start != nil || finish != nil { book.readThroughs.append(ReadThrough(startedOn: start, finishedOn: finish)) }
+            if start != nil || finish != nil {
+                book.readThroughs.append(ReadThrough(startedOn: start, finishedOn: finish))
+            }
         }
         if book.readThroughs.isEmpty, book.shelf == .known(.read) { book.readThroughs = [ReadThrough()] }
         return checkLengths(book)

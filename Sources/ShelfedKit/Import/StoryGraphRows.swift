@@ -18,12 +18,14 @@ struct StoryGraphRows: ImportRowReader {
             book.isbn10 = isbn.isbn10
         case .notISBN(let id):
             // Not an ISBN: an Amazon id or StoryGraph's own; kept for matching, never shown as an ISBN.
-            let isASIN = id.count == 10 && id.hasPrefix("B") && id.allSatisfy { $0.isASCII && ($0.isUppercase || $0.isNumber) }
+            let isASIN =
+                id.count == 10 && id.hasPrefix("B") && id.allSatisfy { $0.isASCII && ($0.isUppercase || $0.isNumber) }
             book.externalIDs[isASIN ? "asin" : "storygraph"] = id
         case .missingLeadingZero(let digits):
             // StoryGraph's own exports write some ISBN-10s as numbers; kept as its id, never guessed into an ISBN.
             book.externalIDs["storygraph"] = digits
-            book.notes.append("ISBN/UID \(digits) may be the ISBN 0\(digits) without its leading zero; it was kept as an id.")
+            book.notes.append(
+                "ISBN/UID \(digits) may be the ISBN 0\(digits) without its leading zero; it was kept as an id.")
         case .damaged(let message):
             return .problem(message)
         }
@@ -56,7 +58,8 @@ struct StoryGraphRows: ImportRowReader {
         for range in text.split(separator: ",") {
             let range = range.trimmingCharacters(in: .whitespaces)
             // StoryGraph writes yyyy/mm/dd, so a hyphen separates start and finish; a lone yyyy-mm-dd is one day.
-            let ends = range.contains("/") || range.count != 10
+            let ends =
+                range.contains("/") || range.count != 10
                 ? range.split(separator: "-", omittingEmptySubsequences: false).map(String.init) : [range]
             let read: ReadThrough
             switch ends.count {

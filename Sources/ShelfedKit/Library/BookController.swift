@@ -98,7 +98,8 @@ struct BookController: Sendable {
         }
         guard errors.isEmpty else {
             let page = BookPage(
-                context: context, entry: entry, photos: try await photoStrip(entry), dates: (started ?? "", finished ?? ""),
+                context: context, entry: entry, photos: try await photoStrip(entry),
+                dates: (started ?? "", finished ?? ""),
                 errors: errors, earlierReads: try await library.earlierReads(of: entry.userBook))
             return try renderer.render(page, template: "library/book", status: .unprocessableContent).response
         }
@@ -111,9 +112,11 @@ struct BookController: Sendable {
     @Sendable func updateReview(_ request: Request, context: SignedInContext) async throws -> Response {
         var request = request
         let entry = try await requireEntry(context)
-        let form = FormFields(urlEncoded: String(buffer: try await request.collectBody(upTo: CSRFMiddleware.maxFormBytes)))
+        let form = FormFields(
+            urlEncoded: String(buffer: try await request.collectBody(upTo: CSRFMiddleware.maxFormBytes)))
         var change = EntryChange()
-        let typed = ReviewValues(rating: form["rating"] ?? "", review: form["review"] ?? "", notes: form["private_notes"] ?? "")
+        let typed = ReviewValues(
+            rating: form["rating"] ?? "", review: form["review"] ?? "", notes: form["private_notes"] ?? "")
         var errors = FieldErrors()
         if let text = form.trimmed("rating") {
             if let rating = Double(text), EntryChange.isValidRating(rating) {
@@ -126,8 +129,9 @@ struct BookController: Sendable {
         }
         change.review = .set(typed.review.trimmingCharacters(in: .whitespacesAndNewlines))
         change.privateNotes = .set(typed.notes.trimmingCharacters(in: .whitespacesAndNewlines))
-        if errors.isEmpty, let problems = try await library.apply(
-            change, bookID: entry.book.id!, for: entry.userBook.userId, now: clock.now(), today: clock.today())
+        if errors.isEmpty,
+            let problems = try await library.apply(
+                change, bookID: entry.book.id!, for: entry.userBook.userId, now: clock.now(), today: clock.today())
         {
             errors = problems
         }
@@ -147,7 +151,8 @@ struct BookController: Sendable {
         let page = RemoveBookPage(
             chrome: PageChrome(title: "Remove \(entry.book.title)?", context: context, tab: .shelves),
             card: BookCard(LibraryItem(entry)), removePath: Paths.bookRemove(entry.book.id!),
-            photoWarning: photoCount == 0 ? nil
+            photoWarning: photoCount == 0
+                ? nil
                 : "Your \(photoCount == 1 ? "photo" : "\(photoCount) photos") of it will be deleted too.")
         return try renderer.render(page, template: "library/remove")
     }

@@ -77,7 +77,8 @@ extension LibraryStore {
         -> Bool
     {
         try await db.write { db in
-            guard var entry = try Self.request(of: userID, filter: .all).filter(Column("book_id") == bookID).fetchOne(db)
+            guard
+                var entry = try Self.request(of: userID, filter: .all).filter(Column("book_id") == bookID).fetchOne(db)
             else { return false }
             guard entry.shelf != shelf else { return true }
             try entry.move(to: shelf, today: today, db)
@@ -113,21 +114,28 @@ extension LibraryStore {
             else { return nil }
             let photos = try Photo.filter(Column("user_id") == userID && Column("book_id") == bookID).fetchAll(db)
             try db.execute(
-                sql: "UPDATE user SET avatar_photo_id = NULL WHERE id = ? AND avatar_photo_id IN (SELECT id FROM photo WHERE user_id = ? AND book_id = ?)",
+                sql:
+                    "UPDATE user SET avatar_photo_id = NULL WHERE id = ? AND avatar_photo_id IN (SELECT id FROM photo WHERE user_id = ? AND book_id = ?)",
                 arguments: [userID, userID, bookID])
             try db.execute(sql: "DELETE FROM photo WHERE user_id = ? AND book_id = ?", arguments: [userID, bookID])
-            try db.execute(sql: "DELETE FROM book_author WHERE book_id IN (SELECT id FROM book WHERE id = ? AND owner_user_id = ?)", arguments: [bookID, userID])
+            try db.execute(
+                sql:
+                    "DELETE FROM book_author WHERE book_id IN (SELECT id FROM book WHERE id = ? AND owner_user_id = ?)",
+                arguments: [bookID, userID])
             try db.execute(sql: "DELETE FROM book WHERE id = ? AND owner_user_id = ?", arguments: [bookID, userID])
             return photos
         }
     }
 
-    private func update(bookID: Int64, for userID: Int64, now: Date, _ change: @Sendable @escaping (inout UserBook) -> Void)
+    private func update(
+        bookID: Int64, for userID: Int64, now: Date, _ change: @Sendable @escaping (inout UserBook) -> Void
+    )
         async throws -> Bool
     {
         try await db.write { db in
-            guard var entry = try Self.request(of: userID, filter: .all)
-                .filter(Column("book_id") == bookID).fetchOne(db)
+            guard
+                var entry = try Self.request(of: userID, filter: .all)
+                    .filter(Column("book_id") == bookID).fetchOne(db)
             else { return false }
             change(&entry)
             entry.updatedAt = now

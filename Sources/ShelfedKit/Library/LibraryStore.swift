@@ -58,9 +58,10 @@ public struct LibraryStore: Sendable {
         knownTotal: Int? = nil
     ) throws -> Page {
         let (condition, conditionArguments) = sqlCondition(for: filter)
-        let total = try knownTotal ?? Int.fetchOne(
-            db.cachedStatement(sql: "SELECT COUNT(*) FROM user_book WHERE user_id = ?\(condition)"),
-            arguments: [userID] + conditionArguments) ?? 0
+        let total =
+            try knownTotal ?? Int.fetchOne(
+                db.cachedStatement(sql: "SELECT COUNT(*) FROM user_book WHERE user_id = ?\(condition)"),
+                arguments: [userID] + conditionArguments) ?? 0
         let statement = try db.cachedStatement(
             sql: """
                 SELECT \(LibraryItem.selection) FROM user_book JOIN book ON book.id = user_book.book_id

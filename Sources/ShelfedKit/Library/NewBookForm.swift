@@ -119,8 +119,9 @@ enum CalendarDate {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         switch parts.count {
         case 1: return parts[0].count == 4 && BoundedNumber.parse(parts[0], in: BoundedNumber.year) != nil
-        case 2: return parts[0].count == 4 && BoundedNumber.parse(parts[0], in: BoundedNumber.year) != nil
-            && parts[1].count == 2 && BoundedNumber.parse(parts[1], in: 1...12) != nil
+        case 2:
+            return parts[0].count == 4 && BoundedNumber.parse(parts[0], in: BoundedNumber.year) != nil
+                && parts[1].count == 2 && BoundedNumber.parse(parts[1], in: 1...12) != nil
         case 3: return isValidDay(text)
         default: return false
         }

@@ -19,7 +19,8 @@ struct ShelfController: Sendable {
     /// GET /shelves/:shelf
     @Sendable func show(_ request: Request, context: SignedInContext) async throws -> HTML {
         guard let shelf = context.parameters.get("shelf").flatMap(Shelf.init(slug:)) else {
-            throw HTTPError(.notFound, message: "There is no such shelf. Your shelves are Want to read, Reading and Read.")
+            throw HTTPError(
+                .notFound, message: "There is no such shelf. Your shelves are Want to read, Reading and Read.")
         }
         return try await list(.shelf(shelf), request: request, context: context)
     }
@@ -52,9 +53,12 @@ struct ShelfController: Sendable {
             (heading, path) = ("Favourites", Paths.favourites)
             empty = "No favourites yet. Tap the star on any book to keep it here."
         }
-        var tabs = [ShelfListPage.Tab(title: "All", path: Paths.shelves, count: shelfCounts.total, current: filter == .all)]
+        var tabs = [
+            ShelfListPage.Tab(title: "All", path: Paths.shelves, count: shelfCounts.total, current: filter == .all)
+        ]
         tabs += Shelf.allCases.map {
-            ShelfListPage.Tab(title: $0.title, path: Paths.shelf($0), count: shelfCounts[$0], current: filter == .shelf($0))
+            ShelfListPage.Tab(
+                title: $0.title, path: Paths.shelf($0), count: shelfCounts[$0], current: filter == .shelf($0))
         }
         let isFavourites = filter == .favourites
         let listPage = ShelfListPage(

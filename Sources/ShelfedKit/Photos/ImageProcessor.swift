@@ -111,7 +111,9 @@ public struct ImageProcessor: Sendable {
         var thumbHeight: Int32 = 0
         // The original is decoded once; the thumbnail comes from the (already upright, metadata-free) display
         // image, which is far quicker than decoding 12 megapixels twice.
-        guard shelfed_vips_derive(source.path, display.path, Int32(displaySize), 0, 82, &displayWidth, &displayHeight) == 0,
+        guard
+            shelfed_vips_derive(source.path, display.path, Int32(displaySize), 0, 82, &displayWidth, &displayHeight)
+                == 0,
             shelfed_vips_derive(
                 display.path, thumbnail.path, Int32(thumbnailSize), square ? 1 : 0, 78, &thumbWidth, &thumbHeight) == 0
         else { throw unreadable() }

@@ -22,8 +22,9 @@ public struct PhotoStore: Sendable {
     /// can take a minute, and the account or the book may be removed meanwhile).
     public func insert(_ photo: Photo) async throws -> Photo {
         try await db.write { db in
-            guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM user WHERE id = ?)", arguments: [photo.userId])
-                == true
+            guard
+                try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM user WHERE id = ?)", arguments: [photo.userId])
+                    == true
             else { throw Gone.account }
             if let bookID = photo.bookId,
                 try Bool.fetchOne(
@@ -126,7 +127,8 @@ public struct PhotoStore: Sendable {
     /// Makes `photoID` the user's profile picture and returns the one it replaces, if any.
     public func setAvatar(_ photoID: Int64, for userID: Int64) async throws -> Photo? {
         try await db.write { db in
-            let previousID = try Int64.fetchOne(db, sql: "SELECT avatar_photo_id FROM user WHERE id = ?", arguments: [userID])
+            let previousID = try Int64.fetchOne(
+                db, sql: "SELECT avatar_photo_id FROM user WHERE id = ?", arguments: [userID])
             try db.execute(sql: "UPDATE user SET avatar_photo_id = ? WHERE id = ?", arguments: [photoID, userID])
             guard let previousID, let previous = try Photo.fetchOne(db, key: previousID) else { return nil }
             _ = try previous.delete(db)

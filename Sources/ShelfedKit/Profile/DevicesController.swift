@@ -16,7 +16,8 @@ struct DevicesController: Sendable {
         let devices = try await keys.devices(of: context.userID)
         let revoked = request.uri.queryParameters["revoked"].map(String.init)
         let notice = revoked == nil ? nil : "That device's key is revoked. The app on it has to sign in again."
-        return try renderer.render(DevicesPage(context: context, devices: devices, notice: notice), template: "profile/devices")
+        return try renderer.render(
+            DevicesPage(context: context, devices: devices, notice: notice), template: "profile/devices")
     }
 
     /// POST /profile/devices/:deviceID/revoke: the key stops working with the next request.

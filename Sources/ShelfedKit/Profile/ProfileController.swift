@@ -25,7 +25,8 @@ struct ProfileController: Sendable {
         let userID = context.userID
         let today = clock.today()
         let currentYear = Int(today.prefix(4))!
-        let year = request.uri.queryParameters["year"].flatMap { BoundedNumber.parse($0, in: BoundedNumber.year) }
+        let year =
+            request.uri.queryParameters["year"].flatMap { BoundedNumber.parse($0, in: BoundedNumber.year) }
             ?? currentYear
         async let counts = library.counts(of: userID)
         async let uploads = photos.latestUploads(of: userID, limit: Self.uploadsShown)
@@ -33,7 +34,9 @@ struct ProfileController: Sendable {
         async let allTime = statistics.allTime(of: userID)
         async let reading = library.items(of: userID, filter: .shelf(.reading), sort: LibrarySort(key: .added), page: 1)
         async let photoCount = photos.count(of: userID)
-        let (shelfCounts, latest, stats, totals, current) = try await (counts, uploads, yearStatistics, allTime, reading)
+        let (shelfCounts, latest, stats, totals, current) = try await (
+            counts, uploads, yearStatistics, allTime, reading
+        )
 
         let years = Set(totals.perYear.map(\.year) + [currentYear, year]).sorted(by: >)
         let goal = user.readingGoal.flatMap { goal -> GoalProgress? in
@@ -47,7 +50,8 @@ struct ProfileController: Sendable {
             memberSince: user.createdAt.formatted(.dateTime.year().month(.wide).day()),
             avatarURL: user.avatarPhotoId.map { Paths.photoFile($0, .thumb) } ?? "/static/img/avatar-placeholder.svg",
             wantToRead: shelfCounts[.wantToRead], reading: shelfCounts[.reading], read: shelfCounts[.read],
-            favourites: shelfCounts.favourites, photoCount: try await photoCount, uploads: latest.map { PhotoThumb($0.photo, bookTitle: $0.bookTitle) },
+            favourites: shelfCounts.favourites, photoCount: try await photoCount,
+            uploads: latest.map { PhotoThumb($0.photo, bookTitle: $0.bookTitle) },
             maxUploadMB: maxUploadBytes / 1_048_576, year: year,
             yearOptions: years.map { .init(value: $0, selected: $0 == year) }, isCurrentYear: year == currentYear,
             booksFinished: stats.booksFinished, pagesRead: stats.pagesRead, averageLength: stats.averageLength,
@@ -57,7 +61,8 @@ struct ProfileController: Sendable {
             },
             topAuthors: stats.topAuthors.map { .init(name: $0.name, count: $0.count) },
             topCategories: stats.topCategories.map { .init(name: $0.name, count: $0.count) },
-            longest: stats.longest.map(ProfilePage.BookLink.init), shortest: stats.shortest.map(ProfilePage.BookLink.init),
+            longest: stats.longest.map(ProfilePage.BookLink.init),
+            shortest: stats.shortest.map(ProfilePage.BookLink.init),
             currentlyReading: current.items.map {
                 .init(title: $0.title, path: Paths.book($0.bookID), detail: $0.startedAt.map { "since \($0)" } ?? "")
             },
@@ -74,7 +79,8 @@ struct ProfileController: Sendable {
         let userID = context.userID
         let form = try await request.decodeForm(GoalForm.self)
         guard form.isValid else {
-            throw HTTPError(.badRequest, message: "Enter a goal as a number of books from 1 to 1000, or leave it empty.")
+            throw HTTPError(
+                .badRequest, message: "Enter a goal as a number of books from 1 to 1000, or leave it empty.")
         }
         try await users.setReadingGoal(id: userID, goal: form.goal)
         return .seeOther(Paths.profile)

@@ -3,8 +3,10 @@ import Foundation
 /// Inline SVG charts drawn on the server: no script, no chart library, and a `<title>`/`<desc>` for screen
 /// readers (each chart also has a table beside it).
 enum ReadingChart {
-    static let monthNames = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
-                             "October", "November", "December"]
+    static let monthNames = [
+        "January", "February", "March", "April", "May", "June", "July", "August", "September",
+        "October", "November", "December",
+    ]
 
     /// Books finished per month as bars, pages per month as a line on its own scale.
     static func months(_ statistics: YearStatistics) -> HTMLFragment {
@@ -26,15 +28,22 @@ enum ReadingChart {
             let x = Double(index) * slot
             let barHeight = plot * Double(month.books) / Double(maxBooks)
             let barTop = top + plot - barHeight
-            svg += "<rect class=\"bar\" x=\"\(format(x + slot * 0.2))\" y=\"\(format(barTop))\" width=\"\(format(slot * 0.6))\" height=\"\(format(barHeight))\" rx=\"3\"></rect>"
+            svg +=
+                "<rect class=\"bar\" x=\"\(format(x + slot * 0.2))\" y=\"\(format(barTop))\" width=\"\(format(slot * 0.6))\" height=\"\(format(barHeight))\" rx=\"3\"></rect>"
             if month.books > 0 {
-                svg += "<text class=\"value\" x=\"\(format(x + slot / 2))\" y=\"\(format(barTop - 6))\" text-anchor=\"middle\">\(month.books)</text>"
+                svg +=
+                    "<text class=\"value\" x=\"\(format(x + slot / 2))\" y=\"\(format(barTop - 6))\" text-anchor=\"middle\">\(month.books)</text>"
             }
-            svg += "<text class=\"label\" x=\"\(format(x + slot / 2))\" y=\"\(format(height - 8))\" text-anchor=\"middle\">\(String(monthNames[index].prefix(3)))</text>"
-            points.append("\(format(x + slot / 2)),\(format(top + plot - plot * Double(month.pages) / Double(maxPages)))")
+            svg +=
+                "<text class=\"label\" x=\"\(format(x + slot / 2))\" y=\"\(format(height - 8))\" text-anchor=\"middle\">\(String(monthNames[index].prefix(3)))</text>"
+            points.append(
+                "\(format(x + slot / 2)),\(format(top + plot - plot * Double(month.pages) / Double(maxPages)))")
         }
         svg += "<polyline class=\"pages\" points=\"\(points.joined(separator: " "))\"></polyline>"
-        for point in points { svg += "<circle class=\"pages\" cx=\"\(point.split(separator: ",")[0])\" cy=\"\(point.split(separator: ",")[1])\" r=\"3.5\"></circle>" }
+        for point in points {
+            svg +=
+                "<circle class=\"pages\" cx=\"\(point.split(separator: ",")[0])\" cy=\"\(point.split(separator: ",")[1])\" r=\"3.5\"></circle>"
+        }
         svg += "</svg>"
         return svg
     }
@@ -55,9 +64,12 @@ enum ReadingChart {
         for (index, entry) in perYear.enumerated() {
             let x = Double(index) * slot
             let barHeight = plot * Double(entry.books) / Double(maxBooks)
-            svg += "<rect class=\"bar\" x=\"\(format(x + 12))\" y=\"\(format(20 + plot - barHeight))\" width=\"32\" height=\"\(format(barHeight))\" rx=\"3\"></rect>"
-            svg += "<text class=\"value\" x=\"\(format(x + 28))\" y=\"\(format(14 + plot - barHeight))\" text-anchor=\"middle\">\(entry.books)</text>"
-            svg += "<text class=\"label\" x=\"\(format(x + 28))\" y=\"\(format(height - 8))\" text-anchor=\"middle\">\(entry.year)</text>"
+            svg +=
+                "<rect class=\"bar\" x=\"\(format(x + 12))\" y=\"\(format(20 + plot - barHeight))\" width=\"32\" height=\"\(format(barHeight))\" rx=\"3\"></rect>"
+            svg +=
+                "<text class=\"value\" x=\"\(format(x + 28))\" y=\"\(format(14 + plot - barHeight))\" text-anchor=\"middle\">\(entry.books)</text>"
+            svg +=
+                "<text class=\"label\" x=\"\(format(x + 28))\" y=\"\(format(height - 8))\" text-anchor=\"middle\">\(entry.year)</text>"
         }
         svg += "</svg>"
         return svg
@@ -66,8 +78,10 @@ enum ReadingChart {
     static func description(_ statistics: YearStatistics) -> String {
         let busy = statistics.months.enumerated().filter { $0.element.books > 0 }
         guard !busy.isEmpty else { return "No books finished in \(statistics.year)." }
-        return busy.map { "\(monthNames[$0.offset]): \($0.element.books) book\($0.element.books == 1 ? "" : "s"), \($0.element.pages) pages" }
-            .joined(separator: "; ") + "."
+        return busy.map {
+            "\(monthNames[$0.offset]): \($0.element.books) book\($0.element.books == 1 ? "" : "s"), \($0.element.pages) pages"
+        }
+        .joined(separator: "; ") + "."
     }
 
     private static func format(_ value: Double) -> String {
@@ -94,7 +108,8 @@ struct GoalProgress: Sendable {
         } else if difference > 0 {
             pace = "\(difference) book\(difference == 1 ? "" : "s") ahead of pace."
         } else if difference < 0 {
-            pace = "\(-difference) book\(difference == -1 ? "" : "s") behind pace — \(expected) by today keeps you on track."
+            pace =
+                "\(-difference) book\(difference == -1 ? "" : "s") behind pace — \(expected) by today keeps you on track."
         } else {
             pace = "Right on pace."
         }

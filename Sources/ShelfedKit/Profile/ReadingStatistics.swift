@@ -46,7 +46,8 @@ public struct AllTimeStatistics: Sendable, Equatable {
 
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.booksRead == rhs.booksRead && lhs.pagesRead == rhs.pagesRead
-            && lhs.perYear.map(\.year) == rhs.perYear.map(\.year) && lhs.perYear.map(\.books) == rhs.perYear.map(\.books)
+            && lhs.perYear.map(\.year) == rhs.perYear.map(\.year)
+            && lhs.perYear.map(\.books) == rhs.perYear.map(\.books)
     }
 }
 
@@ -88,10 +89,14 @@ public struct StatisticsStore: Sendable {
                     lengths.append(.init(bookID: row[0], title: row[1], pages: pages))
                 }
             }
-            if !lengths.isEmpty { statistics.averageLength = Int((Double(statistics.pagesRead) / Double(lengths.count)).rounded()) }
+            if !lengths.isEmpty {
+                statistics.averageLength = Int((Double(statistics.pagesRead) / Double(lengths.count)).rounded())
+            }
             statistics.longest = lengths.max { ($0.pages, $1.title) < ($1.pages, $0.title) }
             statistics.shortest = lengths.min { ($0.pages, $0.title) < ($1.pages, $1.title) }
-            for (column, keyPath) in [("authors", \YearStatistics.topAuthors), ("categories", \YearStatistics.topCategories)] {
+            for (column, keyPath) in [
+                ("authors", \YearStatistics.topAuthors), ("categories", \YearStatistics.topCategories),
+            ] {
                 statistics[keyPath: keyPath] = try Row.fetchAll(
                     db,
                     sql: """

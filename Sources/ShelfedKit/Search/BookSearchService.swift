@@ -61,7 +61,9 @@ public struct BookSearchService: Sendable {
                 name: name,
                 client: UpstreamClient(http: http, timeout: settings.timeout, maxBodyBytes: settings.maxBodyBytes),
                 policy: settings.retry,
-                breaker: CircuitBreaker(name: name, threshold: settings.breakerThreshold, coolDown: settings.breakerCoolDown, now: clock.now),
+                breaker: CircuitBreaker(
+                    name: name, threshold: settings.breakerThreshold, coolDown: settings.breakerCoolDown, now: clock.now
+                ),
                 logger: logger)
         }
         google = GoogleBooksClient(
@@ -74,7 +76,9 @@ public struct BookSearchService: Sendable {
 
     /// Runs a search: an ISBN is looked up as such, anything else as a (title/author-scoped) query.
     public func search(_ request: SearchRequest) async throws -> SearchAnswer {
-        guard !request.text.isEmpty else { return SearchAnswer(results: .init(totalItems: 0, items: []), cached: false) }
+        guard !request.text.isEmpty else {
+            return SearchAnswer(results: .init(totalItems: 0, items: []), cached: false)
+        }
         if let isbn = request.isbn {
             return try await lookup(isbn: isbn)
         }

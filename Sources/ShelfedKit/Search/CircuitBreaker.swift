@@ -33,7 +33,8 @@ public actor CircuitBreaker {
         case .open(let until):
             let wait = until.timeIntervalSince(now())
             guard wait <= 0 else {
-                throw UpstreamFailure.circuitOpen(provider: name, retryAfterMilliseconds: Int((wait * 1000).rounded(.up)))
+                throw UpstreamFailure.circuitOpen(
+                    provider: name, retryAfterMilliseconds: Int((wait * 1000).rounded(.up)))
             }
             state = .halfOpen
         case .halfOpen:

@@ -31,9 +31,15 @@ public struct EnrichedBook: Codable, Sendable, Equatable {
     /// Fills what Open Library left empty from a provider's volume (Google Books).
     mutating func fillGaps(from volume: VolumeResult) {
         if work.title == nil { work.title = Self.clean(volume.title) }
-        if work.subjects.isEmpty { work.subjects = Array(volume.categories.prefix(Self.maxSubjects)).compactMap(Self.clean) }
-        if work.firstPublishYear == nil { work.firstPublishYear = volume.year.flatMap { BoundedNumber.parse($0, in: BoundedNumber.year) } }
-        if edition.numberOfPages == nil { edition.numberOfPages = BoundedNumber.plausible(volume.pageCount, in: BoundedNumber.pageCount) }
+        if work.subjects.isEmpty {
+            work.subjects = Array(volume.categories.prefix(Self.maxSubjects)).compactMap(Self.clean)
+        }
+        if work.firstPublishYear == nil {
+            work.firstPublishYear = volume.year.flatMap { BoundedNumber.parse($0, in: BoundedNumber.year) }
+        }
+        if edition.numberOfPages == nil {
+            edition.numberOfPages = BoundedNumber.plausible(volume.pageCount, in: BoundedNumber.pageCount)
+        }
         if edition.publishers.isEmpty { edition.publishers = [volume.publisher].compactMap { $0.flatMap(Self.clean) } }
         if authors.isEmpty { authors = volume.authors.compactMap(Self.clean).map { Author(name: $0) } }
     }

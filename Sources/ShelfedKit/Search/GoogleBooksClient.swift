@@ -18,7 +18,8 @@ struct GoogleBooksClient: Sendable {
         guard let payload = try? JSONDecoder().decode(GoogleBooksVolumes.self, from: data) else {
             throw UpstreamFailure.malformed
         }
-        return VolumeSearchResults(totalItems: payload.totalItems ?? 0, items: (payload.items ?? []).compactMap(\.result))
+        return VolumeSearchResults(
+            totalItems: payload.totalItems ?? 0, items: (payload.items ?? []).compactMap(\.result))
     }
 
     /// `GET /volumes/{id}`

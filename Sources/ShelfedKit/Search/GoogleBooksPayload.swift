@@ -53,13 +53,16 @@ struct GoogleBooksVolume: Decodable {
         }
         if isbn13 == nil, let isbn10 { isbn13 = ISBN(isbn10)?.isbn13 }
         let links = info.imageLinks
-        let largest = [links?.extraLarge, links?.large, links?.medium, links?.small, links?.thumbnail,
-                       links?.smallThumbnail].compactMap { $0 }.first
+        let largest = [
+            links?.extraLarge, links?.large, links?.medium, links?.small, links?.thumbnail,
+            links?.smallThumbnail,
+        ].compactMap { $0 }.first
         let small = [links?.thumbnail, links?.smallThumbnail, links?.small].compactMap { $0 }.first
         return VolumeResult(
             provider: .googleBooks, volumeId: id, title: title, subtitle: info.subtitle,
             authors: info.authors ?? [], publisher: info.publisher, publishedDate: info.publishedDate,
-            description: info.description.map(DescriptionText.plain), pageCount: BoundedNumber.plausible(info.pageCount, in: BoundedNumber.pageCount),
+            description: info.description.map(DescriptionText.plain),
+            pageCount: BoundedNumber.plausible(info.pageCount, in: BoundedNumber.pageCount),
             categories: info.categories ?? [], language: info.language, isbn10: isbn10, isbn13: isbn13,
             coverURL: largest.map(CoverLink.cleaned), thumbnailURL: small.map(CoverLink.cleaned),
             averageRating: info.averageRating, ratingsCount: info.ratingsCount)

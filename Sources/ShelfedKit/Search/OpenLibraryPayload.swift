@@ -30,15 +30,18 @@ struct OpenLibraryEdition: Decodable {
     /// The cleaned result, with author names looked up separately (editions carry only author keys).
     func result(authorNames: [String], coversBaseURL: String) -> VolumeResult? {
         guard let title = title?.trimmingCharacters(in: .whitespaces), !title.isEmpty else { return nil }
-        let isbn13 = (isbn13 ?? []).lazy.compactMap { ISBN($0)?.isbn13 }.first
+        let isbn13 =
+            (isbn13 ?? []).lazy.compactMap { ISBN($0)?.isbn13 }.first
             ?? (isbn10 ?? []).lazy.compactMap { ISBN($0)?.isbn13 }.first
-        let isbn10 = (isbn10 ?? []).lazy.compactMap { ISBN($0)?.isbn10 }.first
+        let isbn10 =
+            (isbn10 ?? []).lazy.compactMap { ISBN($0)?.isbn10 }.first
             ?? isbn13.flatMap { ISBN($0)?.isbn10 }
         let cover = covers?.first(where: { $0 > 0 })
         return VolumeResult(
             provider: .openLibrary, volumeId: nil, title: title, subtitle: subtitle, authors: authorNames,
             publisher: publishers?.first, publishedDate: publishDate.flatMap(OpenLibraryDate.normalised),
-            description: description?.value.map(DescriptionText.plain), pageCount: BoundedNumber.plausible(numberOfPages?.value, in: BoundedNumber.pageCount),
+            description: description?.value.map(DescriptionText.plain),
+            pageCount: BoundedNumber.plausible(numberOfPages?.value, in: BoundedNumber.pageCount),
             categories: Array((subjects ?? []).prefix(5)),
             language: languages?.first?.key.map { String($0.split(separator: "/").last ?? "") },
             isbn10: isbn10, isbn13: isbn13,

@@ -55,10 +55,12 @@ struct SearchPage: Sendable {
     let failure: String?
     let manualAddPath: String
 
-    init(context: some PageContext, request: SearchRequest, results: [SearchResultView], total: Int,
-         failure: String?)
-    {
-        chrome = PageChrome(title: request.text.isEmpty ? "Find a book" : "Search: \(request.text)", context: context, tab: .feed)
+    init(
+        context: some PageContext, request: SearchRequest, results: [SearchResultView], total: Int,
+        failure: String?
+    ) {
+        chrome = PageChrome(
+            title: request.text.isEmpty ? "Find a book" : "Search: \(request.text)", context: context, tab: .feed)
         query = request.text
         let labels: [SearchRequest.Field: String] = [.all: "Everything", .title: "Title", .author: "Author"]
         fields = SearchRequest.Field.allCases.map {
@@ -68,9 +70,11 @@ struct SearchPage: Sendable {
         self.results = results
         self.failure = failure
         let shown = request.startIndex + results.count
-        summary = hasQuery && failure == nil
+        summary =
+            hasQuery && failure == nil
             ? (results.isEmpty ? nil : "Results \(request.startIndex + 1)–\(shown)") : nil
-        morePath = results.count == GoogleBooksClient.pageSize && shown < total
+        morePath =
+            results.count == GoogleBooksClient.pageSize && shown < total
             ? Paths.search(request.text, field: request.field, start: shown) : nil
         manualAddPath = Paths.newBook(prefilledFrom: request)
     }

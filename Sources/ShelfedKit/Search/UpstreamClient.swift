@@ -55,7 +55,8 @@ struct UpstreamClient: Sendable {
         do {
             response = try await http().execute(request, timeout: .nanoseconds(Int64(timeout.seconds * 1e9)))
             body = try await response.body.collect(upTo: maxBodyBytes)
-        } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout
+        } catch let error as HTTPClientError
+            where error == .deadlineExceeded || error == .readTimeout
             || error == .connectTimeout
         {
             throw UpstreamFailure.timeout
@@ -71,7 +72,9 @@ struct UpstreamClient: Sendable {
         case 404:
             throw UpstreamFailure.notFound
         case 429:
-            let retryAfter = response.headers.first(name: "Retry-After").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+            let retryAfter = response.headers.first(name: "Retry-After").flatMap {
+                Int($0.trimmingCharacters(in: .whitespaces))
+            }
             throw UpstreamFailure.rateLimited(retryAfter: retryAfter, dailyQuota: GoogleBooksError.isDailyQuota(data))
         case 500..<600:
             throw UpstreamFailure.serverError(status: Int(response.status.code))

@@ -28,11 +28,13 @@ struct CSRFMiddleware: RouterMiddleware {
         let expected = Self.expectedToken(request, context: context)
         if context.identity != nil && context.sessions.session != nil {
             // A session from before tokens lived in sessions gets one now; it is saved with the session.
-            context.csrfToken = expected ?? context.sessions.withLockedSession { data in
-                let token = Self.makeToken()
-                data?.csrfToken = token
-                return token
-            }
+            context.csrfToken =
+                expected
+                ?? context.sessions.withLockedSession { data in
+                    let token = Self.makeToken()
+                    data?.csrfToken = token
+                    return token
+                }
             return try await next(request, context)
         }
         context.csrfToken = expected ?? Self.makeToken()
@@ -83,7 +85,8 @@ struct CSRFMiddleware: RouterMiddleware {
                 else {
                     throw HTTPError(
                         .forbidden,
-                        message: "This form has expired or was not sent from Shelfed. Go back, reload the page and try again."
+                        message:
+                            "This form has expired or was not sent from Shelfed. Go back, reload the page and try again."
                     )
                 }
             }

@@ -37,7 +37,8 @@ struct ErrorPageMiddleware: RouterMiddleware {
             case let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_FOREIGNKEY:
                 // What the change pointed at was removed meanwhile: the book, or the account being deleted.
                 status = .conflict
-                message = "What this change refers to was removed meanwhile (the book, or your account). "
+                message =
+                    "What this change refers to was removed meanwhile (the book, or your account). "
                     + "Reload the page and try again."
                 context.logger.notice("Refused a change to something removed: \(error)")
             default:
@@ -82,7 +83,9 @@ struct ErrorPage: Sendable {
     private static func wording(for status: HTTPResponse.Status) -> (String, String) {
         switch status {
         case .badRequest:
-            return ("That request didn't make sense", "Something in the link or form was malformed. Go back and try again.")
+            return (
+                "That request didn't make sense", "Something in the link or form was malformed. Go back and try again."
+            )
         case .unauthorized:
             return ("Please sign in", "You need to sign in to see this page.")
         case .forbidden:

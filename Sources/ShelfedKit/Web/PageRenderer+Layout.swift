@@ -43,7 +43,9 @@ final class LayoutCache: Sendable {
 extension PageChrome {
     /// Everything the layout shows, so that equal keys render equal layouts.
     var cacheKey: String {
-        [title, csrfToken, userDisplayName ?? "\u{1}", notice ?? "\u{1}",
-         "\(isFeed)\(isShelves)\(isFavourites)\(isProfile)"].joined(separator: "\u{0}")
+        [
+            title, csrfToken, userDisplayName ?? "\u{1}", notice ?? "\u{1}",
+            "\(isFeed)\(isShelves)\(isFavourites)\(isProfile)",
+        ].joined(separator: "\u{0}")
     }
 }

@@ -19,7 +19,8 @@ public struct PageRenderer: Sendable {
         MustacheContentTypes.register(SafeHTMLContentType(), named: Self.contentTypeName)
         var library = MustacheLibrary()
         let root = URL(fileURLWithPath: directory, isDirectory: true).standardizedFileURL
-        let files = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)?
+        let files =
+            FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)?
             .compactMap { $0 as? URL }.filter { $0.pathExtension == "mustache" } ?? []
         for file in files {
             let relative = file.standardizedFileURL.path.dropFirst(root.path.count + 1)

@@ -43,7 +43,8 @@ extension Pagination {
         var html: HTMLFragment = "<nav class=\"pagination\" aria-label=\"Pages\">"
         if let previousPath { html += "<a href=\"\(previousPath)\" rel=\"prev\">‹ Previous</a>" }
         for link in links {
-            html += "<a href=\"\(link.path)\"\(link.current ? " aria-current=\"page\"" : "" as HTMLFragment)>\(link.number)</a>"
+            html +=
+                "<a href=\"\(link.path)\"\(link.current ? " aria-current=\"page\"" : "" as HTMLFragment)>\(link.number)</a>"
         }
         if let nextPath { html += "<a href=\"\(nextPath)\" rel=\"next\">Next ›</a>" }
         html += "</nav>\n"

@@ -13,7 +13,8 @@ extension Request {
         do {
             return try URLEncodedFormDecoder().decode(Form.self, from: String(buffer: body))
         } catch {
-            throw HTTPError(.badRequest, message: "This form could not be read. Go back, reload the page and try again.")
+            throw HTTPError(
+                .badRequest, message: "This form could not be read. Go back, reload the page and try again.")
         }
     }
 }

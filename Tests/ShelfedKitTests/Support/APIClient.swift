@@ -73,7 +73,9 @@ extension APIClient {
             append("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n")
         }
         for file in files {
-            append("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(file.field)\"; filename=\"\(file.filename)\"\r\n")
+            append(
+                "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(file.field)\"; filename=\"\(file.filename)\"\r\n"
+            )
             append("Content-Type: \(file.contentType)\r\n\r\n")
             body.append(file.data)
             append("\r\n")

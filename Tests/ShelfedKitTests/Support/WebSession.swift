@@ -91,7 +91,9 @@ final class WebSession {
             append("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n")
         }
         for file in files {
-            append("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(file.field)\"; filename=\"\(file.filename)\"\r\n")
+            append(
+                "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(file.field)\"; filename=\"\(file.filename)\"\r\n"
+            )
             append("Content-Type: \(file.contentType)\r\n\r\n")
             body.append(file.data)
             append("\r\n")
@@ -107,8 +109,10 @@ final class WebSession {
     func register(_ username: String, password: String = "correct horse") async throws -> TestResponse {
         try await post(
             "/register",
-            ["username": username, "display_name": username.capitalized, "email": "\(username)@example.com",
-             "password": password])
+            [
+                "username": username, "display_name": username.capitalized, "email": "\(username)@example.com",
+                "password": password,
+            ])
     }
 
     @discardableResult

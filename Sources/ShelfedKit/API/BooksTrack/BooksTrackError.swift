@@ -84,11 +84,13 @@ struct BooksTrackError: Error, Encodable {
                 retryable: !dailyQuota, retryAfterMs: dailyQuota ? nil : retryAfter.map { $0 * 1000 },
                 provider: "google_books")
         case .refused(let status):
-            self.init(code: .apiError, message: "The book provider refused the request (HTTP \(status)).", retryable: false)
+            self.init(
+                code: .apiError, message: "The book provider refused the request (HTTP \(status)).", retryable: false)
         case .notFound:
             self.init(code: .notFound, message: "No book matches.", retryable: false)
         case .malformed, .tooLarge:
-            self.init(code: .apiError, message: "The book provider sent an answer Shelfed cannot read.", retryable: true)
+            self.init(
+                code: .apiError, message: "The book provider sent an answer Shelfed cannot read.", retryable: true)
         }
     }
 

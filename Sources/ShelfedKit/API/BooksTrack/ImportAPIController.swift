@@ -127,7 +127,8 @@ struct ImportAPIController: Sendable {
         }
         let barcodes = try await JSONBody.decode(BatchRequest.self, from: request).barcodes
         guard (1...Self.maxBarcodes).contains(barcodes.count) else {
-            throw BooksTrackError.invalid("barcodes must hold 1 to \(Self.maxBarcodes) ISBNs; send more in further batches.")
+            throw BooksTrackError.invalid(
+                "barcodes must hold 1 to \(Self.maxBarcodes) ISBNs; send more in further batches.")
         }
         guard barcodes.allSatisfy({ $0.utf8.count <= 32 }) else {
             throw BooksTrackError.invalid("Each barcode must be an ISBN of at most 32 characters.")
@@ -162,7 +163,8 @@ struct ImportAPIController: Sendable {
         let job = try await requireJob(context)
         let failed = try await imports.rows(of: job.id, userID: job.userId, outcome: .failed, limit: 1_000)
         let isBatch = job.format == .barcodes
-        let books = try await imports.importedBooks(of: job.id, userID: job.userId, limit: 5_000, includingSkipped: isBatch)
+        let books = try await imports.importedBooks(
+            of: job.id, userID: job.userId, limit: 5_000, includingSkipped: isBatch)
         // A batch's books come from the providers already filled in: its enrichment is its lookups.
         let enrichment = try await imports.enrichment(of: job.id)
         let results = Results(
@@ -220,7 +222,8 @@ struct ImportAPIController: Sendable {
     }
 
     private static func unauthorized() -> BooksTrackError {
-        var error = BooksTrackError.invalid("Send your API key (or the job's authToken) as \"Authorization: Bearer …\".")
+        var error = BooksTrackError.invalid(
+            "Send your API key (or the job's authToken) as \"Authorization: Bearer …\".")
         error.statusOverride = .unauthorized
         return error
     }
