@@ -15,12 +15,20 @@ ifeq ($(shell bash scripts/glibc-at-least.sh 2.36),yes)
 RELEASE_FLAGS += -Xlinker -z -Xlinker pack-relative-relocs
 endif
 
-.PHONY: run test system-deps test-deps build release test-swift test-e2e test-hostile test-api bench link-order clean
+.PHONY: run test lint format system-deps test-deps build release test-swift test-e2e test-hostile test-api bench link-order clean
 
 run: system-deps release
 	SHELFED_DATA_DIR="$${SHELFED_DATA_DIR:-./data}" .build/release/shelfed serve
 
-test: system-deps test-deps test-swift test-e2e test-hostile test-api
+test: system-deps test-deps lint test-swift test-e2e test-hostile test-api
+
+# The layout every Swift file keeps (.swift-format: 4 spaces, 120 columns); `make format` rewrites the tree to it.
+SWIFT_FILES := Sources Tests Package.swift
+lint:
+	swift format lint --strict --recursive --parallel $(SWIFT_FILES)
+
+format:
+	swift format format --in-place --recursive --parallel $(SWIFT_FILES)
 
 system-deps:
 	@bash scripts/install-system-packages.sh $(SYSTEM_PACKAGES)

@@ -158,7 +158,7 @@ import Testing
         #expect(book.readThroughs == [ReadThrough()])
     }
 
-    @Test func ISBNsWithoutTheirWrapperAndADayMonthDate() throws {
+    @Test func isbnsWithoutTheirWrapperAndADayMonthDate() throws {
         let file = try Self.read("goodreads_bayang_jelu_clean_isbn_2026-10-07.csv")
         let book = try #require(file.books.first)
         #expect(book.isbn13 == "9780300220117" && book.isbn10 == "0300220111")

@@ -90,7 +90,7 @@ struct ReaderAPIController: Sendable {
         var json = JSONWriter(reservingCapacity: 128 + books.count * 96)
         json.object { json in
             json.key("books")
-            json.array { json in books.forEach { $0.write(to: &json) } }
+            json.array { json in for book in books { book.write(to: &json) } }
             json.key("shelf")
             json.object { json in
                 json.key("id")
@@ -110,7 +110,7 @@ struct ReaderAPIController: Sendable {
             json.key("book_count")
             json.integer(books.count)
             json.key("books")
-            json.array { json in books.forEach { $0.write(to: &json) } }
+            json.array { json in for book in books { book.write(to: &json) } }
             json.key("user")
             json.string(context.user.email)
         }
