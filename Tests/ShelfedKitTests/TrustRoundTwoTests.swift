@@ -78,12 +78,12 @@ import Testing
     @Test func eachPersonHoldsAFewLiveStreamsAndGivesThemBack() throws {
         let streams = LiveStreams(total: 6)
         var held = try (0..<LiveStreams.perPerson).map { _ in try streams.ticket(for: 1) }
-        #expect(throws: HTTPError.self) { try streams.ticket(for: 1) }
+        #expect(throws: AppError.self) { try streams.ticket(for: 1) }
         // Someone else still gets theirs, up to the server's total.
         let other = try streams.ticket(for: 2)
         _ = try streams.ticket(for: 3)  // dropped at once: its place comes back
         let third = try streams.ticket(for: 3)
-        #expect(throws: HTTPError.self) { try streams.ticket(for: 4) }
+        #expect(throws: AppError.self) { try streams.ticket(for: 4) }
         #expect(streams.count == 6)
         held.removeLast()
         #expect(streams.count == 5)

@@ -217,7 +217,7 @@ struct TrustTests {
             let file = media.temporaryFile()
             try TestImages.png.write(to: file)
             try await UserStore(db: database).delete(id: 1)
-            let error = await #expect(throws: HTTPError.self) {
+            let error = await #expect(throws: AppError.self) {
                 _ = try await uploader.store(
                     UploadedFile(url: file, bytes: TestImages.png.count), userID: 1, details: .init(), now: Date())
             }

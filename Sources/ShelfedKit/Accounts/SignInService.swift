@@ -1,5 +1,4 @@
 import Foundation
-import Hummingbird
 
 /// Checks a username-or-email and password for the web sign-in and for API keys alike, under one throttle
 /// (DESIGN §13): the attempt is counted before bcrypt runs, per (account, address) and per address.
@@ -27,11 +26,10 @@ struct SignInService: Sendable {
         return user
     }
 
-    static func tooManyAttempts(until: Date, now: Date, doing: String) -> HTTPError {
+    static func tooManyAttempts(until: Date, now: Date, doing: String) -> AppError {
         let seconds = max(1, Int(min(until.timeIntervalSince(now), 24 * 60 * 60).rounded(.up)))
         let minutes = max(1, (seconds + 59) / 60)
-        return HTTPError(
-            .tooManyRequests, headers: [.retryAfter: String(seconds)],
-            message: "Too many \(doing). Try again in \(minutes) minute\(minutes == 1 ? "" : "s").")
+        return .rateLimited(
+            "Too many \(doing). Try again in \(minutes) minute\(minutes == 1 ? "" : "s").", retryAfter: seconds)
     }
 }

@@ -1,6 +1,5 @@
 import CImaging
 import Foundation
-import Hummingbird
 import NIOPosix
 
 /// What the barcodes in one photo said: the ISBNs, in the order found, and any other product codes (a UPC-A on
@@ -32,10 +31,9 @@ public struct BarcodeReader: Sendable {
 
     public func scan(photoAt url: URL) async throws -> BarcodeScan {
         guard Self.isAvailable else {
-            throw HTTPError(
-                .serviceUnavailable,
-                message: "This server cannot read barcodes: the zbar library is missing (Debian package libzbar0). "
-                    + "Type the ISBN instead.")
+            throw AppError.unavailable(
+                "This server cannot read barcodes: the zbar library is missing (Debian package libzbar0). "
+                    + "Type the ISBN instead.", retryAfter: nil)
         }
         let maxPixels = processor.maxMegapixels * 1_000_000
         let cost = try await NIOThreadPool.singleton.runIfActive {
@@ -76,10 +74,8 @@ public struct BarcodeReader: Sendable {
         var width: Int32 = 0
         var height: Int32 = 0
         guard shelfed_vips_grey_pixels(url.path, Int32(side), angle, &pixels, &width, &height) == 0, let pixels else {
-            throw HTTPError(
-                .unsupportedMediaType,
-                message:
-                    "That file could not be read as a picture; it may be damaged or cut short. Try the photo again.")
+            throw AppError.unsupportedMedia(
+                "That file could not be read as a picture; it may be damaged or cut short. Try the photo again.")
         }
         defer { shelfed_vips_free_pixels(pixels) }
         let slot = 32

@@ -1,7 +1,6 @@
 import CImaging
 import Foundation
 import GRDB
-import Hummingbird
 import Logging
 import NIOPosix
 
@@ -69,10 +68,8 @@ struct ShelfScanService: Sendable {
             }
         }
         guard made else {
-            throw HTTPError(
-                .unsupportedMediaType,
-                message:
-                    "That file could not be read as a picture; it may be damaged or cut short. Try the photo again.")
+            throw AppError.unsupportedMedia(
+                "That file could not be read as a picture; it may be damaged or cut short. Try the photo again.")
         }
         shelfed_release_memory()
         return try Data(contentsOf: shrunk)

@@ -1,6 +1,5 @@
 import Foundation
 import GRDB
-import Hummingbird
 
 /// All SQL about a user's library: their books, shelves, favourites and dates. Every method is scoped
 /// to one user; a book that user does not have reads as absent.
@@ -109,7 +108,7 @@ public struct LibraryStore: Sendable {
     /// malformed or someone else's ids.
     public func requireEntry(bookID: Int64?, of userID: Int64) async throws -> LibraryEntry {
         guard let bookID, let entry = try await entry(bookID: bookID, of: userID) else {
-            throw HTTPError(.notFound, message: "This book is not in your library. It may have been removed.")
+            throw AppError.notFound("This book is not in your library. It may have been removed.")
         }
         return entry
     }

@@ -1,6 +1,5 @@
 import CImaging
 import Foundation
-import Hummingbird
 import NIOPosix
 
 /// A display image and a thumbnail made from an upload, with their sizes.
@@ -35,14 +34,12 @@ public struct ImageProcessor: Sendable {
     /// for an iPhone HEIC photo on a server whose libvips cannot read it. `retry` ends the HEIC advice.
     static func readableKind(at url: URL, retry: String = "and take the photo again.") throws -> ImageKind {
         guard let kind = ImageKind.detect(at: url) else {
-            throw HTTPError(
-                .unsupportedMediaType,
-                message: "That file is not a photo Shelfed can read. Use a JPEG, PNG or WebP picture.")
+            throw AppError.unsupportedMedia(
+                "That file is not a photo Shelfed can read. Use a JPEG, PNG or WebP picture.")
         }
         if kind == .heic, !canReadHEIC {
-            throw HTTPError(
-                .unsupportedMediaType,
-                message: "This server cannot read iPhone HEIC photos. On the iPhone, choose Settings → Camera → "
+            throw AppError.unsupportedMedia(
+                "This server cannot read iPhone HEIC photos. On the iPhone, choose Settings → Camera → "
                     + "Formats → Most Compatible (JPEG), \(retry)")
         }
         return kind
@@ -64,7 +61,7 @@ public struct ImageProcessor: Sendable {
     /// image that claims too many pixels (a small file can claim a vast image) or would need more than the budget.
     static func decodingCost(of source: URL, _ maxPixels: Int) throws -> Int {
         guard VipsRuntime.shared.started else {
-            throw HTTPError(.internalServerError, message: "The image library could not start.")
+            throw AppError.internal("The image library could not start.")
         }
         defer { shelfed_vips_clear_error() }
         var width: Int32 = 0
@@ -72,9 +69,8 @@ public struct ImageProcessor: Sendable {
         guard shelfed_vips_header(source.path, &width, &height) == 0 else { throw unreadable() }
         let pixels = Int(width) * Int(height)
         guard pixels <= maxPixels else {
-            throw HTTPError(
-                .contentTooLarge,
-                message: "That image is \(Int(width)) × \(Int(height)) pixels; Shelfed accepts up to "
+            throw AppError.tooLarge(
+                "That image is \(Int(width)) × \(Int(height)) pixels; Shelfed accepts up to "
                     + "\(maxPixels / 1_000_000) megapixels. Take a smaller photo or a screenshot of it.")
         }
         var cost = shrinkingDecodeCost
@@ -89,9 +85,8 @@ public struct ImageProcessor: Sendable {
             break
         }
         guard cost <= memoryBudget else {
-            throw HTTPError(
-                .contentTooLarge,
-                message: "That picture (\(pixels / 1_000_000) megapixels, saved as a progressive JPEG, an interlaced "
+            throw AppError.tooLarge(
+                "That picture (\(pixels / 1_000_000) megapixels, saved as a progressive JPEG, an interlaced "
                     + "PNG or HEIC) would take more memory to read than this server allows. Save it as an ordinary "
                     + "JPEG, as phone cameras do, or make it smaller, and upload it again.")
         }
@@ -102,7 +97,7 @@ public struct ImageProcessor: Sendable {
         throws -> DerivedImages
     {
         guard VipsRuntime.shared.started else {
-            throw HTTPError(.internalServerError, message: "The image library could not start.")
+            throw AppError.internal("The image library could not start.")
         }
         defer { shelfed_vips_clear_error() }
         var displayWidth: Int32 = 0
@@ -124,10 +119,9 @@ public struct ImageProcessor: Sendable {
             thumbnailHeight: Int(thumbHeight))
     }
 
-    private static func unreadable() -> HTTPError {
-        HTTPError(
-            .unsupportedMediaType,
-            message: "That file could not be read as a picture; it may be damaged or cut short. Try the photo again.")
+    private static func unreadable() -> AppError {
+        AppError.unsupportedMedia(
+            "That file could not be read as a picture; it may be damaged or cut short. Try the photo again.")
     }
 }
 

@@ -1,5 +1,4 @@
 import Foundation
-import Hummingbird
 import Logging
 
 /// Takes an uploaded file from `.incoming/` to a stored photo: checks its type by its bytes, derives the
@@ -45,11 +44,10 @@ struct PhotoUploader: Sendable {
                     ocrStatus: details.bookID == nil ? nil : PhotoText.Status.pending.rawValue))
         } catch PhotoStore.Gone.account {
             media.remove(paths)
-            throw HTTPError(.gone, message: "This account was deleted while the photo was uploading; it was not kept.")
+            throw AppError.gone("This account was deleted while the photo was uploading; it was not kept.")
         } catch PhotoStore.Gone.book {
             media.remove(paths)
-            throw HTTPError(
-                .notFound, message: "This book left your library while the photo was uploading; it was not kept.")
+            throw AppError.notFound("This book left your library while the photo was uploading; it was not kept.")
         } catch {
             media.remove(paths)
             throw error

@@ -24,27 +24,8 @@ struct ErrorPageMiddleware: RouterMiddleware {
                 response.headers[.cacheControl] = "no-store"
                 return response
             }
-            let status: HTTPResponse.Status
-            var headers: HTTPFields = [:]
-            var message: String?
-            switch error {
-            case let error as HTTPError:
-                status = error.status
-                headers = error.headers
-                message = error.body
-            case let error as any HTTPResponseError:
-                status = error.status
-            case let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_FOREIGNKEY:
-                // What the change pointed at was removed meanwhile: the book, or the account being deleted.
-                status = .conflict
-                message =
-                    "What this change refers to was removed meanwhile (the book, or your account). "
-                    + "Reload the page and try again."
-                context.logger.notice("Refused a change to something removed: \(error)")
-            default:
-                context.logger.error("Unhandled error on \(request.method) \(request.uri.path): \(error)")
-                status = .internalServerError
-            }
+            let answer = FailureAnswer(error, request: request, logger: context.logger)
+            let (status, headers, message) = (answer.status, answer.headers, answer.message)
             if APIRoute.isAPIPath(request.uri.path) {
                 return jsonError(status: status, headers: headers, message: message ?? status.reasonPhrase)
             }

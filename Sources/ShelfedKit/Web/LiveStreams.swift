@@ -1,5 +1,3 @@
-import HTTPTypes
-import Hummingbird
 import Synchronization
 
 /// Counts the live event streams (an import's progress) held open, per person and in all: each keeps a connection
@@ -25,10 +23,9 @@ final class LiveStreams: Sendable {
             return true
         }
         guard granted else {
-            throw HTTPError(
-                .tooManyRequests, headers: [.retryAfter: "30"],
-                message: "Too many live progress views are open at once. Close a few tabs showing an import; this "
-                    + "page also updates when you reload it.")
+            throw AppError.rateLimited(
+                "Too many live progress views are open at once. Close a few tabs showing an import; this "
+                    + "page also updates when you reload it.", retryAfter: 30)
         }
         return LiveStreamTicket { [self] in
             open.withLock { open in

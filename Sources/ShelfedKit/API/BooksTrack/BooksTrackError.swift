@@ -98,30 +98,26 @@ struct BooksTrackError: Error, Encodable {
         name == "Open Library" ? "open_library" : "google_books"
     }
 
-    /// Every other error of a BooksTrack route, in its shape (HTTP errors keep their status and message).
+    /// Any error in the envelope's terms: a provider's failure with its provider and wait, anything else by the
+    /// status `FailureAnswer` gives it.
     static func from(_ error: any Error, request: Request, logger: Logger) -> Self {
-        switch error {
-        case let error as BooksTrackError:
-            return error
-        case let error as UpstreamFailure:
-            return Self(error)
-        case let error as HTTPError:
-            let code: Code
-            switch error.status {
-            case .notFound: code = .notFound
-            case .tooManyRequests: code = .rateLimitExceeded
-            case .internalServerError: code = .internalError
-            default: code = .invalidRequest
-            }
-            var result = Self(code: code, message: error.body ?? error.status.reasonPhrase, retryable: false)
-            result.statusOverride = error.status
-            return result
-        case is DecodingError:
-            return .invalid("The request body is not the JSON this endpoint expects.")
-        default:
-            logger.error("Unhandled API error on \(request.method) \(request.uri.path): \(error)")
-            return Self(code: .internalError, message: "Shelfed hit a problem it didn't expect.", retryable: true)
+        if let error = error as? BooksTrackError { return error }
+        let answer = FailureAnswer(error, request: request, logger: logger)
+        if let upstream = answer.upstream { return Self(upstream) }
+        let code: Code
+        switch answer.status {
+        case .notFound: code = .notFound
+        case .tooManyRequests: code = .rateLimitExceeded
+        case .internalServerError: code = .internalError
+        case .serviceUnavailable: code = .apiError
+        default: code = .invalidRequest
         }
+        var result = Self(
+            code: code, message: answer.message ?? answer.status.reasonPhrase,
+            retryable: answer.status == .serviceUnavailable || answer.status == .internalServerError)
+        result.statusOverride = answer.status
+        if let seconds = answer.headers[.retryAfter].flatMap({ Int($0) }) { result.retryAfterMs = seconds * 1000 }
+        return result
     }
 }
 
@@ -136,6 +132,7 @@ extension BooksTrackError {
         let failure = from(error, request: request, logger: logger)
         var headers: HTTPFields = [:]
         if let httpError = error as? HTTPError { headers = httpError.headers }
+        headers[.retryAfter] = nil
         if let milliseconds = failure.retryAfterMs {
             headers[.retryAfter] = String(max(1, (milliseconds + 999) / 1000))
         }

@@ -79,7 +79,9 @@ struct ImportAPIController: Sendable {
                 fileField: "file", maxBytes: ImportController.maxUploadBytes, csrfToken: nil,
                 temporaryFile: { media.temporaryFile(".upload") },
                 tooLargeAdvice: "Import files can be up to 20 MB. Split the file and send each part.")
-        } catch let error as HTTPError {
+        } catch let error as HTTPError where (400..<500).contains(error.status.code) {
+            // The client's upload was at fault: INVALID_REQUEST with its status. A failure of the server's own
+            // (a full disk) goes on to the envelope as the 500 it is.
             var failure = BooksTrackError.invalid(error.body ?? "The upload could not be read.")
             failure.statusOverride = error.status == .contentTooLarge ? .contentTooLarge : nil
             throw failure
