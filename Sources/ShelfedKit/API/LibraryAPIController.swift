@@ -3,7 +3,9 @@ import Hummingbird
 
 /// Shelfed's own library endpoints in the Reader style: add, change and remove books (DESIGN §6).
 struct LibraryAPIController: Sendable {
-    let services: APIServices
+    let library: LibraryStore
+    let books: LibraryService
+    let media: MediaStore
     let clock: AppClock
 
     func addRoutes(to router: RouterGroup<APIContext>) {
@@ -25,14 +27,14 @@ struct LibraryAPIController: Sendable {
                 case .failure(let errors):
                     throw HTTPError(.unprocessableContent, message: errors.summary)
                 case .success(let (book, _)):
-                    bookID = try await services.books.add(book, to: shelf, for: context.userID)
+                    bookID = try await books.add(book, to: shelf, for: context.userID)
                 }
             }
         } catch let duplicate as AlreadyInLibrary {
             throw HTTPError(
                 .conflict, message: "This book is already in your library, as book \(duplicate.bookID).")
         }
-        let entry = try await services.library.requireEntry(bookID: bookID, of: context.userID)
+        let entry = try await library.requireEntry(bookID: bookID, of: context.userID)
         return JSONBody.response(ReaderAPIController.BookResponse(book: ReaderBookDetail(entry)), status: .created)
     }
 
@@ -45,7 +47,7 @@ struct LibraryAPIController: Sendable {
             throw HTTPError(.badRequest, message: "isbn is not a valid ISBN-10 or ISBN-13.")
         }
         do {
-            return try await services.books.addFromProvider(
+            return try await books.addFromProvider(
                 volumeID: body.volumeID, isbn: isbn, to: shelf, for: userID)
         } catch let failure as UpstreamFailure {
             if failure == .notFound {
@@ -61,19 +63,19 @@ struct LibraryAPIController: Sendable {
         let body = try await JSONBody.decode(BookChangeRequest.self, from: request)
         if let shelfID = body.shelfID { _ = try Self.shelf(shelfID) }
         guard
-            let problems = try await services.library.apply(
+            let problems = try await library.apply(
                 body.change, bookID: bookID, for: context.userID, now: clock.now(), today: clock.today())
         else { throw Self.notInLibrary }
         guard problems.isEmpty else { throw HTTPError(.unprocessableContent, message: problems.summary) }
-        let entry = try await services.library.requireEntry(bookID: bookID, of: context.userID)
+        let entry = try await library.requireEntry(bookID: bookID, of: context.userID)
         return JSONBody.response(ReaderAPIController.BookResponse(book: ReaderBookDetail(entry)))
     }
 
     /// DELETE /api/v1/books/:id: removes the book and the user's photos of it; 204.
     @Sendable func delete(_ request: Request, context: APIContext) async throws -> Response {
-        guard let removed = try await services.library.remove(bookID: try requireBookID(context), for: context.userID)
+        guard let removed = try await library.remove(bookID: try requireBookID(context), for: context.userID)
         else { throw Self.notInLibrary }
-        services.media.remove(removed.flatMap(\.files))
+        media.remove(removed.flatMap(\.files))
         return Response(status: .noContent)
     }
 

@@ -4,7 +4,10 @@ import Hummingbird
 /// Photos through the API: list, upload (the web's streaming pipeline and limits), edit, delete and the image
 /// bytes — all only the key owner's.
 struct PhotoAPIController: Sendable {
-    let services: APIServices
+    let library: LibraryStore
+    let photos: PhotoStore
+    let media: MediaStore
+    let uploader: PhotoUploader
     let clock: AppClock
     let maxUploadBytes: Int
 
@@ -28,7 +31,7 @@ struct PhotoAPIController: Sendable {
     /// GET /api/v1/books/:id/photos, newest first.
     @Sendable func index(_ request: Request, context: APIContext) async throws -> Response {
         let entry = try await requireBook(context)
-        let list = try await services.photos.photos(ofBook: entry.book.id!, userID: context.userID)
+        let list = try await photos.photos(ofBook: entry.book.id!, userID: context.userID)
         return JSONBody.response(PhotosResponse(photos: list.map(PhotoJSON.init)))
     }
 
@@ -38,7 +41,7 @@ struct PhotoAPIController: Sendable {
         // No CSRF part: the call carries a key, which no other site's page can send.
         let upload = try await request.receiveMultipart(
             fileField: "photo", maxBytes: maxUploadBytes, csrfToken: nil,
-            temporaryFile: { services.media.temporaryFile() })
+            temporaryFile: { media.temporaryFile() })
         let form = PhotoForm(pageNumber: upload.fields["page_number"], comment: upload.fields["comment"])
         var details = PhotoUploader.Details(bookID: entry.book.id)
         switch form.validate(pageCount: entry.book.pageCount) {
@@ -52,7 +55,7 @@ struct PhotoAPIController: Sendable {
         guard !upload.files.isEmpty else {
             throw HTTPError(.badRequest, message: "Send the picture as a file part named \"photo\".")
         }
-        let stored = try await services.uploader.storeAll(
+        let stored = try await uploader.storeAll(
             upload, userID: context.userID, details: details, now: clock.now())
         return JSONBody.response(PhotosResponse(photos: stored.map(PhotoJSON.init)), status: .created)
     }
@@ -70,13 +73,13 @@ struct PhotoAPIController: Sendable {
             pageNumber: body.pageNumber.applied(to: photo.pageNumber).map(String.init),
             comment: body.comment.applied(to: photo.comment))
         let pageCount = try await photo.bookId.asyncFlatMap {
-            try await services.library.catalogBook(id: $0)?.pageCount
+            try await library.catalogBook(id: $0)?.pageCount
         }
         switch form.validate(pageCount: pageCount) {
         case .failure(let errors):
             throw HTTPError(.unprocessableContent, message: errors.summary)
         case .success(let (page, comment)):
-            _ = try await services.photos.update(id: photo.id!, of: context.userID, pageNumber: page, comment: comment)
+            _ = try await photos.update(id: photo.id!, of: context.userID, pageNumber: page, comment: comment)
         }
         return JSONBody.response(PhotoResponse(photo: PhotoJSON(try await requirePhoto(context))))
     }
@@ -84,7 +87,7 @@ struct PhotoAPIController: Sendable {
     /// DELETE /api/v1/photos/:id: 204.
     @Sendable func delete(_ request: Request, context: APIContext) async throws -> Response {
         let photo = try await requirePhoto(context)
-        guard try await services.uploader.delete(photo.id!, userID: context.userID) else { throw Self.noSuchPhoto }
+        guard try await uploader.delete(photo.id!, userID: context.userID) else { throw Self.noSuchPhoto }
         return Response(status: .noContent)
     }
 
@@ -95,17 +98,17 @@ struct PhotoAPIController: Sendable {
         }
         let photo = try await requirePhoto(context)
         return try await PhotoFile.response(
-            for: photo, variant, request: request, media: services.media, context: context)
+            for: photo, variant, request: request, media: media, context: context)
     }
 
     private func requireBook(_ context: APIContext) async throws -> LibraryEntry {
-        try await services.library.requireEntry(
+        try await library.requireEntry(
             bookID: BoundedNumber.id(context.parameters.get("id")), of: context.userID)
     }
 
     private func requirePhoto(_ context: APIContext) async throws -> Photo {
         guard let id = BoundedNumber.id(context.parameters.get("photoID")),
-            let photo = try await services.photos.photo(id: id, of: context.userID)
+            let photo = try await photos.photo(id: id, of: context.userID)
         else { throw Self.noSuchPhoto }
         return photo
     }

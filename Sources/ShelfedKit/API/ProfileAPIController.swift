@@ -4,7 +4,9 @@ import Hummingbird
 /// `GET /api/v1/profile`: who the key belongs to, their shelf counts and a year of reading (this year unless
 /// `?year=`), with books and pages per month and the yearly goal.
 struct ProfileAPIController: Sendable {
-    let services: APIServices
+    let library: LibraryStore
+    let photos: PhotoStore
+    let statistics: StatisticsStore
     let clock: AppClock
 
     func addRoutes(to router: RouterGroup<APIContext>) {
@@ -72,9 +74,9 @@ struct ProfileAPIController: Sendable {
             }
             year = parsed
         }
-        async let counts = services.library.counts(of: context.userID)
-        async let photoCount = services.photos.count(of: context.userID)
-        async let statistics = services.statistics.year(year, of: context.userID)
+        async let counts = library.counts(of: context.userID)
+        async let photoCount = photos.count(of: context.userID)
+        async let statistics = statistics.year(year, of: context.userID)
         let (shelves, photos, stats) = try await (counts, photoCount, statistics)
         let user = context.user
         let response = ProfileResponse(

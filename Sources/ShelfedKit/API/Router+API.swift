@@ -2,11 +2,9 @@ import Hummingbird
 
 /// Registers the JSON API (DESIGN §6) on `router`, ahead of the session middleware: API calls carry a key, never
 /// a cookie. Every answer goes through `APIResponseMiddleware` (`no-store`, JSON errors).
-func addAPIRoutes(
-    to router: Router<AppRequestContext>, config: AppConfig, services: APIServices, renderer: PageRenderer
-) throws {
-    let clock = config.clock
-    APIDocsController(specFile: config.openAPIFile, renderer: renderer).addRoutes(to: router.group())
+func addAPIRoutes(to router: Router<AppRequestContext>, _ services: AppServices) {
+    let (config, clock) = (services.config, services.config.clock)
+    APIDocsController(specFile: config.openAPIFile, renderer: services.renderer).addRoutes(to: router.group())
     let api = router.group().add(middleware: APIResponseMiddleware())
     let reader = ReaderAPIController(
         signIn: services.signIn, keys: services.keys, library: services.library, now: clock.now)
@@ -14,12 +12,18 @@ func addAPIRoutes(
     let keyed = api.group().add(middleware: APIKeyAuthenticator(keys: services.keys, now: clock.now))
         .group(context: APIContext.self)
     reader.addRoutes(to: keyed)
-    LibraryAPIController(services: services, clock: clock).addRoutes(to: keyed)
-    PhotoAPIController(services: services, clock: clock, maxUploadBytes: config.maxUploadBytes).addRoutes(to: keyed)
-    ProfileAPIController(services: services, clock: clock).addRoutes(to: keyed)
+    LibraryAPIController(library: services.library, books: services.books, media: services.media, clock: clock)
+        .addRoutes(to: keyed)
+    PhotoAPIController(
+        library: services.library, photos: services.photos, media: services.media, uploader: services.uploader,
+        clock: clock, maxUploadBytes: config.maxUploadBytes
+    ).addRoutes(to: keyed)
+    ProfileAPIController(
+        library: services.library, photos: services.photos, statistics: services.statistics, clock: clock
+    ).addRoutes(to: keyed)
     ScanAPIController(
         scanner: services.scanner, media: services.media, maxUploadBytes: config.maxUploadBytes,
-        textSearch: TextSearchStore(db: services.photos.db), shelfScans: services.shelfScans
+        textSearch: services.textSearch, shelfScans: services.shelfScans
     ).addRoutes(to: keyed)
 
     // BooksTrack's paths: its envelope for errors, keyless calls per `SHELFED_API_SEARCH`, limits per minute.
@@ -29,7 +33,7 @@ func addAPIRoutes(
     SearchAPIController(search: services.search).addRoutes(to: booksTrack)
     EnrichAPIController(search: services.search, cache: services.search.cache).addRoutes(to: booksTrack)
     let importAPI = ImportAPIController(
-        imports: services.imports, runner: services.runner, streams: services.streams, keys: services.keys,
+        imports: services.imports, runner: services.importRunner, streams: services.streams, keys: services.keys,
         media: services.media, clock: clock)
     importAPI.addRoutes(to: booksTrack)
     // Cancelling takes the job's own token, which is no API key: it is checked by the handler, not the gate.

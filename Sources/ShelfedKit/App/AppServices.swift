@@ -1,0 +1,115 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+
+/// Every store and service of the app, each built once, here: the router's controllers and the background
+/// services are handed what they need from this one value.
+struct AppServices: Sendable {
+    let config: AppConfig
+    let logger: Logger
+    let database: AppDatabase
+    let renderer: PageRenderer
+
+    let users: UserStore
+    let library: LibraryStore
+    let photos: PhotoStore
+    let media: MediaStore
+    let imports: ImportStore
+    let keys: APIKeyStore
+    let statistics: StatisticsStore
+    let textSearch: TextSearchStore
+
+    let hasher: PasswordHasher
+    let throttle: LoginThrottle
+    let signIn: SignInService
+    let search: BookSearchService
+    let covers: CoverStore
+    /// Every way of adding a book goes through this one service.
+    let books: LibraryService
+    let uploader: PhotoUploader
+    let scanner: BarcodeScanService
+    let shelfScans: ShelfScanService
+    let streams: LiveStreams
+
+    /// Background work, started and stopped with the server.
+    let importRunner: ImportRunner
+    let enrichment: EnrichmentWorker
+    let barcodeJobs: BarcodeJobRunner
+    let textReader: PhotoTextReader
+
+    /// `http` is the one outbound HTTP client, asked for on first use so that a server that never searches never
+    /// starts it.
+    init(config: AppConfig, logger: Logger, http: @escaping @Sendable () -> HTTPClient) async throws {
+        self.config = config
+        self.logger = logger
+        let clock = config.clock
+        try FileManager.default.createDirectory(at: config.coversDirectory, withIntermediateDirectories: true)
+        let database = try AppDatabase(path: config.databasePath)
+        self.database = database
+        renderer = try await PageRenderer(directory: config.templatesDirectory)
+
+        users = UserStore(db: database)
+        library = LibraryStore(db: database)
+        photos = PhotoStore(db: database)
+        media = MediaStore(root: config.mediaDirectory)
+        imports = ImportStore(db: database, directory: config.importsDirectory)
+        keys = APIKeyStore(db: database)
+        statistics = StatisticsStore(db: database)
+        textSearch = TextSearchStore(db: database)
+
+        hasher = PasswordHasher(cost: config.bcryptCost)
+        throttle = LoginThrottle(db: database)
+        signIn = SignInService(users: users, hasher: hasher, throttle: throttle, now: clock.now)
+        // One search service for the pages, the API, adding books and enrichment: they share its cache and breakers.
+        search = BookSearchService(
+            settings: config.search, database: database, clock: clock, logger: logger, http: http)
+        covers = CoverStore(
+            http: http, directory: config.coversDirectory, timeout: config.search.timeout,
+            maxBytes: config.search.maxCoverBytes, logger: logger)
+        books = LibraryService(store: library, covers: covers, search: search, clock: clock)
+
+        textReader = PhotoTextReader(
+            db: database, media: media, recognizer: TextRecognizer(languages: config.ocrLanguages),
+            workers: config.ocrWorkers, logger: logger)
+        var uploader = PhotoUploader(
+            media: media, processor: ImageProcessor(concurrentImages: config.imageWorkers), photos: photos,
+            logger: logger)
+        uploader.textReader = textReader
+        self.uploader = uploader
+        var printedText = TextRecognizer(languages: config.ocrLanguages)
+        printedText.processor = uploader.processor
+        scanner = BarcodeScanService(
+            reader: BarcodeReader(processor: uploader.processor), text: printedText, search: search,
+            library: library, scratch: media.incoming, logger: logger)
+        shelfScans = ShelfScanService(
+            gemini: GeminiClient(settings: config.gemini, http: http), search: search, db: database, media: media,
+            processor: uploader.processor, logger: logger, now: clock.now)
+        // Live progress streams may take a quarter of the connections; the rest stay for pages.
+        streams = LiveStreams(total: config.maxConnections / 4)
+
+        // Imports run beside the server and stop with it; an import cut off by a restart resumes.
+        importRunner = ImportRunner(db: database, logger: logger, now: clock.now)
+        enrichment = EnrichmentWorker(
+            db: database, search: search, covers: covers,
+            budget: GoogleBudget(db: database, dailyCalls: config.googleDailyBudget), logger: logger,
+            now: clock.now, pause: config.enrichmentPause)
+        barcodeJobs = BarcodeJobRunner(db: database, books: books, logger: logger, now: clock.now)
+    }
+
+    /// What a stop in the middle of something left behind is put right before the first request: scratch files of
+    /// backups, uploads that never became photos, import files no import can use, shelf scans cut off.
+    func repairAfterRestart() throws {
+        Backup.removeLeftovers(in: config.dataDirectory)
+        try media.prepare()
+        let orphans = media.removeUnreferenced(keeping: try photos.allFilePaths())
+        if !orphans.isEmpty {
+            logger.notice("Removed \(orphans.count) media files that no photo refers to: \(orphans.prefix(10))")
+        }
+        let staleImports = try imports.removeFilesOfEndedJobs()
+        if !staleImports.isEmpty {
+            logger.notice(
+                "Removed \(staleImports.count) import files no waiting import needs: \(staleImports.prefix(10))")
+        }
+        try ShelfScanService.failInterrupted(in: database)
+    }
+}
