@@ -58,13 +58,7 @@ struct ImportController: Sendable {
                 upload: file.url, fileName: name, userID: context.userID, now: clock.now())
             return .seeOther(Paths.importJob(job.id))
         } catch let error as ImportStore.StageError {
-            let message =
-                switch error {
-                case .notACSV(let message): message + " Export your library as CSV from your old tracker and try again."
-                case .tooManyRows: "That file has more than 100,000 rows. Split it and import each part."
-                case .tooManyColumns(let count): ImportStore.StageError.columnsAdvice(count)
-                }
-            return try await renderIndex(context: context, error: message, status: .unprocessableContent)
+            return try await renderIndex(context: context, error: error.advice, status: .unprocessableContent)
                 .response(from: request, context: context)
         }
     }

@@ -355,6 +355,15 @@ extension ImportStore {
 }
 
 extension ImportStore.StageError {
+    /// What is wrong with the file and what to do, the same words on the import page and in the API's answer.
+    var advice: String {
+        switch self {
+        case .notACSV(let message): message + " Export your library as CSV from your old tracker and try again."
+        case .tooManyRows: "That file has more than 100,000 rows. Split it and import each part."
+        case .tooManyColumns(let count): Self.columnsAdvice(count)
+        }
+    }
+
     /// What to do about a file with too many columns.
     static func columnsAdvice(_ count: Int) -> String {
         "That file has \(count) columns; exports from reading trackers have at most about 60, and Shelfed reads up to "

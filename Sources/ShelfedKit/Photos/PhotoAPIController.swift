@@ -42,22 +42,14 @@ struct PhotoAPIController: Sendable {
         let upload = try await request.receiveMultipart(
             fileField: "photo", maxBytes: maxUploadBytes, csrfToken: nil,
             temporaryFile: { media.temporaryFile() })
-        let form = PhotoForm(pageNumber: upload.fields["page_number"], comment: upload.fields["comment"])
-        var details = PhotoUploader.Details(bookID: entry.book.id)
-        switch form.validate(pageCount: entry.book.pageCount) {
-        case .success(let (page, comment)):
-            details.pageNumber = page
-            details.comment = comment
-        case .failure(let errors):
-            upload.discardFiles()
+        switch try await uploader.storePages(from: upload, of: entry, now: clock.now()) {
+        case .stored(let stored):
+            return JSONBody.response(PhotosResponse(photos: stored.map(PhotoJSON.init)), status: .created)
+        case .refused(_, let errors) where errors["photo"] != nil:
+            throw HTTPError(.badRequest, message: "Send the picture as a file part named \"photo\".")
+        case .refused(_, let errors):
             throw HTTPError(.unprocessableContent, message: errors.summary)
         }
-        guard !upload.files.isEmpty else {
-            throw HTTPError(.badRequest, message: "Send the picture as a file part named \"photo\".")
-        }
-        let stored = try await uploader.storeAll(
-            upload, userID: context.userID, details: details, now: clock.now())
-        return JSONBody.response(PhotosResponse(photos: stored.map(PhotoJSON.init)), status: .created)
     }
 
     /// GET /api/v1/photos/:id

@@ -33,27 +33,17 @@ struct PhotoController: Sendable {
     /// POST /books/:id/photos (multipart: `_csrf` first, then `page_number`, `comment`, one or more `photo`)
     @Sendable func create(_ request: Request, context: SignedInContext) async throws -> Response {
         let entry = try await requireBook(context)
-        let userID = entry.userBook.userId
         let upload = try await request.receiveMultipart(
             fileField: "photo", maxBytes: maxUploadBytes, csrfToken: context.csrfToken,
             temporaryFile: { uploader.media.temporaryFile() })
-        let form = PhotoForm(pageNumber: upload.fields["page_number"], comment: upload.fields["comment"])
-        var errors = FieldErrors()
-        var details = PhotoUploader.Details(bookID: entry.book.id)
-        switch form.validate(pageCount: entry.book.pageCount) {
-        case .success(let (page, comment)):
-            details.pageNumber = page
-            details.comment = comment
-        case .failure(let fieldErrors):
-            errors = fieldErrors
-        }
-        if errors.isEmpty && upload.files.isEmpty { errors["photo"] = "Choose a photo to upload." }
-        guard errors.isEmpty else {
-            upload.discardFiles()
+        let stored: [Photo]
+        switch try await uploader.storePages(from: upload, of: entry, now: clock.now()) {
+        case .stored(let photos):
+            stored = photos
+        case .refused(let form, let errors):
             let page = newPage(entry, context: context, form: form, errors: errors)
             return try renderer.render(page, template: "photos/new", status: .unprocessableContent).response
         }
-        let stored = try await uploader.storeAll(upload, userID: userID, details: details, now: clock.now())
         let target = stored.count == 1 ? Paths.photo(stored[0].id!) : Paths.bookPhotos(entry.book.id!)
         return .seeOther(target)
     }

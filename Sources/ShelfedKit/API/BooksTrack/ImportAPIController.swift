@@ -95,12 +95,8 @@ struct ImportAPIController: Sendable {
             job = try await imports.stage(
                 upload: file.url, fileName: ImportValues.line(file.clientName) ?? "export.csv", userID: userID,
                 now: clock.now())
-        } catch ImportStore.StageError.notACSV(let message) {
-            throw BooksTrackError.invalid(message)
-        } catch ImportStore.StageError.tooManyRows {
-            throw BooksTrackError.invalid("The file has more than 100,000 rows. Split it and send each part.")
-        } catch ImportStore.StageError.tooManyColumns(let count) {
-            throw BooksTrackError.invalid(ImportStore.StageError.columnsAdvice(count))
+        } catch let error as ImportStore.StageError {
+            throw BooksTrackError.invalid(error.advice)
         }
         guard job.status == .preview else {
             _ = try await imports.cancel(jobID: job.id, userID: userID, now: clock.now())
