@@ -266,7 +266,7 @@ struct BookFill: Sendable, Equatable {
                 WHERE id = ?
                 """,
             arguments: [
-                description, ImportApplier.jsonArray(categories), ImportApplier.jsonArray(categories), pageCount,
+                description, CatalogWriter.jsonArray(categories), CatalogWriter.jsonArray(categories), pageCount,
                 publisher, publishedDate, now, bookID,
             ])
         guard let coverFile else { return false }

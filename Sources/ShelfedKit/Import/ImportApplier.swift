@@ -79,39 +79,23 @@ struct ImportApplier {
 
     // MARK: - A new book
 
-    /// Plain cached statements rather than the records' Codable path: an import writes thousands of rows, and
-    /// encoding each `Book` and `UserBook` through Codable (with a JSON encoder for the authors) cost more than
-    /// SQLite's own work.
+    /// A new catalog row of the user's own and their entry for it, written through `CatalogWriter`.
     private func create(_ book: ImportedBook, shelf: Shelf, _ db: Database) throws -> Int64 {
-        try db.cachedStatement(
-            sql: """
-                INSERT INTO book (isbn10, isbn13, title, authors, publisher, published_date, description, page_count,
-                    categories, source, created_at, updated_at, owner_user_id, external_ids)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, '[]', 'import', ?, ?, ?, ?)
-                """
-        ).execute(arguments: [
-            book.isbn10, book.isbn13, book.title, Self.jsonArray(book.authors), book.publisher, book.publishedDate,
-            book.description, book.pageCount, nowValue, nowValue, userID, Self.json(book.externalIDs),
-        ])
-        let bookID = db.lastInsertedRowID
-        let author = try db.cachedStatement(sql: "INSERT INTO book_author (book_id, position, name) VALUES (?, ?, ?)")
-        for (position, name) in book.authors.enumerated() {
-            try author.execute(arguments: [bookID, position, name])
-        }
+        let writer = CatalogWriter(db: db)
+        let bookID = try writer.insert(
+            CatalogWriter.NewRow(
+                title: book.title, authors: book.authors, isbn10: book.isbn10, isbn13: book.isbn13,
+                publisher: book.publisher, publishedDate: book.publishedDate, description: book.description,
+                pageCount: book.pageCount, source: .import, owner: userID, externalIDs: book.externalIDs),
+            at: nowValue)
         let latest = book.readThroughs.last
-        try db.cachedStatement(
-            sql: """
-                INSERT INTO user_book (user_id, book_id, shelf, favourite, rating, review, added_at, started_at,
-                    finished_at, updated_at, private_notes, owned, format)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """
-        ).execute(arguments: [
-            userID, bookID, shelf.rawValue, book.favourite, book.rating, book.review,
-            book.addedOn.flatMap(Self.middayValue) ?? nowValue, latest?.startedOn,
-            shelf == .read ? latest?.finishedOn : nil, nowValue,
-            book.privateNotes, book.owned, book.format,
-        ])
-        let entryID = db.lastInsertedRowID
+        let entryID = try writer.insert(
+            CatalogWriter.NewEntry(
+                userID: userID, bookID: bookID, shelf: shelf, favourite: book.favourite, rating: book.rating,
+                review: book.review, addedAt: book.addedOn.flatMap(Self.middayValue) ?? nowValue,
+                startedAt: latest?.startedOn, finishedAt: shelf == .read ? latest?.finishedOn : nil,
+                privateNotes: book.privateNotes, owned: book.owned, format: book.format),
+            at: nowValue)
         for read in book.readThroughs {
             try insertReadThrough(read, entryID: entryID, db)
         }
@@ -120,12 +104,6 @@ struct ImportApplier {
             sql: "INSERT OR IGNORE INTO enrichment_queue (book_id, job_id, next_try_at) VALUES (?, ?, ?)"
         ).execute(arguments: [bookID, jobID, nowValue])
         return entryID
-    }
-
-    static func jsonArray(_ values: [String]) -> String {
-        var writer = JSONWriter(reservingCapacity: 64)
-        writer.array { array in for value in values { array.string(value) } }
-        return String(decoding: writer.bytes, as: UTF8.self)
     }
 
     // MARK: - A book the user has
@@ -244,12 +222,6 @@ struct ImportApplier {
             if db.changesCount > 0 { joined = true }
         }
         return joined
-    }
-
-    static func json(_ value: some Encodable) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 
     /// `yyyy-mm-dd` as SQLite keeps a date, noon UTC (`Date.databaseValue`'s format, written without a formatter).

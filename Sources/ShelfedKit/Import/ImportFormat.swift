@@ -96,8 +96,11 @@ extension ImportRowReader {
     /// The title every format needs, checked once: present and of a sane length.
     func title(_ raw: String?) -> Result<String, ImportProblem> {
         guard let title = ImportValues.line(raw) else { return .failure(ImportProblem("The row has no title.")) }
-        guard title.count <= ImportValues.maxTitleLength else {
-            return .failure(ImportProblem("The title is longer than 500 characters. Shorten it and try again."))
+        guard title.count <= CatalogLimits.title else {
+            return .failure(
+                ImportProblem(
+                    "The title is longer than \(CatalogLimits.spelled(CatalogLimits.title)) characters. Shorten it and "
+                        + "try again."))
         }
         return .success(title)
     }
@@ -105,15 +108,19 @@ extension ImportRowReader {
     /// Review and notes longer than the book page takes fail the row rather than being cut.
     func checkLengths(_ book: ImportedBook) -> ImportRowReading {
         for (name, text) in [("review", book.review), ("private notes", book.privateNotes)] {
-            if let text, text.count > EntryChange.maxReviewLength {
-                return .problem("The \(name) is longer than 20,000 characters. Shorten it and try again.")
+            if let text, text.count > CatalogLimits.review {
+                return .problem(
+                    "The \(name) is longer than \(CatalogLimits.spelled(CatalogLimits.review)) characters. Shorten it "
+                        + "and try again.")
             }
         }
         var book = book
-        book.authors = book.authors.filter { $0.count <= ImportValues.maxNameLength }
-        if let description = book.description, description.count > 20_000 {
+        book.authors = book.authors.filter { $0.count <= CatalogLimits.name }
+        if let description = book.description, description.count > CatalogLimits.description {
             book.description = nil
-            book.notes.append("The description was longer than 20,000 characters and was left out.")
+            book.notes.append(
+                "The description was longer than \(CatalogLimits.spelled(CatalogLimits.description)) characters and "
+                    + "was left out.")
         }
         return .book(book)
     }

@@ -3,8 +3,6 @@ import Foundation
 /// Reading the cells of export files: every value is untrusted text (DESIGN §13) and may have been through a
 /// spreadsheet. Each reader returns a clean value, nothing, or the reason the cell cannot be trusted.
 enum ImportValues {
-    static let maxTitleLength = 500
-    static let maxNameLength = 300
 
     /// The cell without Goodreads' `="…"` wrapper and surrounding space; nil when empty.
     static func cell(_ raw: String?) -> String? {

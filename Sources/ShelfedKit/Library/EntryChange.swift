@@ -24,7 +24,7 @@ struct EntryChange: Sendable {
     var review: Patch<String> = .keep
     var privateNotes: Patch<String> = .keep
 
-    static let maxReviewLength = 20_000
+    static let maxReviewLength = CatalogLimits.review
 
     /// What is wrong with this change, field by field, given `result`, the entry as it would be after it;
     /// empty when it may be written.

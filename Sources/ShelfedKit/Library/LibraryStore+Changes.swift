@@ -41,23 +41,18 @@ extension LibraryStore {
             if let twin = try Self.userCopy(of: new, userID: userID, db: db) {
                 throw AlreadyInLibrary(bookID: twin)
             }
-            var book = new.isShared ? try Self.sharedBook(matching: new, db: db) : nil
-            if book == nil {
-                var inserted = Book(
-                    id: nil, googleVolumeId: new.googleVolumeId, isbn10: new.isbn?.isbn10, isbn13: new.isbn?.isbn13,
-                    title: new.title, subtitle: new.subtitle, authors: new.authors, publisher: new.publisher,
-                    publishedDate: new.publishedDate, description: new.description, pageCount: new.pageCount,
-                    categories: new.categories, language: new.language, coverPath: nil, source: new.source,
-                    createdAt: now, updatedAt: now, ownerUserId: new.isShared ? nil : userID)
-                try inserted.insert(db)
-                for (position, name) in new.authors.enumerated() {
-                    try db.execute(
-                        sql: "INSERT INTO book_author (book_id, position, name) VALUES (?, ?, ?)",
-                        arguments: [inserted.id, position, name])
-                }
-                book = inserted
-            }
-            let bookID = book!.id!
+            let writer = CatalogWriter(db: db)
+            let nowValue = now.databaseValue
+            let bookID =
+                try (new.isShared ? Self.sharedBook(matching: new, db: db)?.id : nil)
+                ?? writer.insert(
+                    CatalogWriter.NewRow(
+                        title: new.title, subtitle: new.subtitle, authors: new.authors, isbn10: new.isbn?.isbn10,
+                        isbn13: new.isbn?.isbn13, googleVolumeID: new.googleVolumeId, publisher: new.publisher,
+                        publishedDate: new.publishedDate, description: new.description, pageCount: new.pageCount,
+                        categories: new.categories, language: new.language, source: new.source,
+                        owner: new.isShared ? nil : userID),
+                    at: nowValue)
             if try Self.request(of: userID, filter: .all).filter(Column("book_id") == bookID).fetchCount(db) > 0 {
                 throw AlreadyInLibrary(bookID: bookID)
             }
@@ -65,7 +60,11 @@ extension LibraryStore {
                 id: nil, userId: userID, bookId: bookID, shelf: shelf, favourite: false, rating: nil, review: nil,
                 currentPage: nil, addedAt: now, startedAt: nil, finishedAt: nil, updatedAt: now)
             entry.applyMove(to: shelf, today: today)
-            try entry.insert(db)
+            _ = try writer.insert(
+                CatalogWriter.NewEntry(
+                    userID: userID, bookID: bookID, shelf: shelf, addedAt: nowValue, startedAt: entry.startedAt,
+                    finishedAt: entry.finishedAt),
+                at: nowValue)
             return bookID
         }
     }
@@ -170,10 +169,12 @@ extension LibraryStore {
             return try Int64.fetchOne(db, sql: owned + " AND book.isbn13 = ?", arguments: [userID, isbn13])
         }
         guard new.googleVolumeId == nil else { return nil }
-        let authors = String(decoding: try JSONEncoder().encode(new.authors), as: UTF8.self)
+        // Rows written before `CatalogWriter` kept authors as Foundation encodes them (`\/` for a slash).
+        let authors = CatalogWriter.jsonArray(new.authors)
+        let olderAuthors = String(decoding: try JSONEncoder().encode(new.authors), as: UTF8.self)
         return try Int64.fetchOne(
-            db, sql: owned + " AND book.title = ? COLLATE NOCASE AND lower(book.authors) = lower(?)",
-            arguments: [userID, new.title, authors])
+            db, sql: owned + " AND book.title = ? COLLATE NOCASE AND lower(book.authors) IN (lower(?), lower(?))",
+            arguments: [userID, new.title, authors, olderAuthors])
     }
 }
 

@@ -35,7 +35,9 @@ struct NewBookForm: Sendable, Decodable {
     func validate() -> Result<(NewBook, Shelf), FieldErrors> {
         var errors = FieldErrors()
         if title.isEmpty { errors["title"] = "Enter the book's title." }
-        if title.count > 500 { errors["title"] = "Keep the title to 500 characters or fewer." }
+        if title.count > CatalogLimits.title {
+            errors["title"] = "Keep the title to \(CatalogLimits.spelled(CatalogLimits.title)) characters or fewer."
+        }
         var isbnValue: ISBN?
         if !isbn.isEmpty {
             isbnValue = ISBN(isbn)
@@ -53,7 +55,10 @@ struct NewBookForm: Sendable, Decodable {
         if !publishedDate.isEmpty, !CalendarDate.isValidPublishedDate(publishedDate) {
             errors["published_date"] = "Use a year (1999), a month (1999-04) or a full date (1999-04-30)."
         }
-        if description.count > 20_000 { errors["description"] = "Keep the description to 20,000 characters." }
+        if description.count > CatalogLimits.description {
+            errors["description"] =
+                "Keep the description to \(CatalogLimits.spelled(CatalogLimits.description)) characters."
+        }
         for (field, value) in [("title", title), ("authors", authors), ("publisher", publisher)]
         where Self.hasControlCharacters(value) {
             errors[field] = "Remove the invisible control characters from this field."

@@ -1,0 +1,18 @@
+/// How long each part of a book and of a reader's entry may be, whatever it comes from — the add form, the API,
+/// an import file, a book provider — defined once.
+enum CatalogLimits {
+    static let title = 500
+    /// An author's or a publisher's name.
+    static let name = 300
+    static let description = 20_000
+    /// A review, and private notes.
+    static let review = 20_000
+
+    /// A limit as the messages write it: "20,000".
+    static func spelled(_ number: Int) -> String {
+        let digits = Array(String(number))
+        return digits.enumerated().map { index, digit in
+            index > 0 && (digits.count - index) % 3 == 0 ? ",\(digit)" : String(digit)
+        }.joined()
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import GRDB
+
+/// The one place that writes a book into the catalog and onto someone's shelves (DESIGN §4), inside the caller's
+/// transaction. Adding a book from the form, a search, the API, a scan or a batch enrich (all through
+/// `LibraryService` and `LibraryStore.add`) and importing one (`ImportApplier`) end here, so a book is written the
+/// same way whatever brought it. Plain cached statements rather than the records' Codable path: an import writes
+/// thousands of rows, and encoding each through Codable cost more than SQLite's own work.
+struct CatalogWriter {
+    let db: Database
+
+    /// A catalog row about to be written; `owner` is nil for a provider's shared row.
+    struct NewRow {
+        var title: String
+        var subtitle: String? = nil
+        var authors: [String] = []
+        var isbn10: String? = nil
+        var isbn13: String? = nil
+        var googleVolumeID: String? = nil
+        var publisher: String? = nil
+        var publishedDate: String? = nil
+        var description: String? = nil
+        var pageCount: Int? = nil
+        var categories: [String] = []
+        var language: String? = nil
+        var source: Book.Source
+        var owner: Int64?
+        var externalIDs: [String: String] = [:]
+    }
+
+    /// Someone's new shelf entry for a catalog row.
+    struct NewEntry {
+        var userID: Int64
+        var bookID: Int64
+        var shelf: Shelf
+        var favourite = false
+        var rating: Double? = nil
+        var review: String? = nil
+        var addedAt: DatabaseValue
+        var startedAt: String? = nil
+        var finishedAt: String? = nil
+        var privateNotes: String? = nil
+        var owned: Bool? = nil
+        var format: String? = nil
+    }
+
+    /// Writes the catalog row and its authors; its id.
+    func insert(_ row: NewRow, at now: DatabaseValue) throws -> Int64 {
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO book (google_volume_id, isbn10, isbn13, title, subtitle, authors, publisher, published_date,
+                    description, page_count, categories, language, source, created_at, updated_at, owner_user_id,
+                    external_ids)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """
+        ).execute(arguments: [
+            row.googleVolumeID, row.isbn10, row.isbn13, row.title, row.subtitle, Self.jsonArray(row.authors),
+            row.publisher, row.publishedDate, row.description, row.pageCount, Self.jsonArray(row.categories),
+            row.language, row.source.rawValue, now, now, row.owner, Self.jsonObject(row.externalIDs),
+        ])
+        let bookID = db.lastInsertedRowID
+        let author = try db.cachedStatement(sql: "INSERT INTO book_author (book_id, position, name) VALUES (?, ?, ?)")
+        for (position, name) in row.authors.enumerated() {
+            try author.execute(arguments: [bookID, position, name])
+        }
+        return bookID
+    }
+
+    /// Writes the shelf entry; its id.
+    func insert(_ entry: NewEntry, at now: DatabaseValue) throws -> Int64 {
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO user_book (user_id, book_id, shelf, favourite, rating, review, added_at, started_at,
+                    finished_at, updated_at, private_notes, owned, format)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """
+        ).execute(arguments: [
+            entry.userID, entry.bookID, entry.shelf.rawValue, entry.favourite, entry.rating, entry.review,
+            entry.addedAt, entry.startedAt, entry.finishedAt, now, entry.privateNotes, entry.owned, entry.format,
+        ])
+        return db.lastInsertedRowID
+    }
+
+    /// A JSON array of strings, as the catalog keeps authors and categories.
+    static func jsonArray(_ values: [String]) -> String {
+        var writer = JSONWriter(reservingCapacity: 64)
+        writer.array { array in for value in values { array.string(value) } }
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+
+    /// A JSON object of strings with sorted keys, as the catalog keeps other trackers' ids.
+    static func jsonObject(_ values: [String: String]) -> String {
+        guard !values.isEmpty else { return "{}" }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return (try? encoder.encode(values)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+}
