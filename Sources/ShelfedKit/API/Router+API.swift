@@ -33,7 +33,8 @@ func addAPIRoutes(to router: Router<AppRequestContext>, _ services: AppServices)
     SearchAPIController(search: services.search).addRoutes(to: booksTrack)
     EnrichAPIController(search: services.search, cache: services.search.cache).addRoutes(to: booksTrack)
     let importAPI = ImportAPIController(
-        imports: services.imports, runner: services.importRunner, streams: services.streams, keys: services.keys,
+        imports: services.imports, runner: services.importRunner, barcodeJobs: services.barcodeJobs,
+        streams: services.streams, keys: services.keys,
         media: services.media, clock: clock)
     importAPI.addRoutes(to: booksTrack)
     // Cancelling takes the job's own token, which is no API key: it is checked by the handler, not the gate.

@@ -31,11 +31,13 @@ struct AppServices: Sendable {
     let shelfScans: ShelfScanService
     let streams: LiveStreams
 
-    /// Background work, started and stopped with the server.
+    /// Background work (`BackgroundWorker`s), started and stopped with the server by `queue`.
     let importRunner: ImportRunner
     let enrichment: EnrichmentWorker
     let barcodeJobs: BarcodeJobRunner
     let textReader: PhotoTextReader
+    /// Runs all of them.
+    let queue: BackgroundQueue
 
     /// `http` is the one outbound HTTP client, asked for on first use so that a server that never searches never
     /// starts it.
@@ -94,6 +96,9 @@ struct AppServices: Sendable {
             budget: GoogleBudget(db: database, dailyCalls: config.googleDailyBudget), logger: logger,
             now: clock.now, pause: config.enrichmentPause)
         barcodeJobs = BarcodeJobRunner(db: database, books: books, logger: logger, now: clock.now)
+        var workers: [any BackgroundWorker] = [importRunner, barcodeJobs, enrichment]
+        if textReader.isEnabled() { workers.append(textReader) }
+        queue = BackgroundQueue(workers, logger: logger)
     }
 
     /// What a stop in the middle of something left behind is put right before the first request: scratch files of

@@ -27,7 +27,7 @@ public func buildApplication(config: AppConfig) async throws -> some Application
             // instead of having their connection attempts dropped and retried seconds later.
             address: .hostname(config.host, port: config.port), serverName: "Shelfed", backlog: 2_048,
             availableConnectionsDelegate: MaximumAvailableConnections(config.maxConnections, logger: logger)),
-        services: [services.importRunner, services.enrichment, services.barcodeJobs, services.textReader],
+        services: [services.queue],
         logger: logger
     )
     app.beforeServerStarts { try services.repairAfterRestart() }

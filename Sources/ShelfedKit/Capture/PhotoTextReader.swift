@@ -1,19 +1,21 @@
 import Foundation
 import GRDB
 import Logging
-import ServiceLifecycle
 
 /// Reads the words on every stored page photo with tesseract, in the background and off the request path: at most
 /// `workers` photos at once (one by default, so a Pi's other core stays with the web server), oldest first. The
 /// queue is the photo table itself (`ocr_status = 'pending'`), so a restart carries on; a photo being read when the
 /// server stopped is read again. Text the owner has edited is never overwritten.
-final class PhotoTextReader: Service, Sendable {
+final class PhotoTextReader: BackgroundWorker {
     let db: AppDatabase
     let media: MediaStore
     let recognizer: TextRecognizer
     let workers: Int
     let logger: Logger
-    private let wakeUp = WakeSignal()
+    let name = "Reading photos"
+    let doorbell = Doorbell()
+    let idleWait: Duration = .seconds(30)
+    var concurrency: Int { workers }
 
     /// `workers` 0: nothing is read in the background (photos stay `pending` until reading is turned on).
     init(db: AppDatabase, media: MediaStore, recognizer: TextRecognizer, workers: Int = 1, logger: Logger) {
@@ -26,32 +28,26 @@ final class PhotoTextReader: Service, Sendable {
 
     /// Tells the reader a photo is waiting (it also looks every half minute).
     func photoStored() {
-        wakeUp.ring()
+        doorbell.ring()
     }
 
-    func run() async throws {
+    /// Whether photos are read at all: workers configured and tesseract installed; says why not when not.
+    func isEnabled() -> Bool {
         guard workers > 0 else {
             logger.info("Reading the words on photos is turned off (SHELFED_OCR_WORKERS=0).")
-            try? await gracefulShutdown()
-            return
+            return false
         }
         guard recognizer.isAvailable else {
             logger.notice("tesseract is not installed (Debian: tesseract-ocr); photos' words will be read once it is.")
-            try? await gracefulShutdown()
-            return
+            return false
         }
+        return true
+    }
+
+    /// A photo being read when the server stopped is read again.
+    func recover() async throws {
         try await db.write { db in
             try db.execute(sql: "UPDATE photo SET ocr_status = 'pending' WHERE ocr_status = 'reading'")
-        }
-        try await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                let worked = await withTaskGroup(of: Bool.self) { group in
-                    for _ in 0..<self.workers { group.addTask { await self.readNextLogged() } }
-                    return await group.reduce(false) { $0 || $1 }
-                }
-                if worked { continue }
-                await self.wakeUp.wait(atMost: .seconds(30))
-            }
         }
     }
 
@@ -60,21 +56,17 @@ final class PhotoTextReader: Service, Sendable {
         while try await readNext() {}
     }
 
-    private func readNextLogged() async -> Bool {
-        do {
-            return try await readNext()
-        } catch is CancellationError {
-            return false
-        } catch {
-            logger.error("Reading a photo's text: \(error)")
-            return false
-        }
-    }
-
     /// Reads the oldest waiting photo; false when none waits.
     @discardableResult
     func readNext() async throws -> Bool {
-        let claimed = try await db.write { db -> (id: Int64, path: String)? in
+        guard let claimed = try await next() else { return false }
+        try await run(claimed)
+        return true
+    }
+
+    /// Claims the oldest waiting photo; nil when none waits.
+    func next() async throws -> ClaimedPhoto? {
+        try await db.write { db -> ClaimedPhoto? in
             // Claimed in the same write that finds it, so two workers never read one photo.
             guard
                 let row = try Row.fetchOne(
@@ -85,9 +77,12 @@ final class PhotoTextReader: Service, Sendable {
                         RETURNING id, display_path
                         """)
             else { return nil }
-            return (row["id"], row["display_path"])
+            return ClaimedPhoto(id: row["id"], path: row["display_path"])
         }
-        guard let claimed else { return false }
+    }
+
+    /// Reads the claimed photo's words and keeps them, unless its owner edited or deleted it meanwhile.
+    func run(_ claimed: ClaimedPhoto) async throws {
         let status: PhotoText.Status
         let text: String?
         do {
@@ -109,6 +104,11 @@ final class PhotoTextReader: Service, Sendable {
                 sql: "UPDATE photo SET ocr_text = ?, ocr_status = ? WHERE id = ? AND ocr_status = 'reading'",
                 arguments: [text, status.rawValue, claimed.id])
         }
-        return true
     }
+}
+
+/// A photo taken from the queue to be read.
+struct ClaimedPhoto: Sendable {
+    let id: Int64
+    let path: String
 }

@@ -1,13 +1,12 @@
 import Foundation
 import GRDB
 import Logging
-import ServiceLifecycle
 
 /// Fills in what imported books lack — cover, description, categories, page count, publisher, date — after the
 /// import and never during it: Open Library first (no quota), then Google Books within `GoogleBudget`. One book
 /// at a time with a pause between, started and stopped with the server; the queue lives in the database, so a
 /// restart or the end of a day's allowance carries on where it stopped. Only empty fields are filled.
-final class EnrichmentWorker: Service, Sendable {
+final class EnrichmentWorker: BackgroundWorker {
     let db: AppDatabase
     let search: BookSearchService
     let covers: CoverStore
@@ -16,6 +15,10 @@ final class EnrichmentWorker: Service, Sendable {
     let now: @Sendable () -> Date
     /// Between two books, to be a polite client of Open Library.
     let pause: Duration
+    let name = "Enrichment"
+    let doorbell = Doorbell()
+    /// Books fall due when their import finishes and when a retry's wait is over: the queue looks this often.
+    let idleWait: Duration = .seconds(10)
 
     /// Transient failures (timeouts, 5xx) before a book is given up on; the waits double from a minute.
     static let maxAttempts = 8
@@ -34,21 +37,9 @@ final class EnrichmentWorker: Service, Sendable {
         self.pause = pause
     }
 
-    func run() async throws {
-        try await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                var worked = false
-                do {
-                    worked = try await self.enrichNext()
-                } catch is CancellationError {
-                    return
-                } catch {
-                    self.logger.error("Enrichment: \(error)")
-                }
-                try? await Task.sleep(for: worked ? self.pause : .seconds(10))
-            }
-        }
-    }
+    /// Nothing to put right: the queue is the table, and a book being looked up when the server stopped is still
+    /// pending.
+    func recover() async throws {}
 
     /// Enriches every book that is due; for tests.
     func runUntilIdle() async throws {
@@ -58,8 +49,15 @@ final class EnrichmentWorker: Service, Sendable {
     /// Enriches the book due first; false when none is due.
     @discardableResult
     func enrichNext() async throws -> Bool {
+        guard let due = try await next() else { return false }
+        try await run(due)
+        return true
+    }
+
+    /// The book due first, its import finished; nil when none is due.
+    func next() async throws -> QueuedBook? {
         let now = now()
-        let due = try await db.read { db in
+        return try await db.read { db in
             try Row.fetchOne(
                 db,
                 sql: """
@@ -74,10 +72,13 @@ final class EnrichmentWorker: Service, Sendable {
                     """, arguments: [now]
             ).map(QueuedBook.init(row:))
         }
-        guard let due else { return false }
-        let outcome = try await enrich(due, now: now)
-        try await record(outcome, for: due, now: now)
-        return true
+    }
+
+    /// Looks the book up and records what was found, or when to try again.
+    func run(_ book: QueuedBook) async throws {
+        let now = now()
+        let outcome = try await enrich(book, now: now)
+        try await record(outcome, for: book, now: now)
     }
 
     // MARK: - One book

@@ -1,18 +1,21 @@
 import Foundation
 import GRDB
 import Logging
-import ServiceLifecycle
 
 /// Runs `POST /api/batch-enrich` jobs: each ISBN the phone app scanned is looked up (Google Books, Open Library
 /// when Google lacks it; answers cached) and the book added to the owner's Want to read shelf with its cover.
 /// One row at a time, its outcome and the job's counts written together, so a restart resumes at the next row
 /// (a row cut off between the add and its record is found already there and counted as skipped, never twice).
 /// File imports never wait for the network; these jobs do, so they have a runner of their own.
-final class BarcodeJobRunner: Service, Sendable {
+final class BarcodeJobRunner: BackgroundWorker {
     let db: AppDatabase
     let books: LibraryService
     let logger: Logger
     let now: @Sendable () -> Date
+    let name = "Batch enrich"
+    let doorbell = Doorbell()
+    /// Batches arrive through the API, which rings; this finds one another process added.
+    let idleWait: Duration = .seconds(30)
 
     init(db: AppDatabase, books: LibraryService, logger: Logger, now: @escaping @Sendable () -> Date) {
         self.db = db
@@ -21,21 +24,14 @@ final class BarcodeJobRunner: Service, Sendable {
         self.now = now
     }
 
-    func run() async throws {
-        try await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                var worked = false
-                do {
-                    worked = try await self.runNextRow()
-                } catch is CancellationError {
-                    return
-                } catch {
-                    self.logger.error("Barcode jobs: \(error)")
-                }
-                if !worked { try? await Task.sleep(for: .seconds(1)) }
-            }
-        }
+    /// Tells the runner a batch is waiting.
+    func batchAdded() {
+        doorbell.ring()
     }
+
+    /// Nothing to put right: a row cut off between its add and its record is found already there and counted as
+    /// skipped when it runs again.
+    func recover() async throws {}
 
     /// Runs every waiting row; for tests.
     func runUntilIdle() async throws {
@@ -46,6 +42,13 @@ final class BarcodeJobRunner: Service, Sendable {
     /// hundred ISBNs never hold another's single one for minutes. False when nobody has a barcode waiting.
     @discardableResult
     func runNextRow() async throws -> Bool {
+        guard let turns = try await next() else { return false }
+        try await run(turns)
+        return true
+    }
+
+    /// Each person's oldest running job; nil when nobody has a barcode waiting.
+    func next() async throws -> [ImportJob]? {
         let jobs = try await db.read { db in
             try ImportJob.fetchAll(
                 db,
@@ -56,11 +59,15 @@ final class BarcodeJobRunner: Service, Sendable {
         }
         var turns: [ImportJob] = []
         for job in jobs where !turns.contains(where: { $0.userId == job.userId }) { turns.append(job) }
+        return turns.isEmpty ? nil : turns
+    }
+
+    /// One barcode of each job in `turns`.
+    func run(_ turns: [ImportJob]) async throws {
         for job in turns {
             try Task.checkCancellation()
             try await runNextRow(of: job)
         }
-        return !turns.isEmpty
     }
 
     /// Looks up one waiting barcode of `job`, or finishes the job when none is left.

@@ -1,21 +1,24 @@
 import Foundation
 import GRDB
 import Logging
-import ServiceLifecycle
 import Synchronization
 
-/// Runs confirmed imports in the background, started and stopped with the server (swift-service-lifecycle).
+/// Runs confirmed imports in the background (a `BackgroundWorker`: one piece of work is one round, a batch of each
+/// running job).
 ///
 /// Rows are written a small batch per transaction, each row's outcome recorded in the same transaction as its
 /// book, so a restart (even `kill -9`) resumes at the first pending row with no duplicate. Jobs of different
 /// users take turns batch by batch, so two imports run at once and neither waits for the other to finish.
-final class ImportRunner: Service, Sendable {
+final class ImportRunner: BackgroundWorker {
     let db: AppDatabase
     let logger: Logger
     let now: @Sendable () -> Date
     /// Rows per transaction: short enough that a page's write waits a few milliseconds at most.
     let batchSize: Int
-    private let wakeUp = WakeSignal()
+    let name = "Imports"
+    let doorbell = Doorbell()
+    /// Jobs another process confirmed are found within this.
+    let idleWait: Duration = .seconds(5)
     /// Each importing user's library index, built when their first job starts and shared by all their running jobs,
     /// so two jobs of one file (a phone retrying an upload) find each other's books instead of adding them twice.
     private let matches = Mutex<[Int64: LibraryMatch]>([:])
@@ -27,26 +30,13 @@ final class ImportRunner: Service, Sendable {
         self.batchSize = batchSize
     }
 
-    /// Tells the runner a job is waiting (it also looks every few seconds).
+    /// Tells the runner a job is waiting.
     func jobConfirmed() {
-        wakeUp.ring()
+        doorbell.ring()
     }
 
-    func run() async throws {
+    func recover() async throws {
         try await recoverInterruptedStaging()
-        try await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                do {
-                    if try await self.runOneRound() { continue }
-                } catch is CancellationError {
-                    return
-                } catch {
-                    self.logger.error("Import runner: \(error)")
-                }
-                // Nothing to do: sleep until a job is confirmed, or five seconds (a job another process added).
-                await self.wakeUp.wait(atMost: .seconds(5))
-            }
-        }
     }
 
     /// Runs every job until none is left; for tests and the command line.
@@ -57,6 +47,13 @@ final class ImportRunner: Service, Sendable {
     /// One batch of each running job; false when there was nothing to do.
     @discardableResult
     func runOneRound() async throws -> Bool {
+        guard let round = try await next() else { return false }
+        try await run(round)
+        return true
+    }
+
+    /// The running jobs, oldest first; nil when none is running.
+    func next() async throws -> [String]? {
         let waiting = try await db.read { db in
             try Row.fetchAll(
                 db,
@@ -70,11 +67,15 @@ final class ImportRunner: Service, Sendable {
         // A user with no running job left gives up their index: the next import starts from the library as it is.
         let importing = Set(waiting.map(\.userID))
         matches.withLock { $0 = $0.filter { importing.contains($0.key) } }
-        for job in waiting {
+        return waiting.isEmpty ? nil : waiting.map(\.id)
+    }
+
+    /// One batch of each job: jobs of different people take turns.
+    func run(_ jobs: [String]) async throws {
+        for jobID in jobs {
             try Task.checkCancellation()
-            try await runBatch(of: job.id)
+            try await runBatch(of: jobID)
         }
-        return !waiting.isEmpty
     }
 
     /// Applies the next pending rows of one job in one transaction, with the job's counts.

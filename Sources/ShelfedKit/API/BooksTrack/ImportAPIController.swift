@@ -11,6 +11,7 @@ import Hummingbird
 struct ImportAPIController: Sendable {
     let imports: ImportStore
     let runner: ImportRunner
+    let barcodeJobs: BarcodeJobRunner
     let streams: LiveStreams
     let keys: APIKeyStore
     let media: MediaStore
@@ -134,6 +135,7 @@ struct ImportAPIController: Sendable {
         let token = ImportJob.newID() + ImportJob.newID()
         let job = try await imports.stageBarcodes(
             barcodes, userID: userID, authTokenSha256: APIKeyStore.digest(of: token), now: clock.now())
+        barcodeJobs.batchAdded()
         return JSONBody.response(
             Envelope(data: Started(jobId: job.id, authToken: token), metadata: nil), status: .accepted)
     }
