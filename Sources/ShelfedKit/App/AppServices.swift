@@ -85,7 +85,7 @@ struct AppServices: Sendable {
             library: library, scratch: media.incoming, logger: logger)
         shelfScans = ShelfScanService(
             gemini: GeminiClient(settings: config.gemini, http: http), search: search, db: database, media: media,
-            processor: uploader.processor, logger: logger, now: clock.now)
+            processor: uploader.processor, logger: logger, now: clock.now, doorbell: Doorbell())
         // Live progress streams may take a quarter of the connections; the rest stay for pages.
         streams = LiveStreams(total: config.maxConnections / 4)
 
@@ -96,13 +96,16 @@ struct AppServices: Sendable {
             budget: GoogleBudget(db: database, dailyCalls: config.googleDailyBudget), logger: logger,
             now: clock.now, pause: config.enrichmentPause)
         barcodeJobs = BarcodeJobRunner(db: database, books: books, logger: logger, now: clock.now)
-        var workers: [any BackgroundWorker] = [importRunner, barcodeJobs, enrichment]
+        var workers: [any BackgroundWorker] = [
+            importRunner, barcodeJobs, enrichment, ShelfScanWorker(service: shelfScans),
+        ]
         if textReader.isEnabled() { workers.append(textReader) }
         queue = BackgroundQueue(workers, logger: logger)
     }
 
     /// What a stop in the middle of something left behind is put right before the first request: scratch files of
-    /// backups, uploads that never became photos, import files no import can use, shelf scans cut off.
+    /// backups, uploads that never became photos, import files no import can use. (Background work puts its own
+    /// rows right: `BackgroundWorker.recover()`.)
     func repairAfterRestart() throws {
         Backup.removeLeftovers(in: config.dataDirectory)
         try media.prepare()
@@ -115,6 +118,5 @@ struct AppServices: Sendable {
             logger.notice(
                 "Removed \(staleImports.count) import files no waiting import needs: \(staleImports.prefix(10))")
         }
-        try ShelfScanService.failInterrupted(in: database)
     }
 }

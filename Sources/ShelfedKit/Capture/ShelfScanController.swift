@@ -145,7 +145,7 @@ struct ShelfScanPage: Sendable {
     let canAdd: Bool
 
     init(context: some PageContext, scan: ShelfScanService.Scan, added: Int?, shelf: Shelf?) {
-        isRunning = scan.status == "running"
+        isRunning = scan.status == "running" || scan.status == "queued"
         chrome = PageChrome(
             title: isRunning ? "Reading your shelf…" : "Books on your shelf", context: context, tab: .feed)
         progress = scan.progress

@@ -47,6 +47,8 @@ struct ShelfScanService: Sendable {
     let processor: ImageProcessor
     let logger: Logger
     let now: @Sendable () -> Date
+    /// Rings `ShelfScanWorker` when a scan is queued.
+    let doorbell: Doorbell
 
     var isConfigured: Bool { gemini.settings.apiKey != nil }
 
@@ -148,43 +150,31 @@ struct ShelfScanService: Sendable {
 
     // MARK: The web's background scans
 
-    /// Records a running scan of `jpeg` for `userID` and works on it in the background; returns its id.
+    /// Keeps `jpeg` until its scan has run and queues the scan for `ShelfScanWorker`; returns its id.
     func start(_ jpeg: Data, for userID: Int64) async throws -> String {
         let id = UUID().uuidString.lowercased()
-        let started = now()
-        try await db.write { db in
-            try db.execute(
-                sql:
-                    "INSERT INTO shelf_scan (id, user_id, status, progress, created_at) VALUES (?, ?, 'running', ?, ?)",
-                arguments: [id, userID, "Sending the photo to Gemini…", started])
-        }
-        Task {
-            let finished: (status: String, matches: [Match]?, message: String?)
-            do {
-                let matches = try await scan(jpeg) { text in
-                    try? await db.write { db in
-                        try db.execute(sql: "UPDATE shelf_scan SET progress = ? WHERE id = ?", arguments: [text, id])
-                    }
-                }
-                finished = ("done", matches, nil)
-            } catch let failure as GeminiClient.Failure {
-                logger.warning("Shelf scan \(id): \(failure)")
-                finished = ("failed", nil, failure.message)
-            } catch {
-                logger.error("Shelf scan \(id): \(error)")
-                finished = ("failed", nil, GeminiClient.Failure.unavailable.message)
-            }
-            let encoded = try? finished.matches.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
-            try? await db.write { db in
+        try FileManager.default.createDirectory(at: media.scans, withIntermediateDirectories: true)
+        try jpeg.write(to: photo(of: id), options: .atomic)
+        do {
+            try await db.write { [now] db in
                 try db.execute(
                     sql: """
-                        UPDATE shelf_scan SET status = ?, matches = ?, message = ?, progress = NULL, finished_at = ?
-                        WHERE id = ?
+                        INSERT INTO shelf_scan (id, user_id, status, progress, created_at)
+                        VALUES (?, ?, 'queued', 'Waiting its turn…', ?)
                         """,
-                    arguments: [finished.status, encoded ?? nil, finished.message, now(), id])
+                    arguments: [id, userID, now()])
             }
+        } catch {
+            try? FileManager.default.removeItem(at: photo(of: id))
+            throw error
         }
+        doorbell.ring()
         return id
+    }
+
+    /// Where a queued scan's photo waits.
+    func photo(of scanID: String) -> URL {
+        media.scans.appendingPathComponent("\(scanID).jpg")
     }
 
     /// The user's scan `id`; nil when it is unknown or someone else's.
@@ -210,18 +200,6 @@ struct ShelfScanService: Sendable {
             try db.execute(
                 sql: "UPDATE shelf_scan SET matches = ? WHERE id = ? AND user_id = ?",
                 arguments: [encoded, scanID, userID])
-        }
-    }
-
-    /// Scans a stopped server left running can never finish; they are marked failed at start.
-    static func failInterrupted(in db: AppDatabase) throws {
-        try db.writer.write { db in
-            try db.execute(
-                sql: """
-                    UPDATE shelf_scan SET status = 'failed', progress = NULL,
-                        message = 'Shelfed restarted while this photo was being read. Scan it again.'
-                    WHERE status = 'running'
-                    """)
         }
     }
 }

@@ -149,7 +149,7 @@ extension AppDatabase {
             try db.create(table: "shelf_scan") { t in
                 t.primaryKey("id", .text)
                 t.column("user_id", .integer).notNull().indexed().references("user", onDelete: .cascade)
-                // running | done | failed
+                // queued | running | done | failed
                 t.column("status", .text).notNull()
                 t.column("progress", .text)
                 // JSON: the candidates in shelf order with their matches (ShelfScanService.Match).

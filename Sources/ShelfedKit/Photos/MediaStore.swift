@@ -11,6 +11,8 @@ public struct MediaStore: Sendable {
     var incoming: URL { root.appendingPathComponent(".incoming") }
     /// Scratch files of the background text reader (kept apart from uploads in progress).
     var reading: URL { root.appendingPathComponent(".reading") }
+    /// Shelf photos waiting for Gemini, kept until their scan has run (a restart resumes them).
+    var scans: URL { root.appendingPathComponent(".scans") }
 
     /// Creates the folders and removes whatever an interrupted upload or reading left in `.incoming/` and `.reading/`.
     public func prepare() throws {
@@ -18,6 +20,7 @@ public struct MediaStore: Sendable {
             try? FileManager.default.removeItem(at: folder)
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         }
+        try FileManager.default.createDirectory(at: scans, withIntermediateDirectories: true)
     }
 
     /// A fresh path in `.incoming/`; nothing is created there yet.
@@ -71,7 +74,8 @@ extension MediaStore {
         var removed: [String] = []
         for file in files where (try? file.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
             let relative = String(file.standardizedFileURL.path.dropFirst(rootPath.count))
-            guard !relative.hasPrefix(".incoming/"), !relative.hasPrefix(".reading/"), !referenced.contains(relative)
+            guard !relative.hasPrefix(".incoming/"), !relative.hasPrefix(".reading/"), !relative.hasPrefix(".scans/"),
+                !referenced.contains(relative)
             else { continue }
             try? FileManager.default.removeItem(at: file)
             removed.append(relative)

@@ -1,0 +1,82 @@
+import Foundation
+import GRDB
+import Logging
+
+/// Reads queued shelf photos with Gemini in the background (a `BackgroundWorker`): a scan is a `shelf_scan` row and
+/// its photo in `media/.scans/`, so a scan cut off by a restart is queued again and runs to the end instead of being
+/// marked failed.
+struct ShelfScanWorker: BackgroundWorker {
+    let service: ShelfScanService
+    let name = "Shelf scans"
+    var doorbell: Doorbell { service.doorbell }
+    /// Two at once: one person's scan does not wait for another's, and Gemini's answers take seconds.
+    let concurrency = 2
+    let idleWait: Duration = .seconds(60)
+
+    private var db: AppDatabase { service.db }
+
+    /// Scans that were running go back to the queue; photos no queued scan needs are removed.
+    func recover() async throws {
+        let waiting = try await db.write { db in
+            try db.execute(
+                sql: """
+                    UPDATE shelf_scan SET status = 'queued', progress = 'Shelfed restarted; reading the shelf again…'
+                    WHERE status = 'running'
+                    """)
+            return try String.fetchSet(db, sql: "SELECT id FROM shelf_scan WHERE status = 'queued'")
+        }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: service.media.scans.path)) ?? []
+        for name in names where !waiting.contains(String(name.dropLast(".jpg".count))) {
+            try? FileManager.default.removeItem(at: service.media.scans.appendingPathComponent(name))
+        }
+    }
+
+    /// Claims the oldest queued scan.
+    func next() async throws -> String? {
+        try await db.write { db in
+            try String.fetchOne(
+                db,
+                sql: """
+                    UPDATE shelf_scan SET status = 'running', progress = 'Sending the photo to Gemini…'
+                    WHERE id = (SELECT id FROM shelf_scan WHERE status = 'queued' ORDER BY created_at, id LIMIT 1)
+                    RETURNING id
+                    """)
+        }
+    }
+
+    /// Sends the photo, matches what Gemini lists, and records the result; the photo goes once it has a result.
+    func run(_ id: String) async throws {
+        let photo = service.photo(of: id)
+        let finished: (status: String, matches: [ShelfScanService.Match]?, message: String?)
+        if let jpeg = try? Data(contentsOf: photo) {
+            do {
+                let matches = try await service.scan(jpeg) { text in
+                    try? await db.write { db in
+                        try db.execute(sql: "UPDATE shelf_scan SET progress = ? WHERE id = ?", arguments: [text, id])
+                    }
+                }
+                finished = ("done", matches, nil)
+            } catch is CancellationError {
+                throw CancellationError()  // stopping: left running, queued again at the next start
+            } catch let failure as GeminiClient.Failure {
+                service.logger.warning("Shelf scan \(id): \(failure)")
+                finished = ("failed", nil, failure.message)
+            } catch {
+                service.logger.error("Shelf scan \(id): \(error)")
+                finished = ("failed", nil, GeminiClient.Failure.unavailable.message)
+            }
+        } else {
+            finished = ("failed", nil, "The photo of this shelf was lost. Scan it again.")
+        }
+        let encoded = try finished.matches.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
+        try await db.write { [now = service.now] db in
+            try db.execute(
+                sql: """
+                    UPDATE shelf_scan SET status = ?, matches = ?, message = ?, progress = NULL, finished_at = ?
+                    WHERE id = ?
+                    """,
+                arguments: [finished.status, encoded, finished.message, now(), id])
+        }
+        try? FileManager.default.removeItem(at: photo)
+    }
+}
