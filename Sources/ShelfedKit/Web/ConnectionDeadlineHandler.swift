@@ -29,6 +29,8 @@ final class ConnectionDeadlineHandler: ChannelDuplexHandler, RemovableChannelHan
     private let waitingHeads: WaitingHeads?
     private var state = State.waitingForHead
     private var timer: Scheduled<Void>?
+    /// The peer's address, read once: a closed channel may no longer say it.
+    private var address: String?
 
     init(headDeadline: TimeAmount, bodyDeadline: TimeAmount, waitingHeads: WaitingHeads? = nil) {
         self.headDeadline = headDeadline
@@ -47,12 +49,12 @@ final class ConnectionDeadlineHandler: ChannelDuplexHandler, RemovableChannelHan
 
     func handlerRemoved(context: ChannelHandlerContext) {
         disarm()
-        waitingHeads?.stopWaiting(context.channel)
+        stopWaiting(context: context)
     }
 
     func channelInactive(context: ChannelHandlerContext) {
         disarm()
-        waitingHeads?.stopWaiting(context.channel)
+        stopWaiting(context: context)
         context.fireChannelInactive()
     }
 
@@ -60,7 +62,7 @@ final class ConnectionDeadlineHandler: ChannelDuplexHandler, RemovableChannelHan
         switch unwrapInboundIn(data) {
         case .head:
             state = .receivingBody
-            waitingHeads?.stopWaiting(context.channel)
+            stopWaiting(context: context)
             arm(bodyDeadline, context: context)
         case .body:
             arm(bodyDeadline, context: context)
@@ -81,7 +83,14 @@ final class ConnectionDeadlineHandler: ChannelDuplexHandler, RemovableChannelHan
 
     private func waitForHead(context: ChannelHandlerContext) {
         arm(headDeadline, context: context)
-        waitingHeads?.startWaiting(context.channel)?.close(promise: nil)
+        address = address ?? context.channel.remoteAddress?.ipAddress
+        guard let waitingHeads, let address else { return }
+        waitingHeads.startWaiting(context.channel, from: address)?.close(promise: nil)
+    }
+
+    private func stopWaiting(context: ChannelHandlerContext) {
+        guard let waitingHeads, let address else { return }
+        waitingHeads.stopWaiting(context.channel, from: address)
     }
 
     private func arm(_ deadline: TimeAmount, context: ChannelHandlerContext) {

@@ -15,9 +15,9 @@ final class WaitingHeads: Sendable {
         self.perAddress = max(1, perAddress)
     }
 
-    /// `channel` waits for a request head; returns the connection of the same address to close, if one must go.
-    func startWaiting(_ channel: any Channel) -> (any Channel)? {
-        guard let address = Self.address(of: channel) else { return nil }
+    /// `channel`, from `address`, waits for a request head; returns the connection of the same address to close,
+    /// if one must go.
+    func startWaiting(_ channel: any Channel, from address: String) -> (any Channel)? {
         let id = ObjectIdentifier(channel)
         return waiting.withLock { waiting -> (any Channel)? in
             var list = waiting[address, default: []]
@@ -30,22 +30,12 @@ final class WaitingHeads: Sendable {
     }
 
     /// `channel` has sent its head, or closed.
-    func stopWaiting(_ channel: any Channel) {
-        guard let address = Self.address(of: channel) else { return }
+    func stopWaiting(_ channel: any Channel, from address: String) {
         let id = ObjectIdentifier(channel)
         waiting.withLock { waiting in
             guard var list = waiting[address] else { return }
             list.removeAll { $0.id == id }
             waiting[address] = list.isEmpty ? nil : list
         }
-    }
-
-    /// How many connections of `address` are waiting: for tests.
-    func count(of address: String) -> Int {
-        waiting.withLock { $0[address]?.count ?? 0 }
-    }
-
-    private static func address(of channel: any Channel) -> String? {
-        channel.remoteAddress?.ipAddress
     }
 }
