@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import Logging
+import NIOPosix
 
 /// Every store and service of the app, each built once, here: the router's controllers and the background
 /// services are handed what they need from this one value.
@@ -41,7 +42,10 @@ struct AppServices: Sendable {
 
     /// `http` is the one outbound HTTP client, asked for on first use so that a server that never searches never
     /// starts it.
-    init(config: AppConfig, logger: Logger, http: @escaping @Sendable () -> HTTPClient) async throws {
+    /// `blocking` runs what must not hold an event loop: bcrypt, image decoding, the grey images tesseract reads.
+    init(
+        config: AppConfig, logger: Logger, http: @escaping @Sendable () -> HTTPClient, blocking: NIOThreadPool
+    ) async throws {
         self.config = config
         self.logger = logger
         let clock = config.clock
@@ -59,7 +63,7 @@ struct AppServices: Sendable {
         statistics = StatisticsStore(db: database)
         textSearch = TextSearchStore(db: database)
 
-        hasher = PasswordHasher(cost: config.bcryptCost)
+        hasher = PasswordHasher(cost: config.bcryptCost, threadPool: blocking)
         throttle = LoginThrottle(db: database)
         signIn = SignInService(users: users, hasher: hasher, throttle: throttle, now: clock.now)
         // One search service for the pages, the API, adding books and enrichment: they share its cache and breakers.
@@ -70,16 +74,19 @@ struct AppServices: Sendable {
             maxBytes: config.search.maxCoverBytes, logger: logger)
         books = LibraryService(store: library, covers: covers, search: search, clock: clock)
 
+        var backgroundText = TextRecognizer(languages: config.ocrLanguages)
+        backgroundText.threadPool = blocking
         textReader = PhotoTextReader(
-            db: database, media: media, recognizer: TextRecognizer(languages: config.ocrLanguages),
-            workers: config.ocrWorkers, logger: logger)
+            db: database, media: media, recognizer: backgroundText, workers: config.ocrWorkers, logger: logger)
         var uploader = PhotoUploader(
-            media: media, processor: ImageProcessor(concurrentImages: config.imageWorkers), photos: photos,
+            media: media, processor: ImageProcessor(concurrentImages: config.imageWorkers, threadPool: blocking),
+            photos: photos,
             logger: logger)
         uploader.textReader = textReader
         self.uploader = uploader
         var printedText = TextRecognizer(languages: config.ocrLanguages)
         printedText.processor = uploader.processor
+        printedText.threadPool = blocking
         scanner = BarcodeScanService(
             reader: BarcodeReader(processor: uploader.processor), text: printedText, search: search,
             library: library, scratch: media.incoming, logger: logger)

@@ -5,13 +5,17 @@ import HummingbirdAuth
 import HummingbirdCore
 import Logging
 import NIOCore
+import NIOPosix
 
 /// The composition root: config → services (built once) → router → application, with the start-up repairs run
 /// before the server takes its first request.
 public func buildApplication(config: AppConfig) async throws -> some ApplicationProtocol {
     var logger = Logger(label: "shelfed")
     logger.logLevel = Logger.Level(rawValue: config.logLevel) ?? .info
-    let services = try await AppServices(config: config, logger: logger, http: { HTTPClient.shared })
+    // The process's one outbound HTTP client (started on first use) and blocking thread pool, handed to every
+    // feature from here.
+    let services = try await AppServices(
+        config: config, logger: logger, http: { HTTPClient.shared }, blocking: NIOThreadPool.singleton)
     let deadline = TimeAmount.milliseconds(Int64(config.requestTimeout * 1000))
     let waitingHeads = WaitingHeads()
     var app = Application(

@@ -36,7 +36,7 @@ public struct BarcodeReader: Sendable {
                     + "Type the ISBN instead.", retryAfter: nil)
         }
         let maxPixels = processor.maxMegapixels * 1_000_000
-        let cost = try await NIOThreadPool.singleton.runIfActive {
+        let cost = try await processor.threadPool.runIfActive {
             try ImageProcessor.decodingCost(of: url, maxPixels)
         }
         let passes: [(side: Int, angle: Double)] = [(Self.quickSide, 0), (Self.quickSide, 45), (Self.detailedSide, 0)]
@@ -44,7 +44,7 @@ public struct BarcodeReader: Sendable {
         for pass in passes {
             // Each pass holds at most detailedSide² bytes of grey pixels on top of the decode itself.
             let codes = try await processor.limiter.run(cost: cost + pass.side * pass.side) {
-                try await NIOThreadPool.singleton.runIfActive {
+                try await processor.threadPool.runIfActive {
                     try Self.codes(in: url, side: pass.side, angle: pass.angle)
                 }
             }

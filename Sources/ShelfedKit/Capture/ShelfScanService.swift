@@ -56,13 +56,13 @@ struct ShelfScanService: Sendable {
     func preparedImage(from upload: URL) async throws -> Data {
         _ = try ImageProcessor.readableKind(at: upload)
         let maxPixels = processor.maxMegapixels * 1_000_000
-        let cost = try await NIOThreadPool.singleton.runIfActive {
+        let cost = try await processor.threadPool.runIfActive {
             try ImageProcessor.decodingCost(of: upload, maxPixels)
         }
         let shrunk = media.temporaryFile("-shelf.jpg")
         defer { try? FileManager.default.removeItem(at: shrunk) }
         let made = try await processor.limiter.run(cost: cost) {
-            try await NIOThreadPool.singleton.runIfActive { () -> Bool in
+            try await processor.threadPool.runIfActive { () -> Bool in
                 defer { shelfed_vips_clear_error() }
                 var width: Int32 = 0
                 var height: Int32 = 0

@@ -24,6 +24,8 @@ public struct TextRecognizer: Sendable {
     /// When set, making the grey image waits its turn with the uploads' image work (a full-size photo read while
     /// someone waits); the background reader works on the small display images and leaves it unset.
     var processor: ImageProcessor?
+    /// Where the grey image is made, off the event loops: the composition root's blocking pool.
+    var threadPool: NIOThreadPool = .singleton
 
     public init(languages: String = "eng", timeout: Duration = .seconds(60), executable: URL? = TextRecognizer.locate())
     {
@@ -61,8 +63,9 @@ public struct TextRecognizer: Sendable {
         guard let executable else { throw Failure.notInstalled }
         let grey = scratch.appendingPathComponent("ocr-\(UUID().uuidString).png")
         defer { try? FileManager.default.removeItem(at: grey) }
+        let threadPool = self.threadPool
         let makeGrey: @Sendable () async throws -> Bool = {
-            try await NIOThreadPool.singleton.runIfActive { () -> Bool in
+            try await threadPool.runIfActive { () -> Bool in
                 defer { shelfed_vips_clear_error() }
                 return shelfed_vips_grey_png(url.path, grey.path, Int32(Self.imageSide)) == 0
             }
@@ -76,7 +79,7 @@ public struct TextRecognizer: Sendable {
         guard let processor else { return try await read() }
         // The grey image and the tesseract run both wait their turn with every other image's work: eight scans at
         // once start one tesseract after another, not eight side by side.
-        let cost = try await NIOThreadPool.singleton.runIfActive {
+        let cost = try await processor.threadPool.runIfActive {
             try ImageProcessor.decodingCost(of: url, processor.maxMegapixels * 1_000_000)
         }
         return try await processor.limiter.run(cost: cost + Self.imageSide * Self.imageSide + Self.programMemory, read)

@@ -22,8 +22,12 @@ public struct ImageProcessor: Sendable {
     public static let memoryBudget = 128 * 1_048_576
     static let shrinkingDecodeCost = 32 * 1_048_576
 
-    public init(maxMegapixels: Int = 100, concurrentImages: Int = 2) {
+    /// Where decoding runs, off the event loops: the composition root's blocking pool.
+    let threadPool: NIOThreadPool
+
+    public init(maxMegapixels: Int = 100, concurrentImages: Int = 2, threadPool: NIOThreadPool = .singleton) {
         self.maxMegapixels = maxMegapixels
+        self.threadPool = threadPool
         self.limiter = ImageWorkLimiter(permits: concurrentImages, budget: Self.memoryBudget)
     }
 
@@ -49,9 +53,9 @@ public struct ImageProcessor: Sendable {
         -> DerivedImages
     {
         let maxPixels = maxMegapixels * 1_000_000
-        let cost = try await NIOThreadPool.singleton.runIfActive { try Self.decodingCost(of: source, maxPixels) }
+        let cost = try await threadPool.runIfActive { try Self.decodingCost(of: source, maxPixels) }
         return try await limiter.run(cost: cost) {
-            try await NIOThreadPool.singleton.runIfActive {
+            try await threadPool.runIfActive {
                 try Self.deriveBlocking(source, display, thumbnail, squareThumbnail)
             }
         }
