@@ -75,22 +75,15 @@ extension LibraryStore {
     public func move(bookID: Int64, to shelf: Shelf, for userID: Int64, now: Date, today: String) async throws
         -> Bool
     {
-        try await db.write { db in
-            guard
-                var entry = try Self.request(of: userID, filter: .all).filter(Column("book_id") == bookID).fetchOne(db)
-            else { return false }
-            guard entry.shelf != shelf else { return true }
+        try await update(bookID: bookID, for: userID, now: now) { entry, db in
             try entry.move(to: shelf, today: today, db)
-            entry.updatedAt = now
-            try entry.update(db)
-            return true
         }
     }
 
     /// Marks or unmarks the user's book as a favourite. False when absent.
     @discardableResult
     public func setFavourite(bookID: Int64, _ favourite: Bool, for userID: Int64, now: Date) async throws -> Bool {
-        try await update(bookID: bookID, for: userID, now: now) { $0.favourite = favourite }
+        try await update(bookID: bookID, for: userID, now: now) { entry, _ in entry.favourite = favourite }
     }
 
     /// Sets the start and finish dates (`yyyy-mm-dd`, already validated). False when absent.
@@ -98,7 +91,7 @@ extension LibraryStore {
     public func setDates(bookID: Int64, started: String?, finished: String?, for userID: Int64, now: Date)
         async throws -> Bool
     {
-        try await update(bookID: bookID, for: userID, now: now) { entry in
+        try await update(bookID: bookID, for: userID, now: now) { entry, _ in
             entry.startedAt = started
             entry.finishedAt = finished
         }
@@ -127,7 +120,8 @@ extension LibraryStore {
     }
 
     private func update(
-        bookID: Int64, for userID: Int64, now: Date, _ change: @Sendable @escaping (inout UserBook) -> Void
+        bookID: Int64, for userID: Int64, now: Date,
+        _ change: @Sendable @escaping (inout UserBook, Database) throws -> Void
     )
         async throws -> Bool
     {
@@ -136,7 +130,7 @@ extension LibraryStore {
                 var entry = try Self.request(of: userID, filter: .all)
                     .filter(Column("book_id") == bookID).fetchOne(db)
             else { return false }
-            change(&entry)
+            try change(&entry, db)
             entry.updatedAt = now
             try entry.update(db)
             return true

@@ -1,0 +1,67 @@
+import Foundation
+import GRDB
+
+// MARK: - Repairing a failed row
+
+extension ImportStore {
+    enum RetryResult: Equatable {
+        /// The fixed row is in: imported now, or (before the import starts) waiting with the others.
+        case fixed(ImportRow.Outcome)
+        /// Still not importable; the typed values are kept on the row for the next try.
+        case problem(String)
+        case notFound
+    }
+
+    /// Reads a failed row again from the values the person typed and, when it reads, imports it now (or, in the
+    /// preview, queues it with the rest of the file).
+    func retry(jobID: String, row number: Int, userID: Int64, values: [String], now: Date) async throws -> RetryResult {
+        try await db.write { db in
+            guard var job = try ImportJob.filter(Column("id") == jobID && Column("user_id") == userID).fetchOne(db),
+                // A finished job counts its failed rows; one cancelled in its preview never counted (nor imported)
+                // them, so fixing a row there would import a book the person chose not to.
+                job.status == .preview || (job.status.isFinished && job.failed > 0), job.format != .barcodes,
+                var row = try ImportRow.filter(Column("job_id") == jobID && Column("row") == number).fetchOne(db),
+                row.outcome == .failed
+            else { return .notFound }
+            let values =
+                Array(values.prefix(job.headers.count))
+                + Array(repeating: "", count: max(0, job.headers.count - values.count))
+            row.raw = values
+            let reading = job.format.reader(mapping: job.columnMapping).read(
+                ImportRecord(headers: job.headers, values: values))
+            guard case .book(let book) = reading else {
+                if case .problem(let message) = reading { row.message = message }
+                if case .skipped(let reason) = reading { row.message = reason }
+                try row.update(db)
+                return .problem(row.message ?? "The row still cannot be imported.")
+            }
+            row.book = book
+            row.message = nil
+            if job.status == .preview {
+                row.outcome = .pending
+                job.summary?.problems -= 1
+                job.summary?.count(book)
+                try row.update(db)
+                try job.update(db)
+                return .fixed(.pending)
+            }
+            var match = try LibraryMatch(db, userID: userID)
+            let applied = try ImportApplier(
+                jobID: jobID, userID: userID, existing: job.existing, shelfMapping: job.shelfMapping, now: now
+            )
+            .apply(book, match: &match, db)
+            row.outcome = applied.outcome
+            row.message = applied.message
+            row.userBookId = applied.userBookID
+            try row.update(db)
+            job.failed -= 1
+            switch applied.outcome {
+            case .created: job.created += 1
+            case .updated: job.updated += 1
+            default: job.skipped += 1
+            }
+            try job.update(db)
+            return .fixed(applied.outcome)
+        }
+    }
+}
