@@ -1,6 +1,6 @@
 """Issue 11's backup benchmark, on a release build: a library of 5,000 books and 500 photos.
 
-The 5,000 books are imported through the web flow (the real Goodreads export's shapes, as in imports.py). Ten
+The 5,000 books are imported through the web flow (the made Goodreads export's shapes, as in imports.py). Ten
 photos are uploaded through the photo form (so their rows, display images and thumbnails are the server's own);
 the other 490 are copies of those rows and files, with each original padded to PHOTO_MB (a phone photo is 5-12 MB;
 JPEG readers ignore bytes after the end-of-image marker, and a backup only copies and hashes them).

@@ -1,6 +1,6 @@
 """Issue 11's import budgets, on a release build:
 
-1. 5,000 Goodreads rows (the real export's 358 rows repeated with new titles and ids, so every row is a new book)
+1. 5,000 Goodreads rows (the made export's 358 rows repeated with new titles and ids, so every row is a new book)
    imported without enrichment: the runner's time from the job's start to its finish (from the database), and the
    server's peak RSS increase over its idle RSS while the file is uploaded, staged and imported (sampled from /proc
    every 5 ms). Budgets: 2 s and 30 MB.
@@ -21,12 +21,12 @@ import requests
 
 from bench_server import ROOT, register, rss_kib, running_server
 
-REAL_EXPORT = ROOT / "Tests" / "Fixtures" / "imports" / "goodreads_bsanser_mapmyreads.csv"
+MADE_EXPORT = ROOT / "Tests" / "Fixtures" / "imports" / "goodreads_library_export.csv"
 ROWS = 5000
 
 
 def goodreads_file(path, rows_wanted):
-    with REAL_EXPORT.open(encoding="utf-8-sig", newline="") as source:
+    with MADE_EXPORT.open(encoding="utf-8-sig", newline="") as source:
         reader = csv.DictReader(source)
         header = reader.fieldnames
         rows = list(reader)

@@ -29,7 +29,7 @@ import ZIPFoundation
             username: "ada", email: "ada@example.com", displayName: "Ada", passwordHash: "x", at: clock.now
         ).id!
         let store = ImportStore(db: db, directory: folder.appendingPathComponent("imports"))
-        let file = TestApp.packageRoot.appendingPathComponent("Tests/Fixtures/imports/goodreads_bsanser_mapmyreads.csv")
+        let file = TestApp.packageRoot.appendingPathComponent("Tests/Fixtures/imports/goodreads_library_export.csv")
         let staged = try await store.stage(upload: file, fileName: "f.csv", userID: userID, now: clock.now)
         _ = try await store.confirm(jobID: staged.id, userID: userID, existing: .update, shelfMapping: [:])
         try await ImportRunner(db: db, logger: Logger(label: "t"), now: { self.clock.now }).runUntilIdle()

@@ -54,7 +54,7 @@ import Testing
 
     @Test func aGoodreadsExportReimportsToAnIdenticalLibrary() async throws {
         let ada = try await user("ada")
-        for name in ["goodreads_bsanser_mapmyreads.csv", "goodreads_bayang_jelu_goodreads_library_export-2022.csv"] {
+        for name in ["goodreads_library_export.csv", "goodreads_custom_shelf.csv"] {
             _ = try await importFile(
                 TestApp.packageRoot.appendingPathComponent("Tests/Fixtures/imports/\(name)"), for: ada)
         }

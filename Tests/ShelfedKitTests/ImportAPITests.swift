@@ -32,7 +32,7 @@ import Testing
         try await TestApp().run { client in
             let api = try await LibraryAPITests.signedIn(client)
             let started = try await api.upload(
-                "/api/v2/imports", files: [try Self.file("goodreads_bsanser_mapmyreads.csv")])
+                "/api/v2/imports", files: [try Self.file("goodreads_library_export.csv")])
             #expect(started.status == .accepted)
             #expect(started.json?["success"] as? Bool == true)
             let jobID = try #require(Self.data(started)["jobId"] as? String)
@@ -50,7 +50,7 @@ import Testing
             #expect((results["errors"] as? [Any])?.isEmpty == true)
             let books = try #require(results["books"] as? [[String: Any]])
             #expect(books.count == 358)
-            #expect(books.contains { $0["title"] as? String == "The Vanishing Half" })
+            #expect(books.contains { $0["title"] as? String == "The Seven Winters of Ada Quill" })
 
             let stream = try await api.get("/api/v2/imports/\(jobID)/stream")
             #expect(stream.headers[.contentType]?.hasPrefix("text/event-stream") == true)
@@ -63,7 +63,7 @@ import Testing
 
             // The same file again: nothing new (every row a duplicate).
             let again = try await api.upload(
-                "/api/v2/imports", files: [try Self.file("goodreads_bsanser_mapmyreads.csv")])
+                "/api/v2/imports", files: [try Self.file("goodreads_library_export.csv")])
             let secondID = try #require(Self.data(again)["jobId"] as? String)
             _ = try await Self.finished(api, secondID)
             let second = Self.data(try await api.get("/api/v2/imports/\(secondID)/results"))
@@ -76,7 +76,7 @@ import Testing
             let alice = try await LibraryAPITests.signedIn(client, "alice")
             let bob = try await LibraryAPITests.signedIn(client, "bob")
             let started = try await alice.upload(
-                "/api/v2/imports", files: [try Self.file("goodreads_bayang_jelu_goodreads1.csv")])
+                "/api/v2/imports", files: [try Self.file("goodreads_shelves_and_lists.csv")])
             let jobID = try #require(Self.data(started)["jobId"] as? String)
             let token = try #require(Self.data(started)["authToken"] as? String)
 

@@ -6,7 +6,7 @@ import Testing
 @testable import ShelfedKit
 
 /// Import jobs against a real SQLite file: staging, the runner, resuming, cancelling, re-importing.
-/// Expected counts come from reading `goodreads_bsanser_mapmyreads.csv` (358 rows: 339 to-read, 16 read of
+/// Expected counts follow from the plan of `goodreads_library_export.csv` (scripts/fixtures/make_exports.py) (358 rows: 339 to-read, 16 read of
 /// which 8 have no Date Read, 3 currently-reading; 9 rated; every Book Id distinct).
 @Suite struct ImportJobTests {
     let directory: URL
@@ -54,7 +54,7 @@ import Testing
 
     @Test func aGoodreadsLibraryImportsOnceAndAgainChangesNothing() async throws {
         let me = try await user("ada")
-        let first = try await startImport("goodreads_bsanser_mapmyreads.csv", for: me)
+        let first = try await startImport("goodreads_library_export.csv", for: me)
         #expect(first.summary?.books == 358 && first.summary?.withoutReadDate == 8 && first.summary?.rated == 9)
         try await runner().runUntilIdle()
         let done = try #require(try await store.job(id: first.id, of: me))
@@ -77,7 +77,7 @@ import Testing
         #expect(try await count("SELECT COUNT(*) FROM enrichment_queue") == 358)
 
         clock.advance(by: 3600)
-        let again = try await startImport("goodreads_bsanser_mapmyreads.csv", for: me)
+        let again = try await startImport("goodreads_library_export.csv", for: me)
         try await runner().runUntilIdle()
         let second = try #require(try await store.job(id: again.id, of: me))
         #expect((second.created, second.updated, second.skipped, second.failed) == (0, 0, 358, 0))
@@ -88,7 +88,7 @@ import Testing
 
     @Test func aRestartResumesAtTheFirstPendingRowWithoutDuplicates() async throws {
         let me = try await user("ada")
-        let job = try await startImport("goodreads_bsanser_mapmyreads.csv", for: me)
+        let job = try await startImport("goodreads_library_export.csv", for: me)
         // Two batches, then the process "dies": a new database connection and a new runner take over.
         let interrupted = runner(batchSize: 50)
         try await interrupted.runBatch(of: job.id)
@@ -106,7 +106,7 @@ import Testing
 
     @Test func cancellingStopsAfterTheCurrentBatchAndKeepsWhatWasImported() async throws {
         let me = try await user("ada")
-        let job = try await startImport("goodreads_bsanser_mapmyreads.csv", for: me)
+        let job = try await startImport("goodreads_library_export.csv", for: me)
         let worker = runner(batchSize: 50)
         try await worker.runBatch(of: job.id)
         let canceled = try await store.cancel(jobID: job.id, userID: me, now: clock.now)
@@ -120,8 +120,8 @@ import Testing
     @Test func twoUsersImportAtOnceIntoTheirOwnLibraries() async throws {
         let ada = try await user("ada")
         let bob = try await user("bob")
-        let adaJob = try await startImport("goodreads_bsanser_mapmyreads.csv", for: ada)
-        let bobJob = try await startImport("storygraph_bsanser_mapmyreads.csv", for: bob)
+        let adaJob = try await startImport("goodreads_library_export.csv", for: ada)
+        let bobJob = try await startImport("storygraph_export.csv", for: bob)
         let worker = runner(batchSize: 50)
         try await worker.runOneRound()
         // One round moves both jobs on: neither waits for the other to finish.
@@ -142,7 +142,7 @@ import Testing
         let me = try await user("ada")
         // `waiting` is a custom exclusive shelf in this file (1 of its 10 rows).
         let staged = try await store.stage(
-            upload: Self.fixture("goodreads_bayang_jelu_goodreads_library_export-2022.csv"), fileName: "gr.csv",
+            upload: Self.fixture("goodreads_custom_shelf.csv"), fileName: "gr.csv",
             userID: me, now: clock.now)
         let custom = try #require(staged.summary?.customShelves)
         #expect(custom == ["waiting": 1])
@@ -187,10 +187,10 @@ import Testing
 
     @Test func skippingBooksIHaveLeavesThemAlone() async throws {
         let me = try await user("ada")
-        _ = try await startImport("goodreads_bsanser_mapmyreads.csv", for: me)
+        _ = try await startImport("goodreads_library_export.csv", for: me)
         try await runner().runUntilIdle()
         try await db.write { db in try db.execute(sql: "UPDATE user_book SET rating = NULL") }
-        let again = try await startImport("goodreads_bsanser_mapmyreads.csv", for: me, existing: .skip)
+        let again = try await startImport("goodreads_library_export.csv", for: me, existing: .skip)
         try await runner().runUntilIdle()
         #expect(try await store.job(id: again.id, of: me)?.skipped == 358)
         #expect(try await count("SELECT COUNT(*) FROM user_book WHERE rating IS NOT NULL") == 0)
@@ -199,14 +199,14 @@ import Testing
     @Test func problemRowsAreFailedWithTheirReasonAndKeptAsTheyWere() async throws {
         let me = try await user("ada")
         let job = try await startImport(
-            "storygraph_dblake26_streaming-02-multiple-processes_excel-mangled.csv", for: me)
+            "storygraph_excel_mangled.csv", for: me)
         #expect(job.failed == 232 && job.processed == 232 && job.total == 299)
         try await runner().runUntilIdle()
         let done = try #require(try await store.job(id: job.id, of: me))
         #expect(done.status == .completed && done.created + done.skipped == 67 && done.failed == 232)
         let failed = try await store.rows(of: job.id, userID: me, outcome: .failed, limit: 1)
         let row = try #require(failed.first)
-        #expect(row.row == 2 && row.raw.first == "The Lessons We Learn" && row.message?.contains("10/13/2022") == true)
+        #expect(row.row == 2 && row.raw.first == "The Lessons We Keep" && row.message?.contains("10/13/2022") == true)
     }
 
     @Test func jobIDsAreRandomAndMalformedOnesFindNothing() async throws {

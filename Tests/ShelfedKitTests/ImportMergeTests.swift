@@ -111,7 +111,7 @@ extension ImportJobTests {
     @Test func fixingARowOfAnImportCancelledInItsPreviewImportsNothing() async throws {
         let me = try await user("ada")
         let staged = try await store.stage(
-            upload: Self.fixture("storygraph_dblake26_streaming-02-multiple-processes_excel-mangled.csv"),
+            upload: Self.fixture("storygraph_excel_mangled.csv"),
             fileName: "sg.csv", userID: me, now: clock.now)
         #expect(staged.status == .preview)
         let failed = try #require(try await store.rows(of: staged.id, userID: me, outcome: .failed, limit: 1).first)

@@ -33,7 +33,7 @@ import Testing
         try await TestApp().run { client in
             let web = WebSession(client)
             _ = try await web.register("ada")
-            let uploaded = try await Self.upload(web, "goodreads_bayang_jelu_goodreads_library_export-2022.csv")
+            let uploaded = try await Self.upload(web, "goodreads_custom_shelf.csv")
             #expect(uploaded.status == .seeOther)
             let path = try #require(uploaded.headers[.location])
             #expect(path.hasPrefix("/import/"))
@@ -55,7 +55,7 @@ import Testing
 
             // Past imports list it.
             let index = String(buffer: try await web.get("/import").body)
-            #expect(index.contains("goodreads_bayang_jelu_goodreads_library_export-2022.csv"))
+            #expect(index.contains("goodreads_custom_shelf.csv"))
             #expect(index.contains("10 added"))
         }
     }
@@ -127,7 +127,7 @@ import Testing
                 files: [.init(field: "file", filename: "x.csv", contentType: "text/csv", data: Data("\n\n".utf8))])
             #expect(empty.status == .unprocessableContent)
             #expect(String(buffer: empty.body).contains("empty or is not a CSV"))
-            let uploaded = try await Self.upload(web, "goodreads_bayang_jelu_goodreads1.csv")
+            let uploaded = try await Self.upload(web, "goodreads_shelves_and_lists.csv")
             let path = try #require(uploaded.headers[.location])
 
             let other = WebSession(client)
@@ -151,7 +151,7 @@ import Testing
         try await TestApp().run { client in
             let web = WebSession(client)
             _ = try await web.register("ada")
-            let uploaded = try await Self.upload(web, "goodreads_bayang_jelu_goodreads1.csv")
+            let uploaded = try await Self.upload(web, "goodreads_shelves_and_lists.csv")
             let path = try #require(uploaded.headers[.location])
             _ = try await web.post(path + "/confirm", [:])
             _ = try await Self.waitForResults(web, path)
@@ -174,7 +174,7 @@ import Testing
             _ = try await web.register("ada")
             let profileBefore = String(buffer: try await web.get("/profile").body)
             #expect(!profileBefore.contains("read, date unknown"))
-            let uploaded = try await ImportWebTests.upload(web, "goodreads_bsanser_mapmyreads.csv")
+            let uploaded = try await ImportWebTests.upload(web, "goodreads_library_export.csv")
             let path = try #require(uploaded.headers[.location])
             _ = try await web.post(path + "/confirm", [:])
             _ = try await ImportWebTests.waitForResults(web, path)
@@ -188,15 +188,15 @@ import Testing
             let byRating = String(buffer: try await web.get("/shelves/read?sort=rating&order=desc").body)
             #expect(byRating.contains(#"<option value="rating" selected>"#))
             let fiveStars = [
-                "Los renglones torcidos de Dios", "The Seven Husbands of Evelyn Hugo", "The Ride of a Lifetime",
+                "Los caminos torcidos del río", "The Seven Winters of Ada Quill", "The Long Ride Home",
             ]
-            let firstFourStar = try #require(byRating.range(of: "Convenience Store Woman")).lowerBound
+            let firstFourStar = try #require(byRating.range(of: "The Convenience of Small Hours")).lowerBound
             for title in fiveStars {
                 #expect(try #require(byRating.range(of: title)).lowerBound < firstFourStar, "\(title)")
             }
 
             // The book page shows the imported rating and takes a review and private notes.
-            let link = try #require(byRating.firstMatch(of: /href="(\/books\/\d+)">Convenience Store Woman/)).1
+            let link = try #require(byRating.firstMatch(of: /href="(\/books\/\d+)">The Convenience of Small Hours/)).1
             let book = String(buffer: try await web.get(String(link)).body)
             #expect(book.contains(#"<option value="4.0" selected>4 stars</option>"#))
             let saved = try await web.post(

@@ -14,13 +14,13 @@ from selenium.webdriver.support.ui import WebDriverWait
 from conftest import SERVER
 from helpers import check_page, click_and_wait
 
-REAL_EXPORT = pathlib.Path(__file__).resolve().parents[1] / "Fixtures" / "imports" / "goodreads_bsanser_mapmyreads.csv"
+MADE_EXPORT = pathlib.Path(__file__).resolve().parents[1] / "Fixtures" / "imports" / "goodreads_library_export.csv"
 
 
 def goodreads_file(path, copies):
-    """The real export's 358 rows, repeated with new titles and ids so the import takes long enough to watch, and
+    """The made export's 358 rows, repeated with new titles and ids so the import takes long enough to watch, and
     one row whose Date Read a spreadsheet rewrote (M/D/YYYY) that must fail until it is fixed."""
-    with REAL_EXPORT.open(encoding="utf-8-sig", newline="") as source:
+    with MADE_EXPORT.open(encoding="utf-8-sig", newline="") as source:
         reader = csv.DictReader(source)
         header = reader.fieldnames
         rows = list(reader)

@@ -8,12 +8,12 @@ import time
 
 from conftest import ROOT, Reader, Server
 
-REAL_EXPORT = ROOT / "Tests" / "Fixtures" / "imports" / "goodreads_bsanser_mapmyreads.csv"
+MADE_EXPORT = ROOT / "Tests" / "Fixtures" / "imports" / "goodreads_library_export.csv"
 
 
 def goodreads_rows(copies):
-    """The real export's rows repeated under new titles and ids, without ISBNs, so each is a new book."""
-    with REAL_EXPORT.open(encoding="utf-8-sig", newline="") as source:
+    """The made export's rows repeated under new titles and ids, without ISBNs, so each is a new book."""
+    with MADE_EXPORT.open(encoding="utf-8-sig", newline="") as source:
         reader = csv.DictReader(source)
         header, rows = reader.fieldnames, list(reader)
     out = io.StringIO()
