@@ -3,20 +3,33 @@ import ServiceLifecycle
 
 /// Runs every kind of background work beside the server and stops it with the server: one loop shape for all of
 /// them, woken by a worker's `Doorbell` when work is added, sleeping when there is none, as many loops as a worker's
-/// `concurrency`, and one place that logs a failure and waits before the loop tries again. Cancellation on shutdown
-/// reaches the piece of work that is running (a tesseract run is stopped; an import stops after its batch).
+/// `concurrency`, one retry policy (`Backoff`) and one place that logs a failure and records it on the work's row
+/// once every try is spent. Cancellation on shutdown reaches the piece of work that is running (a tesseract run is
+/// stopped; an import stops after its batch).
 final class BackgroundQueue: Service, Sendable {
     private let lanes: [any Lane]
     let logger: Logger
 
-    /// `failureRest`: how long a loop rests after a piece of work failed in a way its worker did not handle.
-    init(_ workers: [any BackgroundWorker], logger: Logger, failureRest: Duration = .seconds(5)) {
-        self.lanes = workers.map { Self.lane(for: $0, failureRest: failureRest) }
+    /// `backoff`: how a piece that throws is tried again; `failureRest`: how long a loop rests when it could not even
+    /// look for work (the database unreadable).
+    init(
+        _ workers: [any BackgroundWorker], logger: Logger, backoff: Backoff = .standard,
+        failureRest: Duration = .seconds(5)
+    ) {
+        self.lanes = workers.map { Self.lane(for: $0, backoff: backoff, failureRest: failureRest) }
         self.logger = logger
     }
 
-    private static func lane<W: BackgroundWorker>(for worker: W, failureRest: Duration) -> any Lane {
-        WorkerLane(worker: worker, failureRest: failureRest)
+    private static func lane<W: BackgroundWorker>(for worker: W, backoff: Backoff, failureRest: Duration) -> any Lane {
+        WorkerLane(worker: worker, backoff: backoff, failureRest: failureRest)
+    }
+
+    /// What the person who asked for the work reads when it failed for good: the domain's own words when it has
+    /// some, never an internal error's.
+    static func reason(for error: any Error, tries: Int) -> String {
+        if let error = error as? AppError, let message = error.message { return message }
+        return "Shelfed could not finish this after \(tries) tries. Your data is safe; try again, and if it fails "
+            + "again, the server's log says why."
     }
 
     func run() async throws {
@@ -38,6 +51,7 @@ private protocol Lane: Sendable {
 
 private struct WorkerLane<W: BackgroundWorker>: Lane {
     let worker: W
+    let backoff: Backoff
     let failureRest: Duration
 
     func run(logger: Logger) async {
@@ -63,13 +77,36 @@ private struct WorkerLane<W: BackgroundWorker>: Lane {
                     await signal.wait(atMost: worker.idleWait)
                     continue
                 }
-                try await worker.run(work)
+                try await runWithRetries(work, logger: logger)
                 if worker.pause > .zero { try await Task.sleep(for: worker.pause) }
             } catch is CancellationError {
                 return
             } catch {
                 logger.error("\(worker.name): \(error)")
                 try? await Task.sleep(for: failureRest)
+            }
+        }
+    }
+
+    /// Runs `work`, trying again after the backoff's waits when it throws; once every try is spent the worker
+    /// records the failure on the work's row and the loop goes on to the next piece.
+    private func runWithRetries(_ work: W.Work, logger: Logger) async throws {
+        var failedTries = 0
+        while true {
+            do {
+                try await worker.run(work)
+                return
+            } catch {
+                if error is CancellationError || Task.isCancelled { throw CancellationError() }
+                failedTries += 1
+                guard let wait = backoff.wait(afterFailedTries: failedTries) else {
+                    logger.error("\(worker.name): gave up after \(failedTries) tries: \(error)")
+                    try await worker.giveUp(
+                        work, reason: BackgroundQueue.reason(for: error, tries: failedTries))
+                    return
+                }
+                logger.warning("\(worker.name): try \(failedTries) failed (\(error)); trying again in \(wait)")
+                try await Task.sleep(for: wait)
             }
         }
     }

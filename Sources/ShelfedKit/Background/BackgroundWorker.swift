@@ -20,7 +20,12 @@ protocol BackgroundWorker: Sendable {
     func recover() async throws
     /// Claims the next piece of work that is due, so that no other loop takes it; nil when none is.
     func next() async throws -> Work?
+    /// Does the work. Failures the worker expects (a book service down, a photo tesseract cannot read) it records
+    /// itself; anything it throws is tried again by the queue's `Backoff` and then given up on.
     func run(_ work: Work) async throws
+    /// Records on the work's row that it failed for good, with `reason` for the person who asked for it, so it is
+    /// neither taken again nor left looking busy.
+    func giveUp(_ work: Work, reason: String) async throws
 }
 
 extension BackgroundWorker {

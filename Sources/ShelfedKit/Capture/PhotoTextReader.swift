@@ -107,6 +107,17 @@ final class PhotoTextReader: BackgroundWorker {
     }
 }
 
+extension PhotoTextReader {
+    /// A photo whose words could not be stored is marked failed, so its page says so instead of "reading".
+    func giveUp(_ claimed: ClaimedPhoto, reason: String) async throws {
+        try await db.write { db in
+            try db.execute(
+                sql: "UPDATE photo SET ocr_status = ? WHERE id = ? AND ocr_status = 'reading'",
+                arguments: [PhotoText.Status.failed.rawValue, claimed.id])
+        }
+    }
+}
+
 /// A photo taken from the queue to be read.
 struct ClaimedPhoto: Sendable {
     let id: Int64

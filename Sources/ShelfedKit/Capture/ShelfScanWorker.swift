@@ -79,4 +79,17 @@ struct ShelfScanWorker: BackgroundWorker {
         }
         try? FileManager.default.removeItem(at: photo)
     }
+
+    /// A scan whose result could not be recorded is marked failed with `reason`; its photo goes.
+    func giveUp(_ id: String, reason: String) async throws {
+        try await db.write { [now = service.now] db in
+            try db.execute(
+                sql: """
+                    UPDATE shelf_scan SET status = 'failed', message = ?, progress = NULL, finished_at = ?
+                    WHERE id = ? AND status = 'running'
+                    """,
+                arguments: [reason, now(), id])
+        }
+        try? FileManager.default.removeItem(at: service.photo(of: id))
+    }
 }

@@ -21,7 +21,8 @@ final class EnrichmentWorker: BackgroundWorker {
     let idleWait: Duration = .seconds(10)
 
     /// Transient failures (timeouts, 5xx) before a book is given up on; the waits double from a minute.
-    static let maxAttempts = 8
+    static let retries = Backoff(tries: 8, first: .seconds(60), factor: 2, longest: .seconds(6 * 3600))
+    static var maxAttempts: Int { retries.tries }
     static let waitingForBudget = "Waiting for tomorrow's Google Books allowance."
 
     init(
@@ -139,8 +140,8 @@ final class EnrichmentWorker: BackgroundWorker {
         case .rateLimited(let retryAfter, _)?:
             return .retry("The book services asked to slow down.", after: Double(retryAfter ?? 60), counts: false)
         case let other?:
-            let wait = 60 * pow(2, Double(book.attempts))
-            return .retry("The book services did not answer (\(other)).", after: wait, counts: true)
+            let wait = Self.retries.wait(afterFailedTries: book.attempts + 1) ?? .zero
+            return .retry("The book services did not answer (\(other)).", after: wait.seconds, counts: true)
         }
     }
 
@@ -177,6 +178,12 @@ final class EnrichmentWorker: BackgroundWorker {
         }
         // A cover downloaded for a book that got one meanwhile (or was deleted) is not kept.
         if let coverFile, !coverKept { covers.remove(coverFile) }
+    }
+
+    /// A book whose lookup kept failing in a way this worker does not handle is given up on with `reason`.
+    func giveUp(_ book: QueuedBook, reason: String) async throws {
+        let now = now()
+        try await db.write { db in try Self.finish(book.id, status: "failed", message: reason, now: now, db) }
     }
 
     private static func reschedule(_ bookID: Int64, at date: Date, message: String, _ db: Database) throws {

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Logging
+import Synchronization
 
 /// Runs `POST /api/batch-enrich` jobs: each ISBN the phone app scanned is looked up (Google Books, Open Library
 /// when Google lacks it; answers cached) and the book added to the owner's Want to read shelf with its cover.
@@ -16,6 +17,8 @@ final class BarcodeJobRunner: BackgroundWorker {
     let doorbell = Doorbell()
     /// Batches arrive through the API, which rings; this finds one another process added.
     let idleWait: Duration = .seconds(30)
+    /// Whose barcode was looked up last, so the next lookup is the following person's.
+    private let lastServed = Mutex<Int64?>(nil)
 
     init(db: AppDatabase, books: LibraryService, logger: Logger, now: @escaping @Sendable () -> Date) {
         self.db = db
@@ -42,13 +45,43 @@ final class BarcodeJobRunner: BackgroundWorker {
     /// hundred ISBNs never hold another's single one for minutes. False when nobody has a barcode waiting.
     @discardableResult
     func runNextRow() async throws -> Bool {
-        guard let turns = try await next() else { return false }
-        try await run(turns)
-        return true
+        let turns = try await oldestJobOfEachPerson()
+        for job in turns { try await run(job) }
+        return !turns.isEmpty
     }
 
-    /// Each person's oldest running job; nil when nobody has a barcode waiting.
-    func next() async throws -> [ImportJob]? {
+    /// The oldest running job of the person whose turn it is (people in the order of their oldest job); nil when
+    /// nobody has a barcode waiting.
+    func next() async throws -> ImportJob? {
+        let turns = try await oldestJobOfEachPerson()
+        guard !turns.isEmpty else { return nil }
+        return lastServed.withLock { last in
+            let following = last.flatMap { last in turns.firstIndex { $0.userId == last } }.map { $0 + 1 } ?? 0
+            let turn = following < turns.count ? turns[following] : turns[0]
+            last = turn.userId
+            return turn
+        }
+    }
+
+    /// One barcode of `job`.
+    func run(_ job: ImportJob) async throws {
+        try Task.checkCancellation()
+        try await runNextRow(of: job)
+    }
+
+    /// A job whose rows kept failing to be recorded stops, saying why; the books it added stay.
+    func giveUp(_ job: ImportJob, reason: String) async throws {
+        let now = now()
+        try await db.write { db in
+            guard var current = try ImportJob.fetchOne(db, key: job.id), current.status.isRunning else { return }
+            current.status = .failed
+            current.message = reason
+            current.finishedAt = now
+            try current.update(db)
+        }
+    }
+
+    private func oldestJobOfEachPerson() async throws -> [ImportJob] {
         let jobs = try await db.read { db in
             try ImportJob.fetchAll(
                 db,
@@ -59,15 +92,7 @@ final class BarcodeJobRunner: BackgroundWorker {
         }
         var turns: [ImportJob] = []
         for job in jobs where !turns.contains(where: { $0.userId == job.userId }) { turns.append(job) }
-        return turns.isEmpty ? nil : turns
-    }
-
-    /// One barcode of each job in `turns`.
-    func run(_ turns: [ImportJob]) async throws {
-        for job in turns {
-            try Task.checkCancellation()
-            try await runNextRow(of: job)
-        }
+        return turns
     }
 
     /// Looks up one waiting barcode of `job`, or finishes the job when none is left.

@@ -3,8 +3,7 @@ import GRDB
 import Logging
 import Synchronization
 
-/// Runs confirmed imports in the background (a `BackgroundWorker`: one piece of work is one round, a batch of each
-/// running job).
+/// Runs confirmed imports in the background (a `BackgroundWorker`: one piece of work is one batch of one job).
 ///
 /// Rows are written a small batch per transaction, each row's outcome recorded in the same transaction as its
 /// book, so a restart (even `kill -9`) resumes at the first pending row with no duplicate. Jobs of different
@@ -22,6 +21,13 @@ final class ImportRunner: BackgroundWorker {
     /// Each importing user's library index, built when their first job starts and shared by all their running jobs,
     /// so two jobs of one file (a phone retrying an upload) find each other's books instead of adding them twice.
     private let matches = Mutex<[Int64: LibraryMatch]>([:])
+    /// The job the last batch was of, so the next batch is the following job's.
+    private let lastServed = Mutex<RunningJob?>(nil)
+
+    private struct RunningJob: Sendable {
+        let id: String
+        let createdAt: Date
+    }
 
     init(db: AppDatabase, logger: Logger, now: @escaping @Sendable () -> Date, batchSize: Int = 100) {
         self.db = db
@@ -47,35 +53,60 @@ final class ImportRunner: BackgroundWorker {
     /// One batch of each running job; false when there was nothing to do.
     @discardableResult
     func runOneRound() async throws -> Bool {
-        guard let round = try await next() else { return false }
-        try await run(round)
-        return true
+        let jobs = try await runningJobs()
+        for job in jobs { try await run(job.id) }
+        return !jobs.isEmpty
     }
 
-    /// The running jobs, oldest first; nil when none is running.
-    func next() async throws -> [String]? {
+    /// The running job whose turn it is: jobs take turns batch by batch, oldest first, so two people's imports run
+    /// at once and neither waits for the other to finish. Nil when none is running.
+    func next() async throws -> String? {
+        let jobs = try await runningJobs()
+        guard !jobs.isEmpty else { return nil }
+        return lastServed.withLock { last in
+            // The first job after the last one served, in the jobs' order (found even when that one has finished).
+            let turn =
+                last.flatMap { last in jobs.first { ($0.createdAt, $0.id) > (last.createdAt, last.id) } }
+                ?? jobs[0]
+            last = turn
+            return turn.id
+        }
+    }
+
+    /// One batch of `jobID`.
+    func run(_ jobID: String) async throws {
+        try Task.checkCancellation()
+        try await runBatch(of: jobID)
+    }
+
+    /// A job whose batches kept failing stops, saying why; the rows it applied stay, the others wait as they were.
+    func giveUp(_ jobID: String, reason: String) async throws {
+        let now = now()
+        try await db.write { db in
+            guard var job = try ImportJob.fetchOne(db, key: jobID), job.status.isRunning else { return }
+            job.status = .failed
+            job.message = reason
+            job.finishedAt = now
+            try job.update(db)
+        }
+    }
+
+    /// The running jobs, oldest first.
+    private func runningJobs() async throws -> [RunningJob] {
         let waiting = try await db.read { db in
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT id, user_id FROM import_job
+                    SELECT id, user_id, created_at FROM import_job
                     WHERE status IN ('initialized', 'processing') AND format != 'barcodes'
                     ORDER BY created_at, id
                     """
-            ).map { (id: $0[0] as String, userID: $0[1] as Int64) }
+            ).map { (job: RunningJob(id: $0[0], createdAt: $0[2]), userID: $0[1] as Int64) }
         }
         // A user with no running job left gives up their index: the next import starts from the library as it is.
         let importing = Set(waiting.map(\.userID))
         matches.withLock { $0 = $0.filter { importing.contains($0.key) } }
-        return waiting.isEmpty ? nil : waiting.map(\.id)
-    }
-
-    /// One batch of each job: jobs of different people take turns.
-    func run(_ jobs: [String]) async throws {
-        for jobID in jobs {
-            try Task.checkCancellation()
-            try await runBatch(of: jobID)
-        }
+        return waiting.map(\.job)
     }
 
     /// Applies the next pending rows of one job in one transaction, with the job's counts.
