@@ -105,7 +105,7 @@ import Testing
             #expect(montaigne["last_error"] as String? == EnrichmentWorker.waitingForBudget)
             #expect(montaigne["next_try_at"] as Date == ISO8601DateFormatter().date(from: "2026-11-21T08:00:00Z"))
             #expect(try queue("A Zine Without Numbers")["status"] as String == "failed")
-            var progress = try await db.read { db in try EnrichmentProgress.of(jobID: jobID, db) }
+            var progress = try await db.read { db in try EnrichmentQueueStore.progress(ofJob: jobID, db) }
             #expect(progress == EnrichmentProgress(enriched: 2, failed: 1, pending: 2, waitingForBudget: 2))
             #expect(try book("The Complete Essays")["description"] as String? == nil)
 
@@ -125,7 +125,7 @@ import Testing
             #expect(
                 try queue("Unbekannt")["last_error"] as String?
                     == "Neither Open Library nor Google Books knows ISBN 9783868943238.")
-            progress = try await db.read { db in try EnrichmentProgress.of(jobID: jobID, db) }
+            progress = try await db.read { db in try EnrichmentQueueStore.progress(ofJob: jobID, db) }
             #expect(progress == EnrichmentProgress(enriched: 3, failed: 2, pending: 0, waitingForBudget: 0))
             #expect(fake.coverRequests.allSatisfy { $0.hasPrefix("/gcovers/") })
         }

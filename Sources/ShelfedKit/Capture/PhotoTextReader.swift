@@ -7,7 +7,7 @@ import Logging
 /// queue is the photo table itself (`ocr_status = 'pending'`), so a restart carries on; a photo being read when the
 /// server stopped is read again. Text the owner has edited is never overwritten.
 final class PhotoTextReader: BackgroundWorker {
-    let db: AppDatabase
+    let photos: PhotoStore
     let media: MediaStore
     let recognizer: TextRecognizer
     let workers: Int
@@ -19,7 +19,7 @@ final class PhotoTextReader: BackgroundWorker {
 
     /// `workers` 0: nothing is read in the background (photos stay `pending` until reading is turned on).
     init(db: AppDatabase, media: MediaStore, recognizer: TextRecognizer, workers: Int = 1, logger: Logger) {
-        self.db = db
+        self.photos = PhotoStore(db: db)
         self.media = media
         self.recognizer = recognizer
         self.workers = max(0, workers)
@@ -46,9 +46,7 @@ final class PhotoTextReader: BackgroundWorker {
 
     /// A photo being read when the server stopped is read again.
     func recover() async throws {
-        try await db.write { db in
-            try db.execute(sql: "UPDATE photo SET ocr_status = 'pending' WHERE ocr_status = 'reading'")
-        }
+        try await photos.requeuePhotosBeingRead()
     }
 
     /// Reads every waiting photo; for tests and benchmarks.
@@ -66,19 +64,7 @@ final class PhotoTextReader: BackgroundWorker {
 
     /// Claims the oldest waiting photo; nil when none waits.
     func next() async throws -> ClaimedPhoto? {
-        try await db.write { db -> ClaimedPhoto? in
-            // Claimed in the same write that finds it, so two workers never read one photo.
-            guard
-                let row = try Row.fetchOne(
-                    db,
-                    sql: """
-                        UPDATE photo SET ocr_status = 'reading'
-                        WHERE id = (SELECT id FROM photo WHERE ocr_status = 'pending' ORDER BY id LIMIT 1)
-                        RETURNING id, display_path
-                        """)
-            else { return nil }
-            return ClaimedPhoto(id: row["id"], path: row["display_path"])
-        }
+        try await photos.claimPhotoToRead()
     }
 
     /// Reads the claimed photo's words and keeps them, unless its owner edited or deleted it meanwhile.
@@ -98,23 +84,14 @@ final class PhotoTextReader: BackgroundWorker {
             text = nil
             status = .failed
         }
-        try await db.write { db in
-            // Only a photo still being read: one edited or deleted meanwhile keeps what its owner did.
-            try db.execute(
-                sql: "UPDATE photo SET ocr_text = ?, ocr_status = ? WHERE id = ? AND ocr_status = 'reading'",
-                arguments: [text, status.rawValue, claimed.id])
-        }
+        try await photos.recordText(text, status: status, of: claimed.id)
     }
 }
 
 extension PhotoTextReader {
     /// A photo whose words could not be stored is marked failed, so its page says so instead of "reading".
     func giveUp(_ claimed: ClaimedPhoto, reason: String) async throws {
-        try await db.write { db in
-            try db.execute(
-                sql: "UPDATE photo SET ocr_status = ? WHERE id = ? AND ocr_status = 'reading'",
-                arguments: [PhotoText.Status.failed.rawValue, claimed.id])
-        }
+        try await photos.recordText(nil, status: .failed, of: claimed.id)
     }
 }
 

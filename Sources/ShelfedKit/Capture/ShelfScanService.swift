@@ -42,6 +42,7 @@ struct ShelfScanService: Sendable {
     let gemini: GeminiClient
     let search: BookSearchService
     let db: AppDatabase
+    var store: ShelfScanStore { ShelfScanStore(db: db) }
     let media: MediaStore
     /// Its limiter keeps shelf photos within the memory every image upload shares.
     let processor: ImageProcessor
@@ -156,14 +157,7 @@ struct ShelfScanService: Sendable {
         try FileManager.default.createDirectory(at: media.scans, withIntermediateDirectories: true)
         try jpeg.write(to: photo(of: id), options: .atomic)
         do {
-            try await db.write { [now] db in
-                try db.execute(
-                    sql: """
-                        INSERT INTO shelf_scan (id, user_id, status, progress, created_at)
-                        VALUES (?, ?, 'queued', 'Waiting its turn…', ?)
-                        """,
-                    arguments: [id, userID, now()])
-            }
+            try await store.insertQueued(id: id, userID: userID, at: now())
         } catch {
             try? FileManager.default.removeItem(at: photo(of: id))
             throw error
@@ -179,27 +173,11 @@ struct ShelfScanService: Sendable {
 
     /// The user's scan `id`; nil when it is unknown or someone else's.
     func scan(id: String, of userID: Int64) async throws -> Scan? {
-        try await db.read { db in
-            guard
-                let row = try Row.fetchOne(
-                    db, sql: "SELECT * FROM shelf_scan WHERE id = ? AND user_id = ?", arguments: [id, userID])
-            else { return nil }
-            let matches = (row["matches"] as String?).flatMap {
-                try? JSONDecoder().decode([Match].self, from: Data($0.utf8))
-            }
-            return Scan(
-                id: row["id"], userID: row["user_id"], status: row["status"], progress: row["progress"],
-                matches: matches ?? [], message: row["message"])
-        }
+        try await store.scan(id: id, of: userID)
     }
 
     /// Notes which entries were added, so the review page shows them on their shelf.
     func recordAdded(_ matches: [Match], scanID: String, userID: Int64) async throws {
-        let encoded = String(decoding: try JSONEncoder().encode(matches), as: UTF8.self)
-        try await db.write { db in
-            try db.execute(
-                sql: "UPDATE shelf_scan SET matches = ? WHERE id = ? AND user_id = ?",
-                arguments: [encoded, scanID, userID])
-        }
+        try await store.recordMatches(matches, scanID: scanID, userID: userID)
     }
 }

@@ -13,18 +13,11 @@ struct ShelfScanWorker: BackgroundWorker {
     let concurrency = 2
     let idleWait: Duration = .seconds(60)
 
-    private var db: AppDatabase { service.db }
+    private var store: ShelfScanStore { service.store }
 
     /// Scans that were running go back to the queue; photos no queued scan needs are removed.
     func recover() async throws {
-        let waiting = try await db.write { db in
-            try db.execute(
-                sql: """
-                    UPDATE shelf_scan SET status = 'queued', progress = 'Shelfed restarted; reading the shelf again…'
-                    WHERE status = 'running'
-                    """)
-            return try String.fetchSet(db, sql: "SELECT id FROM shelf_scan WHERE status = 'queued'")
-        }
+        let waiting = try await store.requeueRunning()
         let names = (try? FileManager.default.contentsOfDirectory(atPath: service.media.scans.path)) ?? []
         for name in names where !waiting.contains(String(name.dropLast(".jpg".count))) {
             try? FileManager.default.removeItem(at: service.media.scans.appendingPathComponent(name))
@@ -33,15 +26,7 @@ struct ShelfScanWorker: BackgroundWorker {
 
     /// Claims the oldest queued scan.
     func next() async throws -> String? {
-        try await db.write { db in
-            try String.fetchOne(
-                db,
-                sql: """
-                    UPDATE shelf_scan SET status = 'running', progress = 'Sending the photo to Gemini…'
-                    WHERE id = (SELECT id FROM shelf_scan WHERE status = 'queued' ORDER BY created_at, id LIMIT 1)
-                    RETURNING id
-                    """)
-        }
+        try await store.claimNext()
     }
 
     /// Sends the photo, matches what Gemini lists, and records the result; the photo goes once it has a result.
@@ -50,10 +35,8 @@ struct ShelfScanWorker: BackgroundWorker {
         let finished: (status: String, matches: [ShelfScanService.Match]?, message: String?)
         if let jpeg = try? Data(contentsOf: photo) {
             do {
-                let matches = try await service.scan(jpeg) { text in
-                    try? await db.write { db in
-                        try db.execute(sql: "UPDATE shelf_scan SET progress = ? WHERE id = ?", arguments: [text, id])
-                    }
+                let matches = try await service.scan(jpeg) { [store] text in
+                    try? await store.setProgress(text, of: id)
                 }
                 finished = ("done", matches, nil)
             } catch is CancellationError {
@@ -68,28 +51,14 @@ struct ShelfScanWorker: BackgroundWorker {
         } else {
             finished = ("failed", nil, "The photo of this shelf was lost. Scan it again.")
         }
-        let encoded = try finished.matches.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
-        try await db.write { [now = service.now] db in
-            try db.execute(
-                sql: """
-                    UPDATE shelf_scan SET status = ?, matches = ?, message = ?, progress = NULL, finished_at = ?
-                    WHERE id = ?
-                    """,
-                arguments: [finished.status, encoded, finished.message, now(), id])
-        }
+        try await store.finish(
+            id, status: finished.status, matches: finished.matches, message: finished.message, at: service.now())
         try? FileManager.default.removeItem(at: photo)
     }
 
     /// A scan whose result could not be recorded is marked failed with `reason`; its photo goes.
     func giveUp(_ id: String, reason: String) async throws {
-        try await db.write { [now = service.now] db in
-            try db.execute(
-                sql: """
-                    UPDATE shelf_scan SET status = 'failed', message = ?, progress = NULL, finished_at = ?
-                    WHERE id = ? AND status = 'running'
-                    """,
-                arguments: [reason, now(), id])
-        }
+        try await store.finish(id, status: "failed", matches: nil, message: reason, at: service.now())
         try? FileManager.default.removeItem(at: service.photo(of: id))
     }
 }

@@ -9,7 +9,7 @@ import Synchronization
 /// (a row cut off between the add and its record is found already there and counted as skipped, never twice).
 /// File imports never wait for the network; these jobs do, so they have a runner of their own.
 final class BarcodeJobRunner: BackgroundWorker {
-    let db: AppDatabase
+    let queue: ImportQueueStore
     let books: LibraryService
     let logger: Logger
     let now: @Sendable () -> Date
@@ -21,7 +21,7 @@ final class BarcodeJobRunner: BackgroundWorker {
     private let lastServed = Mutex<Int64?>(nil)
 
     init(db: AppDatabase, books: LibraryService, logger: Logger, now: @escaping @Sendable () -> Date) {
-        self.db = db
+        self.queue = ImportQueueStore(db: db)
         self.books = books
         self.logger = logger
         self.now = now
@@ -45,7 +45,7 @@ final class BarcodeJobRunner: BackgroundWorker {
     /// hundred ISBNs never hold another's single one for minutes. False when nobody has a barcode waiting.
     @discardableResult
     func runNextRow() async throws -> Bool {
-        let turns = try await oldestJobOfEachPerson()
+        let turns = try await queue.oldestBarcodeJobOfEachPerson()
         for job in turns { try await run(job) }
         return !turns.isEmpty
     }
@@ -53,7 +53,7 @@ final class BarcodeJobRunner: BackgroundWorker {
     /// The oldest running job of the person whose turn it is (people in the order of their oldest job); nil when
     /// nobody has a barcode waiting.
     func next() async throws -> ImportJob? {
-        let turns = try await oldestJobOfEachPerson()
+        let turns = try await queue.oldestBarcodeJobOfEachPerson()
         guard !turns.isEmpty else { return nil }
         return lastServed.withLock { last in
             let following = last.flatMap { last in turns.firstIndex { $0.userId == last } }.map { $0 + 1 } ?? 0
@@ -71,65 +71,18 @@ final class BarcodeJobRunner: BackgroundWorker {
 
     /// A job whose rows kept failing to be recorded stops, saying why; the books it added stay.
     func giveUp(_ job: ImportJob, reason: String) async throws {
-        let now = now()
-        try await db.write { db in
-            guard var current = try ImportJob.fetchOne(db, key: job.id), current.status.isRunning else { return }
-            current.status = .failed
-            current.message = reason
-            current.finishedAt = now
-            try current.update(db)
-        }
-    }
-
-    private func oldestJobOfEachPerson() async throws -> [ImportJob] {
-        let jobs = try await db.read { db in
-            try ImportJob.fetchAll(
-                db,
-                sql: """
-                    SELECT * FROM import_job WHERE format = 'barcodes' AND status IN ('initialized', 'processing')
-                    ORDER BY created_at, id
-                    """)
-        }
-        var turns: [ImportJob] = []
-        for job in jobs where !turns.contains(where: { $0.userId == job.userId }) { turns.append(job) }
-        return turns
+        try await queue.fail(job.id, reason: reason, at: now())
     }
 
     /// Looks up one waiting barcode of `job`, or finishes the job when none is left.
     private func runNextRow(of job: ImportJob) async throws {
-        let row = try await db.read { db in
-            try ImportRow.fetchOne(
-                db, sql: "SELECT * FROM import_row WHERE job_id = ? AND outcome = 'pending' ORDER BY row LIMIT 1",
-                arguments: [job.id])
-        }
-        guard let row else {
-            try await finish(job.id)
+        guard let row = try await queue.nextPendingRow(of: job.id) else {
+            try await queue.complete(job.id, at: now())
             return
         }
         let (outcome, message, bookID) = await lookUp(row.raw.first ?? "", for: job.userId)
-        let now = now()
-        try await db.write { db in
-            // Canceled meanwhile: the row stays as it was.
-            guard var current = try ImportJob.fetchOne(db, key: job.id), current.status.isRunning else { return }
-            let entryID = try bookID.flatMap {
-                try Int64.fetchOne(
-                    db, sql: "SELECT id FROM user_book WHERE user_id = ? AND book_id = ?", arguments: [job.userId, $0])
-            }
-            try db.execute(
-                sql: "UPDATE import_row SET outcome = ?, message = ?, user_book_id = ? WHERE job_id = ? AND row = ?",
-                arguments: [outcome.rawValue, message, entryID, job.id, row.row])
-            if current.status == .initialized {
-                current.status = .processing
-                current.startedAt = now
-            }
-            current.processed += 1
-            switch outcome {
-            case .created: current.created += 1
-            case .skipped: current.skipped += 1
-            default: current.failed += 1
-            }
-            try current.update(db)
-        }
+        try await queue.recordBarcode(
+            row: row.row, of: job, outcome: outcome, message: message, bookID: bookID, at: now())
     }
 
     /// What became of one barcode, and the catalog book it is.
@@ -147,18 +100,6 @@ final class BarcodeJobRunner: BackgroundWorker {
             return (.failed, "No book with ISBN \(isbn.isbn13) was found.", nil)
         } catch {
             return (.failed, "The book services did not answer for ISBN \(isbn.isbn13); send it again later.", nil)
-        }
-    }
-
-    private func finish(_ jobID: String) async throws {
-        let now = now()
-        try await db.write { db in
-            guard var job = try ImportJob.fetchOne(db, key: jobID), job.status.isRunning else { return }
-            job.status = .completed
-            job.startedAt = job.startedAt ?? now
-            job.finishedAt = now
-            job.processed = job.total
-            try job.update(db)
         }
     }
 }

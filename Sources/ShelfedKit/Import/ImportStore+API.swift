@@ -31,7 +31,7 @@ extension ImportStore {
 
     /// How far the filling-in of this job's books has got.
     func enrichment(of jobID: String) async throws -> EnrichmentProgress {
-        try await db.read { db in try EnrichmentProgress.of(jobID: jobID, db) }
+        try await db.read { db in try EnrichmentQueueStore.progress(ofJob: jobID, db) }
     }
 
     /// A job whoever owns it: only for `DELETE /v1/jobs/{jobId}`, which checks the job's own token or its owner's key.

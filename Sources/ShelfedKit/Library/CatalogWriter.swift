@@ -82,6 +82,28 @@ struct CatalogWriter {
     }
 
     /// A JSON array of strings, as the catalog keeps authors and categories.
+    /// Writes what enrichment found into the fields of `bookID` that are still empty (someone may have typed one
+    /// meanwhile); true when the cover file was taken.
+    func fillEmptyFields(of bookID: Int64, with fill: BookFill, at now: Date) throws -> Bool {
+        let categories = Self.jsonArray(fill.categories)
+        try db.execute(
+            sql: """
+                UPDATE book SET description = COALESCE(description, ?),
+                    categories = CASE WHEN categories = '[]' AND ? != '[]' THEN ? ELSE categories END,
+                    page_count = COALESCE(page_count, ?), publisher = COALESCE(publisher, ?),
+                    published_date = COALESCE(published_date, ?), updated_at = ?
+                WHERE id = ?
+                """,
+            arguments: [
+                fill.description, categories, categories, fill.pageCount, fill.publisher, fill.publishedDate, now,
+                bookID,
+            ])
+        guard let coverFile = fill.coverFile else { return false }
+        try db.execute(
+            sql: "UPDATE book SET cover_path = ? WHERE id = ? AND cover_path IS NULL", arguments: [coverFile, bookID])
+        return db.changesCount > 0
+    }
+
     static func jsonArray(_ values: [String]) -> String {
         var writer = JSONWriter(reservingCapacity: 64)
         writer.array { array in for value in values { array.string(value) } }

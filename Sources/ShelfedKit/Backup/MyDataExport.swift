@@ -1,0 +1,50 @@
+import Foundation
+
+/// One person's data, in plain JSON that any program can read.
+struct MyDataExport: Encodable {
+    struct BookEntry: Encodable {
+        let title: String
+        let subtitle: String?
+        let authors: [String]
+        let isbn13: String?
+        let isbn10: String?
+        let publisher: String?
+        let publishedDate: String?
+        let pageCount: Int?
+        let shelf: String
+        let favourite: Bool
+        let rating: Double?
+        let review: String?
+        let privateNotes: String?
+        let owned: Bool?
+        let format: String?
+        let addedAt: Date
+        let startedOn: String?
+        let finishedOn: String?
+        let reads: [ReadThrough]
+        let lists: [String]
+        let externalIds: [String: String]
+    }
+
+    struct PhotoEntry: Encodable {
+        let book: String?
+        let pageNumber: Int?
+        let comment: String?
+        let takenAt: Date?
+        let createdAt: Date
+        /// The original's path inside the zip.
+        let file: String
+        /// Where it is in the media folder; not written out.
+        let storedFile: String
+
+        enum CodingKeys: String, CodingKey { case book, pageNumber, comment, takenAt, createdAt, file }
+    }
+
+    let username: String
+    let displayName: String
+    let email: String
+    let exportedBy = "Shelfed"
+    let books: [BookEntry]
+    let lists: [String]
+    let photos: [PhotoEntry]
+}

@@ -1,0 +1,85 @@
+import Foundation
+import GRDB
+
+/// The queries behind "Your data" (`MyDataExport`): one person's books with their reads and lists, their lists and
+/// their photos, never anyone else's.
+struct MyDataStore: Sendable {
+    let db: AppDatabase
+
+    /// Everything `userID` has, read in one transaction; called on the blocking pool (it reads the whole library).
+    func export(of userID: Int64) throws -> MyDataExport {
+        try db.writer.read { db in try Self.collect(userID: userID, db) }
+    }
+
+    private static func collect(userID: Int64, _ db: Database) throws -> MyDataExport {
+        let user = try Row.fetchOne(
+            db, sql: "SELECT username, display_name, email FROM user WHERE id = ?", arguments: [userID])
+        var listsByEntry: [Int64: [String]] = [:]
+        for row in try Row.fetchAll(
+            db,
+            sql: """
+                SELECT list_item.user_book_id, list.name FROM list_item JOIN list ON list.id = list_item.list_id
+                WHERE list.user_id = ? ORDER BY list.position
+                """, arguments: [userID])
+        {
+            listsByEntry[row[0], default: []].append(row[1])
+        }
+        var reads: [Int64: [ReadThrough]] = [:]
+        for row in try Row.fetchAll(
+            db,
+            sql: """
+                SELECT read_through.user_book_id, read_through.started_at, read_through.finished_at
+                FROM read_through
+                JOIN user_book ON user_book.id = read_through.user_book_id WHERE user_book.user_id = ?
+                ORDER BY read_through.id
+                """, arguments: [userID])
+        {
+            reads[row[0], default: []].append(ReadThrough(startedOn: row[1], finishedOn: row[2]))
+        }
+        let decoder = JSONDecoder()
+        let books = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT user_book.*, user_book.id AS entry_id, book.title, book.subtitle, book.authors, book.isbn13,
+                    book.isbn10, book.publisher, book.published_date, book.page_count, book.external_ids
+                FROM user_book JOIN book ON book.id = user_book.book_id WHERE user_book.user_id = ?
+                ORDER BY user_book.added_at, user_book.id
+                """, arguments: [userID]
+        ).map { row in
+            let entryID: Int64 = row["entry_id"]
+            return MyDataExport.BookEntry(
+                title: row["title"], subtitle: row["subtitle"],
+                authors: (try? decoder.decode([String].self, from: Data((row["authors"] as String).utf8))) ?? [],
+                isbn13: row["isbn13"], isbn10: row["isbn10"], publisher: row["publisher"],
+                publishedDate: row["published_date"], pageCount: row["page_count"], shelf: row["shelf"],
+                favourite: row["favourite"], rating: row["rating"], review: row["review"],
+                privateNotes: row["private_notes"], owned: row["owned"], format: row["format"],
+                addedAt: row["added_at"],
+                startedOn: row["started_at"], finishedOn: row["finished_at"], reads: reads[entryID] ?? [],
+                lists: listsByEntry[entryID] ?? [],
+                externalIds: (try? decoder.decode(
+                    [String: String].self, from: Data((row["external_ids"] as String).utf8)))
+                    ?? [:])
+        }
+        let photos = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT photo.id, photo.original_path, photo.page_number, photo.comment, photo.taken_at, photo.created_at,
+                    book.title FROM photo LEFT JOIN book ON book.id = photo.book_id WHERE photo.user_id = ?
+                ORDER BY photo.id
+                """, arguments: [userID]
+        ).map { row in
+            let stored: String = row["original_path"]
+            let ext = (stored as NSString).pathExtension
+            let id: Int64 = row["id"]
+            return MyDataExport.PhotoEntry(
+                book: row["title"], pageNumber: row["page_number"], comment: row["comment"], takenAt: row["taken_at"],
+                createdAt: row["created_at"], file: "photos/\(id)" + (ext.isEmpty ? "" : ".\(ext)"), storedFile: stored)
+        }
+        let lists = try String.fetchAll(
+            db, sql: "SELECT name FROM list WHERE user_id = ? ORDER BY position", arguments: [userID])
+        return MyDataExport(
+            username: user?["username"] ?? "", displayName: user?["display_name"] ?? "", email: user?["email"] ?? "",
+            books: books, lists: lists, photos: photos)
+    }
+}
