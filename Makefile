@@ -9,7 +9,7 @@ SWIFT_BUILD_FLAGS ?=
 # and on everyday pages next to each other, in the order scripts/link_order.py recorded in Sources/Shelfed/link-order.txt.
 LINK_ORDER := $(CURDIR)/Sources/Shelfed/link-order.txt
 RELEASE_FLAGS := --static-swift-stdlib -Xswiftc -Xfrontend -Xswiftc -function-sections -Xswiftc -use-ld=lld \
-	-Xlinker --symbol-ordering-file=$(LINK_ORDER) -Xlinker --no-warn-symbol-ordering
+	-Xlinker --symbol-ordering-file=$(LINK_ORDER) -Xlinker --no-warn-symbol-ordering -Xlinker --no-export-dynamic
 # Packed relative relocations need glibc 2.36 (Debian 12, Raspberry Pi OS bookworm, Ubuntu 24.04) to start.
 ifeq ($(shell bash scripts/glibc-at-least.sh 2.36),yes)
 RELEASE_FLAGS += -Xlinker -z -Xlinker pack-relative-relocs

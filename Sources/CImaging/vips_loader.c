@@ -223,3 +223,5 @@ void shelfed_vips_clear_error(void) {
 }
 
 void shelfed_release_memory(void) { malloc_trim(0); }
+
+void shelfed_limit_malloc_arenas(int arenas) { mallopt(M_ARENA_MAX, arenas); }
