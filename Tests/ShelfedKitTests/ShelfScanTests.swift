@@ -6,8 +6,8 @@ import Testing
 
 @testable import ShelfedKit
 
-/// A shelf from one photo: a fake Gemini on 127.0.0.1 replaying the recorded answers and failures, the books it
-/// lists matched through the fake Google Books, reviewed and added; model output treated as untrusted.
+/// A shelf from one photo: a fake Gemini on 127.0.0.1 serving the answers and failures written for the tests, the books
+/// it lists matched through the fake Google Books, reviewed and added; model output treated as untrusted.
 @Suite struct ShelfScanTests {
     static func photoID(_ response: TestResponse) -> String? {
         response.headers[.location].flatMap { $0.split(separator: "/").last.map(String.init) }
@@ -113,7 +113,7 @@ import Testing
         }
     }
 
-    @Test func everyRecordedGeminiFailureGetsAClearMessage() async throws {
+    @Test func everyGeminiFailureGetsAClearMessage() async throws {
         try await FakeBooksServer.run { fake in
             let cases: [(key: String, model: String, status: HTTPResponse.Status, says: String)] = [
                 ("bad-key", "gemini-2.5-flash", .serviceUnavailable, "did not accept the Gemini API key"),

@@ -1,17 +1,21 @@
-"""A small fake Google Books / Open Library for the browser suite: replays Tests/Fixtures on 127.0.0.1."""
+"""A small fake Google Books / Open Library / Gemini for the browser suite: serves the answers written for the tests in
+Tests/Fixtures on 127.0.0.1."""
 import http.server
 import json
 import pathlib
+import re
 import threading
 import time
 import urllib.parse
 
 FIXTURES = pathlib.Path(__file__).resolve().parents[1] / "Fixtures"
 SEARCHES = {
-    "harry potter": "search_harry_potter__sfiggis_enumerables.json",
-    "batman": "search_batman__Founden_doers.json",
-    "isbn:9780140446043": "isbn_0140446044__nembrotorg_nembrot.json",
+    "harry potter": "search_harry_potter.json",
+    "batman": "search_batman.json",
+    "isbn:9780140446043": "isbn_9780140446043.json",
 }
+# Cover links point at Google's hosts (books.google.com, bks9.books.google.co.uk, …).
+GOOGLE_COVER_HOST = re.compile(r"http://([a-z0-9]+\.)?books\.google\.[a-z.]+")
 
 
 class FakeBooks(http.server.ThreadingHTTPServer):
@@ -43,26 +47,24 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.send_fixture(name)
         elif url.path.startswith("/books/v1/volumes/"):
             volume_id = url.path.rsplit("/", 1)[1]
-            recorded = f"volume_{volume_id}__ajluc_lit-link.json"
-            if (FIXTURES / "googlebooks" / recorded).exists():
-                self.send_fixture(recorded)
+            written = f"volume_{volume_id}.json"
+            if (FIXTURES / "googlebooks" / written).exists():
+                self.send_fixture(written)
             else:
-                # No single-volume recording: answer with the item as the recorded search returned it.
+                # No single-volume answer: answer with the item as the search returned it.
                 self.send_item(volume_id)
         elif url.path == "/ol/isbn/9780060273224.json":
-            # Open Library redirects an ISBN to its edition; Sabriel's edition is the recording we have.
+            # Open Library redirects an ISBN to its edition; Sabriel's is the edition written for the tests.
             self.send_response(302)
             self.send_header("Location", "/ol/books/OL22951843M.json")
             self.send_header("Content-Length", "0")
             self.end_headers()
         elif url.path.startswith("/ol/books/"):
-            self.send_bytes((FIXTURES / "openlibrary" / "ol_edition__bookwyrm-social_bookwyrm.json").read_bytes(),
-                            "application/json")
+            self.send_bytes((FIXTURES / "openlibrary" / "edition_OL22951843M.json").read_bytes(), "application/json")
         elif url.path.startswith("/ol/works/"):
-            self.send_bytes((FIXTURES / "openlibrary" / "ol_work__bookwyrm-social_bookwyrm.json").read_bytes(),
-                            "application/json")
+            self.send_bytes((FIXTURES / "openlibrary" / "work_OL15832982W.json").read_bytes(), "application/json")
         elif url.path.startswith("/ol/authors/"):
-            # No author recording exists (see the fixtures' SOURCES.md); this is the documented shape.
+            # Open Library's author record, cut down to the fields Shelfed reads.
             self.send_bytes(b'{"name": "Garth Nix", "key": "/authors/OL382982A"}', "application/json")
         elif url.path.startswith("/gcovers/"):
             self.send_bytes((FIXTURES / "images" / "Portrait_1.jpg").read_bytes(), "image/jpeg")
@@ -70,14 +72,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.send_error(404)
 
     def do_POST(self):
-        """Gemini's generateContent: the recorded success envelope with a shelf's books as its JSON text."""
+        """Gemini's generateContent: the success envelope with a shelf's books as its JSON text."""
         length = int(self.headers.get("Content-Length", "0"))
         self.rfile.read(length)
         if not self.path.startswith("/gemini/models/") or not self.path.endswith(":generateContent"):
             return self.send_error(404)
-        envelope = json.loads((FIXTURES / "gemini" /
-                               "googleai_unary-success-basic-reply-short__FirebaseExtended_vertexai-sdk-test-data.json")
-                              .read_text(encoding="utf-8"))
+        envelope = json.loads((FIXTURES / "gemini" / "success_basic.json").read_text(encoding="utf-8"))
         envelope["candidates"][0]["content"]["parts"][0]["text"] = json.dumps({"books": [
             {"title": "The Complete Essays", "author": "Michel de Montaigne", "isbn": "9780140446043", "confidence": 0.95},
             {"title": "Harry Potter", "confidence": 0.8},
@@ -90,15 +90,15 @@ class Handler(http.server.BaseHTTPRequestHandler):
             body = json.dumps({"kind": "books#volumes", "totalItems": 0})
         else:
             body = (FIXTURES / "googlebooks" / name).read_text(encoding="utf-8")
-        # Cover links point at Google; keep the browser and the server on this machine.
-        body = body.replace("http://books.google.com/", self.server.base_url + "/gcovers/")
+        # Keep the browser and the server on this machine.
+        body = GOOGLE_COVER_HOST.sub(self.server.base_url + "/gcovers", body)
         self.send_bytes(body.encode(), "application/json; charset=UTF-8")
 
     def send_item(self, volume_id):
         for name in SEARCHES.values():
             for item in json.loads((FIXTURES / "googlebooks" / name).read_text(encoding="utf-8")).get("items", []):
                 if item.get("id") == volume_id:
-                    body = json.dumps(item).replace("http://books.google.com/", self.server.base_url + "/gcovers/")
+                    body = GOOGLE_COVER_HOST.sub(self.server.base_url + "/gcovers", json.dumps(item))
                     return self.send_bytes(body.encode(), "application/json; charset=UTF-8")
         self.send_error(404)
 

@@ -7,10 +7,10 @@ import Synchronization
 
 @testable import ShelfedKit
 
-/// A real HTTP server on 127.0.0.1 playing Google Books and Open Library from the recorded fixtures in
-/// `Tests/Fixtures/` (copied from the team's shared fixtures), with faults injected on demand and every request counted.
+/// A real HTTP server on 127.0.0.1 playing Google Books, Open Library and Gemini from the answers written for the tests
+/// in `Tests/Fixtures/` (see each folder's SOURCES.md), with faults injected on demand and every request counted.
 final class FakeBooksServer: Sendable {
-    /// What the next Google Books (or Open Library) requests get instead of the recording.
+    /// What the next Google Books (or Open Library) requests get instead of the written answer.
     enum Fault: Sendable {
         case status(Int)
         case rateLimited(retryAfter: String?)
@@ -56,7 +56,7 @@ final class FakeBooksServer: Sendable {
         ]}
         """#
 
-    /// The Gemini settings that point Shelfed at this server; the key chooses the recorded answer.
+    /// The Gemini settings that point Shelfed at this server; the key chooses the answer.
     func gemini(key: String = "good", model: String = "gemini-2.5-flash") -> GeminiSettings {
         GeminiSettings(apiKey: key, model: model, baseURL: baseURL + "/gemini")
     }
@@ -113,27 +113,27 @@ final class FakeBooksServer: Sendable {
         router.get("/books/v1/volumes/:id") { request, context in
             let id = context.parameters.get("id") ?? ""
             return try await self.answer(request, provider: \.googleFaults) {
-                "googlebooks/volume_\(id)__ajluc_lit-link.json"
+                "googlebooks/volume_\(id).json"
             }
         }
         router.get("/ol/isbn/:file") { request, context in
             try await self.answer(request, provider: \.openLibraryFaults) {
-                // Open Library redirects ISBN lookups to the edition; Sabriel's edition is the recording we have.
+                // Open Library redirects ISBN lookups to the edition; Sabriel's is the edition written for the tests.
                 context.parameters.get("file") == "9780060273224.json" ? "redirect:/ol/books/OL22951843M.json" : nil
             }
         }
         router.get("/ol/books/:file") { request, _ in
             try await self.answer(request, provider: \.openLibraryFaults) {
-                "openlibrary/ol_edition__bookwyrm-social_bookwyrm.json"
+                "openlibrary/edition_OL22951843M.json"
             }
         }
         router.get("/ol/works/:file") { request, _ in
             try await self.answer(request, provider: \.openLibraryFaults) {
-                "openlibrary/ol_work__bookwyrm-social_bookwyrm.json"
+                "openlibrary/work_OL15832982W.json"
             }
         }
         router.get("/ol/authors/:file") { request, _ in
-            // No author recording exists (see the fixtures' SOURCES.md); this is the documented shape.
+            // Open Library's author record, cut down to the fields Shelfed reads.
             self.record(request)
             return Response(
                 status: .ok, headers: [.contentType: "application/json"],
@@ -157,12 +157,10 @@ final class FakeBooksServer: Sendable {
         return router
     }
 
-    /// The recorded Gemini answers (Tests/Fixtures/gemini), chosen by the key; successes carry `shelfJSON`.
+    /// The Gemini answers in Tests/Fixtures/gemini, chosen by the key; successes carry `shelfJSON`.
     private static func geminiAnswer(action: String, key: String) throws -> Response {
         func fixture(_ name: String) throws -> Data {
-            try Data(
-                contentsOf: fixtures.appendingPathComponent(
-                    "gemini/\(name)__FirebaseExtended_vertexai-sdk-test-data.json"))
+            try Data(contentsOf: fixtures.appendingPathComponent("gemini/\(name)"))
         }
         func answer(_ status: HTTPResponse.Status, _ data: Data) -> Response {
             Response(
@@ -181,26 +179,19 @@ final class FakeBooksServer: Sendable {
             return try JSONSerialization.data(withJSONObject: envelope)
         }
         guard action == "gemini-2.5-flash:generateContent" else {
-            return answer(.notFound, try fixture("googleai_unary-failure-unknown-model"))
+            return answer(.notFound, try fixture("failure_unknown_model.json"))
         }
         switch key {
-        case "bad-key": return answer(.badRequest, try fixture("googleai_unary-failure-api-key"))
-        case "not-enabled":
-            return answer(.forbidden, try fixture("googleai_unary-failure-generativelanguage-api-not-enabled"))
-        case "reject":
-            let text = try Data(
-                contentsOf: fixtures.appendingPathComponent(
-                    "gemini/googleai_streaming-failure-image-rejected_400__FirebaseExtended_vertexai-sdk-test-data.txt")
-            )
-            return answer(.badRequest, text)
-        case "vertex-reject": return answer(.badRequest, try fixture("vertexai_unary-failure-image-rejected_400"))
-        case "safety": return answer(.ok, try fixture("googleai_unary-failure-finish-reason-safety"))
-        case "blocked": return answer(.ok, try fixture("googleai_unary-failure-only-prompt-feedback"))
-        case "quota": return answer(.tooManyRequests, try fixture("vertexai_unary-failure-quota-exceeded_429"))
-        case "prose": return answer(.ok, try fixture("googleai_unary-success-basic-reply-short"))
-        case "thinking":
-            return answer(.ok, try withShelf("googleai_unary-success-thinking-reply-thought-summary", part: 1))
-        default: return answer(.ok, try withShelf("googleai_unary-success-basic-reply-short", part: 0))
+        case "bad-key": return answer(.badRequest, try fixture("failure_api_key.json"))
+        case "not-enabled": return answer(.forbidden, try fixture("failure_api_not_enabled.json"))
+        case "reject": return answer(.badRequest, try fixture("streaming_failure_image_rejected_400.txt"))
+        case "vertex-reject": return answer(.badRequest, try fixture("failure_image_rejected_400.json"))
+        case "safety": return answer(.ok, try fixture("failure_finish_reason_safety.json"))
+        case "blocked": return answer(.ok, try fixture("failure_only_prompt_feedback.json"))
+        case "quota": return answer(.tooManyRequests, try fixture("failure_quota_exceeded_429.json"))
+        case "prose": return answer(.ok, try fixture("success_basic.json"))
+        case "thinking": return answer(.ok, try withShelf("success_thinking_thought_summary.json", part: 1))
+        default: return answer(.ok, try withShelf("success_basic.json", part: 0))
         }
     }
 
@@ -226,12 +217,7 @@ final class FakeBooksServer: Sendable {
         }
         let url = Self.fixtures.appendingPathComponent(file)
         guard let data = try? Data(contentsOf: url) else { return Response(status: .notFound) }
-        // Cover links point at Google's hosts; send them here so tests never leave the machine.
-        let body = String(decoding: data, as: UTF8.self)
-            .replacingOccurrences(of: "http://books.google.com/", with: baseURL + "/gcovers/")
-            .replacingOccurrences(of: "http://bks9.books.google.co.uk/", with: baseURL + "/gcovers/")
-            .replacingOccurrences(of: "http://books.google.co.uk/", with: baseURL + "/gcovers/")
-        return json(body)
+        return json(Self.coversHere(String(decoding: data, as: UTF8.self), baseURL: baseURL))
     }
 
     private func respond(with fault: Fault) async throws -> Response {
@@ -247,8 +233,7 @@ final class FakeBooksServer: Sendable {
                     byteBuffer: ByteBuffer(string: #"{"error": {"code": 429, "message": "Rate Limit Exceeded"}}"#)))
         case .dailyQuota:
             let body = try Data(
-                contentsOf: Self.fixtures.appendingPathComponent(
-                    "googlebooks/error_429_daily_quota_anonymous__page_m.traditio.wiki.json"))
+                contentsOf: Self.fixtures.appendingPathComponent("googlebooks/error_429_daily_quota.json"))
             return Response(
                 status: .tooManyRequests, headers: [.contentType: "application/json"],
                 body: .init(byteBuffer: ByteBuffer(bytes: body)))
@@ -272,16 +257,21 @@ final class FakeBooksServer: Sendable {
         let normalised = query.lowercased().replacingOccurrences(of: "intitle:", with: "")
             .replacingOccurrences(of: "inauthor:", with: "")
         switch normalised {
-        case "batman": return "googlebooks/search_batman__Founden_doers.json"
-        case "harry potter": return "googlebooks/search_harry_potter__sfiggis_enumerables.json"
-        case "popular": return "googlebooks/search_popular_magazines__Shivam12112_react-native-easyBook.json"
-        case "isbn:9780804720991": return "googlebooks/isbn_0804720991__nembrotorg_nembrot.json"
-        case "isbn:9780140446043": return "googlebooks/isbn_0140446044__nembrotorg_nembrot.json"
-        case "isbn:9783551551672": return "googlebooks/isbn_9783551551672_de__debuglevel_bookmetadata-microservice.json"
-        case "isbn:9783621285674": return "googlebooks/isbn_9783621285674_de__debuglevel_bookmetadata-microservice.json"
-        case "isbn:9783868943238":
-            return "googlebooks/empty_results_isbn_9783868943238__debuglevel_bookmetadata-microservice.json"
+        case "batman": return "googlebooks/search_batman.json"
+        case "harry potter": return "googlebooks/search_harry_potter.json"
+        case "popular": return "googlebooks/search_popular_magazines.json"
+        case "isbn:9780804720991": return "googlebooks/isbn_9780804720991.json"
+        case "isbn:9780140446043": return "googlebooks/isbn_9780140446043.json"
+        case "isbn:9783551551672": return "googlebooks/isbn_9783551551672_other_identifier_only.json"
+        case "isbn:9783621285674": return "googlebooks/isbn_9783621285674_four_authors.json"
+        case "isbn:9783868943238": return "googlebooks/empty_isbn_9783868943238.json"
         default: return nil
         }
+    }
+
+    /// Cover links point at Google's hosts (`http://books.google.com/`, `http://bks9.books.google.co.uk/`, …); this
+    /// sends every one of them here, keeping the path, so tests never leave the machine.
+    static func coversHere(_ body: String, baseURL: String) -> String {
+        body.replacing(#/http://([a-z0-9]+\.)?books\.google\.[a-z.]+/#, with: baseURL + "/gcovers")
     }
 }
