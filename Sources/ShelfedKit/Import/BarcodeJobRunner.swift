@@ -17,8 +17,8 @@ final class BarcodeJobRunner: BackgroundWorker {
     let doorbell = Doorbell()
     /// Batches arrive through the API, which rings; this finds one another process added.
     let idleWait: Duration = .seconds(30)
-    /// Whose barcode was looked up last, so the next lookup is the following person's.
-    private let lastServed = Mutex<Int64?>(nil)
+    /// The job whose barcode was looked up last, so the next lookup is the following person's.
+    private let lastServed = Mutex<ImportJob?>(nil)
 
     init(db: AppDatabase, books: LibraryService, logger: Logger, now: @escaping @Sendable () -> Date) {
         self.queue = ImportQueueStore(db: db)
@@ -56,9 +56,10 @@ final class BarcodeJobRunner: BackgroundWorker {
         let turns = try await queue.oldestBarcodeJobOfEachPerson()
         guard !turns.isEmpty else { return nil }
         return lastServed.withLock { last in
-            let following = last.flatMap { last in turns.firstIndex { $0.userId == last } }.map { $0 + 1 } ?? 0
-            let turn = following < turns.count ? turns[following] : turns[0]
-            last = turn.userId
+            // The first job after the last one served, in the jobs' order (found even when that one has finished).
+            let turn =
+                last.flatMap { last in turns.first { ($0.createdAt, $0.id) > (last.createdAt, last.id) } } ?? turns[0]
+            last = turn
             return turn
         }
     }

@@ -22,12 +22,7 @@ final class ImportRunner: BackgroundWorker {
     /// so two jobs of one file (a phone retrying an upload) find each other's books instead of adding them twice.
     private let matches = Mutex<[Int64: LibraryMatch]>([:])
     /// The job the last batch was of, so the next batch is the following job's.
-    private let lastServed = Mutex<RunningJob?>(nil)
-
-    private struct RunningJob: Sendable {
-        let id: String
-        let createdAt: Date
-    }
+    private let lastServed = Mutex<ImportQueueStore.RunningJob?>(nil)
 
     init(db: AppDatabase, logger: Logger, now: @escaping @Sendable () -> Date, batchSize: Int = 100) {
         self.queue = ImportQueueStore(db: db)
@@ -85,14 +80,12 @@ final class ImportRunner: BackgroundWorker {
     }
 
     /// The running jobs, oldest first.
-    private func runningJobs() async throws -> [RunningJob] {
-        let waiting = try await queue.runningFileJobs().map {
-            (job: RunningJob(id: $0.id, createdAt: $0.createdAt), userID: $0.userID)
-        }
+    private func runningJobs() async throws -> [ImportQueueStore.RunningJob] {
+        let jobs = try await queue.runningFileJobs()
         // A user with no running job left gives up their index: the next import starts from the library as it is.
-        let importing = Set(waiting.map(\.userID))
+        let importing = Set(jobs.map(\.userID))
         matches.withLock { $0 = $0.filter { importing.contains($0.key) } }
-        return waiting.map(\.job)
+        return jobs
     }
 
     /// Applies the next pending rows of one job in one transaction, with the job's counts.
