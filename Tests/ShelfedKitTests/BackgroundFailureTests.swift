@@ -37,7 +37,8 @@ extension ImportJobTests {
         // validate: the broken job failed with a reason and nothing half-written; the other finished beside it
         let failed = try #require(ended.0)
         #expect(failed.status == .failed)
-        #expect(failed.message?.contains("could not finish this after 3 tries") == true)
+        #expect(failed.message?.contains("tried 3 times and could not finish") == true)
+        #expect(failed.message?.contains("Upload the file again") == true)
         #expect(try await count("SELECT COUNT(*) FROM user_book WHERE user_id = ?", [me]) == 0)
         #expect(
             try await count("SELECT COUNT(*) FROM import_row WHERE job_id = ? AND outcome != 'pending'", [broken.id])

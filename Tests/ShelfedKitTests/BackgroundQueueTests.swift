@@ -114,7 +114,7 @@ import Testing
         let tries = try #require(numbers.tries[1])
         #expect(tries.count == 3)
         #expect(tries[1] - tries[0] >= .milliseconds(20) && tries[2] - tries[1] >= .milliseconds(80))
-        #expect(numbers.givenUp[1]?.contains("could not finish this after 3 tries") == true)
+        #expect(numbers.givenUp[1]?.contains("tried 3 times and could not finish") == true)
         #expect(numbers.done == [2])
     }
 

@@ -24,12 +24,11 @@ final class BackgroundQueue: Service, Sendable {
         WorkerLane(worker: worker, backoff: backoff, failureRest: failureRest)
     }
 
-    /// What the person who asked for the work reads when it failed for good: the domain's own words when it has
-    /// some, never an internal error's.
+    /// Why the work failed for good, for the person who asked for it: the domain's own words when it has some, never
+    /// an internal error's. Each worker's `giveUp` adds what to do next.
     static func reason(for error: any Error, tries: Int) -> String {
         if let error = error as? AppError, let message = error.message { return message }
-        return "Shelfed could not finish this after \(tries) tries. Your data is safe; try again, and if it fails "
-            + "again, the server's log says why."
+        return "Shelfed tried \(tries) times and could not finish (the server's log says why)."
     }
 
     func run() async throws {

@@ -58,7 +58,8 @@ struct ShelfScanWorker: BackgroundWorker {
 
     /// A scan whose result could not be recorded is marked failed with `reason`; its photo goes.
     func giveUp(_ id: String, reason: String) async throws {
-        try await store.finish(id, status: "failed", matches: nil, message: reason, at: service.now())
+        let message = "Reading this shelf stopped. \(reason) Scan the shelf again."
+        try await store.finish(id, status: "failed", matches: nil, message: message, at: service.now())
         try? FileManager.default.removeItem(at: service.photo(of: id))
     }
 }

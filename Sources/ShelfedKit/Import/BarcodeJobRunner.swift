@@ -72,7 +72,8 @@ final class BarcodeJobRunner: BackgroundWorker {
 
     /// A job whose rows kept failing to be recorded stops, saying why; the books it added stay.
     func giveUp(_ job: ImportJob, reason: String) async throws {
-        try await queue.fail(job.id, reason: reason, at: now())
+        let advice = "Send the barcodes again: the books already added are found, not added twice."
+        try await queue.fail(job.id, reason: "This batch stopped before the end. \(reason) \(advice)", at: now())
     }
 
     /// Looks up one waiting barcode of `job`, or finishes the job when none is left.

@@ -76,7 +76,8 @@ final class ImportRunner: BackgroundWorker {
 
     /// A job whose batches kept failing stops, saying why; the rows it applied stay, the others wait as they were.
     func giveUp(_ jobID: String, reason: String) async throws {
-        try await queue.fail(jobID, reason: reason, at: now())
+        let advice = "Upload the file again to import the rest: the books already added are found, not added twice."
+        try await queue.fail(jobID, reason: "This import stopped before the end. \(reason) \(advice)", at: now())
     }
 
     /// The running jobs, oldest first.
