@@ -71,8 +71,10 @@ final class FakeBooksServer: Sendable {
     func failGoogle(_ faults: Fault...) { state.withLock { $0.googleFaults += faults } }
     func failOpenLibrary(_ faults: Fault...) { state.withLock { $0.openLibraryFaults += faults } }
 
-    /// The settings that point Shelfed at this server, with short waits so tests stay quick.
-    func settings(timeout: Duration = .milliseconds(500)) -> SearchSettings {
+    /// The settings that point Shelfed at this server, with short waits so tests stay quick. The timeout is the time
+    /// an answer may take, not the time a test takes (only a hanging fake waits it out), so it allows for a loaded
+    /// two-core machine: at 500 ms a slow answer was sometimes retried and a request count came out one too many.
+    func settings(timeout: Duration = .seconds(2)) -> SearchSettings {
         SearchSettings(
             googleBooksURL: baseURL + "/books/v1", openLibraryURL: baseURL + "/ol",
             openLibraryCoversURL: baseURL + "/olcovers", timeout: timeout,
