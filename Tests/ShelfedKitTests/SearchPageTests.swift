@@ -156,7 +156,54 @@ struct SearchPageTests {
                 #expect(try await web.get("/shelves").text.contains("Near to the Wild Heart"))
                 let search = try await web.get("/search?q=something+new")
                 #expect(search.status == .serviceUnavailable)
-                #expect(search.text.contains("add the book by hand"))
+                #expect(search.text.contains("Search is unavailable"))
+                #expect(search.text.contains("href=\"/books/new?title=something%20new\""))
+            }
+        }
+    }
+
+    @Test("with the providers' port closed, search says it is unavailable and offers the library and the manual form")
+    func portClosed() async throws {
+        try await TestApp(search: OfflineSearchTests.refusedSettings).run { client in
+            let web = WebSession(client)
+            try await web.register("alice")
+            let added = try await web.post(
+                "/books", ["title": "Dune Messiah", "authors": "Frank Herbert", "shelf": "read"])
+            #expect(added.status == .seeOther)
+            for _ in 0..<2 {  // The first finds the port closed, the second the breaker open.
+                let page = try await web.get("/search?q=dune")
+                #expect(page.status == .serviceUnavailable)
+                #expect(page.text.contains("Search is unavailable"))
+                #expect(page.text.contains("cannot be reached from this server"))
+                #expect(page.text.contains("href=\"/books/1\">Dune Messiah</a>"))
+                #expect(page.text.contains("href=\"/books/new?title=dune\""))
+                #expect(page.text.contains("href=\"/library/search?q=dune\""))
+                #expect(page.text.contains("/static/js/busy-form.js"))
+            }
+            let nothing = try await web.get("/search?q=zzzz")
+            #expect(nothing.text.contains("Nothing on your shelves matches"))
+        }
+    }
+
+    @Test("a provider slower than the page's wait gets a 'slow' page; its answer still reaches the cache")
+    func slowProviderFillsCache() async throws {
+        try await FakeBooksServer.run { fake in
+            var settings = fake.settings(timeout: .seconds(5))
+            settings.pageWait = .milliseconds(300)
+            try await TestApp(search: settings).run { client in
+                let web = WebSession(client)
+                try await web.register("alice")
+                fake.failGoogle(.hang)  // Answers `{}` after 3 s: no items, but an answer.
+                let slow = try await web.get("/search?q=batman")
+                #expect(slow.status == .serviceUnavailable)
+                #expect(slow.text.contains("Google Books is slow to answer"))
+                var answered = false
+                for _ in 0..<300 where !answered {  // At most 30 s; the fake answers after 3.
+                    try await Task.sleep(for: .milliseconds(100))
+                    answered = try await web.get("/search?q=batman").text.contains("No books found for “batman”")
+                }
+                #expect(answered)
+                #expect(fake.googleRequests.count == 1)
             }
         }
     }

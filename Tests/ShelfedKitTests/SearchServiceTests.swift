@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import Logging
+import NIOCore
 import Testing
 
 @testable import ShelfedKit
@@ -15,7 +16,7 @@ func makeSearchService(_ fake: FakeBooksServer, clock: TestClock = TestClock(), 
     return BookSearchService(
         settings: settings ?? fake.settings(), database: try AppDatabase(path: path), clock: clock.appClock,
         logger: logger,
-        http: { .shared })
+        http: { OutboundHTTP.client })
 }
 
 @Suite("Book search service")
@@ -213,6 +214,45 @@ struct SearchServiceTests {
             #expect(try await service.search(SearchRequest(text: "popular")).results.items.count == 10)
             #expect(fake.googleRequests.count == 7)
         }
+    }
+}
+
+@Suite("Search with the network down")
+struct OfflineSearchTests {
+    /// Nothing listens on port 1 of this machine: every connection there is refused at once.
+    static let refusedURL = "http://127.0.0.1:1"
+
+    static var refusedSettings: SearchSettings {
+        SearchSettings(
+            googleBooksURL: refusedURL + "/books/v1", openLibraryURL: refusedURL + "/ol",
+            openLibraryCoversURL: refusedURL + "/olcovers", timeout: .seconds(5),
+            retry: RetryPolicy(maxAttempts: 3, baseDelay: .seconds(2)))
+    }
+
+    @Test("a refused connection is not retried and opens the breaker at once, for Google and Open Library")
+    func refusedOpensBreaker() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("shelfed-\(UUID()).sqlite").path
+        let service = BookSearchService(
+            settings: Self.refusedSettings, database: try AppDatabase(path: path), clock: TestClock().appClock,
+            logger: Logger(label: "offline-tests"), http: { OutboundHTTP.client })
+        await #expect(throws: UpstreamFailure.unreachable) { try await service.search(SearchRequest(text: "dune")) }
+        // A retry would have slept `baseDelay` (2 s) first and counted towards the breaker only after the third try.
+        #expect(await service.google.upstream.breaker.state != .closed(failures: 0))
+        await #expect(throws: UpstreamFailure.circuitOpen(provider: "Google Books", retryAfterMilliseconds: 60_000)) {
+            try await service.search(SearchRequest(text: "another book"))
+        }
+        // An ISBN falls back to Open Library, which cannot be reached either; then both rest.
+        await #expect(throws: UpstreamFailure.self) { try await service.lookup(isbn: ISBN("9780140446043")!) }
+        #expect(await service.openLibrary.upstream.breaker.state != .closed(failures: 0))
+    }
+
+    @Test("a connection that could not be made is told apart from one lost on the way")
+    func classification() {
+        #expect(UpstreamFailure.connecting(failedWith: HTTPClientError.connectTimeout) == .unreachable)
+        #expect(
+            UpstreamFailure.connecting(failedWith: IOError(errnoCode: ECONNREFUSED, reason: "connect")) == .unreachable)
+        #expect(UpstreamFailure.connecting(failedWith: HTTPClientError.remoteConnectionClosed) == .network)
+        #expect(RetryPolicy().delay(after: .unreachable, attempt: 1) == nil)
     }
 }
 

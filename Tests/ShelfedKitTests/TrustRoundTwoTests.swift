@@ -114,9 +114,9 @@ import Testing
         let search = BookSearchService(
             settings: SearchSettings(
                 googleBooksURL: "http://127.0.0.1:9/books/v1", openLibraryURL: "http://127.0.0.1:9"),
-            database: db, clock: clock.appClock, logger: Logger(label: "t"), http: { HTTPClient.shared })
+            database: db, clock: clock.appClock, logger: Logger(label: "t"), http: { OutboundHTTP.client })
         let covers = CoverStore(
-            http: { HTTPClient.shared }, directory: folder, timeout: .seconds(1), maxBytes: 1_000,
+            http: { OutboundHTTP.client }, directory: folder, timeout: .seconds(1), maxBytes: 1_000,
             logger: Logger(label: "t"))
         let runner = BarcodeJobRunner(
             db: db,

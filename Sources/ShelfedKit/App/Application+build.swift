@@ -15,7 +15,7 @@ public func buildApplication(config: AppConfig) async throws -> some Application
     // The process's one outbound HTTP client (started on first use) and blocking thread pool, handed to every
     // feature from here.
     let services = try await AppServices(
-        config: config, logger: logger, http: { HTTPClient.shared }, blocking: NIOThreadPool.singleton)
+        config: config, logger: logger, http: { OutboundHTTP.client }, blocking: NIOThreadPool.singleton)
     let deadline = TimeAmount.milliseconds(Int64(config.requestTimeout * 1000))
     let waitingHeads = WaitingHeads()
     var app = Application(
@@ -106,8 +106,10 @@ func buildRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
         readsText: config.ocrWorkers > 0 && services.textReader.recognizer.isAvailable
     ).addRoutes(to: signedIn)
     TextSearchController(store: services.textSearch, renderer: renderer).addRoutes(to: signedIn)
-    SearchController(search: services.search, library: library, books: services.books, renderer: renderer)
-        .addRoutes(to: signedIn)
+    SearchController(
+        search: services.search, library: library, books: services.books, textSearch: services.textSearch,
+        renderer: renderer, pageWait: config.search.pageWait
+    ).addRoutes(to: signedIn)
     ScanController(scanner: services.scanner, media: media, renderer: renderer, maxUploadBytes: config.maxUploadBytes)
         .addRoutes(to: signedIn)
     ShelfScanController(

@@ -56,6 +56,12 @@ public actor CircuitBreaker {
         }
     }
 
+    /// A connection that could not be made at all: the network is down or the provider's address is wrong, and
+    /// asking again within seconds would only make every page wait for the connect timeout once more.
+    func recordUnreachable() {
+        state = .open(until: now().addingTimeInterval(coolDown))
+    }
+
     /// Lets a call that was permitted but ended in neither verdict (e.g. not found) release a half-open trial.
     func recordNeutral() {
         if state == .halfOpen { state = .closed(failures: 0) }

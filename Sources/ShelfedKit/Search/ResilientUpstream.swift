@@ -24,7 +24,10 @@ struct ResilientUpstream: Sendable {
                     try await Task.sleep(for: wait)
                     continue
                 }
-                if failure.countsAsFailure {
+                if failure == .unreachable {
+                    logger.warning("\(name) cannot be reached; not asking again for a while")
+                    await breaker.recordUnreachable()
+                } else if failure.countsAsFailure {
                     logger.warning("\(name) failed after \(attempt) tries: \(failure)")
                     await breaker.recordFailure()
                 } else {

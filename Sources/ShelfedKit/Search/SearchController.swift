@@ -9,7 +9,10 @@ struct SearchController: Sendable {
     let search: BookSearchService
     let library: LibraryStore
     let books: LibraryService
+    let textSearch: TextSearchStore
     let renderer: PageRenderer
+    /// How long the page waits for the providers (`SearchSettings.pageWait`).
+    let pageWait: Duration
 
     func addRoutes(to router: RouterGroup<SignedInContext>) {
         router.get(Route.search.routerPath, use: index)
@@ -31,7 +34,7 @@ struct SearchController: Sendable {
             return try renderer.render(page, template: "search/index")
         }
         do {
-            let answer = try await search.search(searchRequest)
+            let answer = try await resultWithin(pageWait) { [search] in try await search.search(searchRequest) }
             let items = answer.results.items
             let owned = try await library.shelves(
                 of: userID, volumeIDs: items.compactMap(\.volumeId), isbn13s: items.compactMap(\.isbn13))
@@ -41,8 +44,15 @@ struct SearchController: Sendable {
             )
             return try renderer.render(page, template: "search/index")
         } catch let failure as UpstreamFailure {
+            let fromLibrary = try await textSearch.library(of: userID, matching: searchRequest.text).map {
+                SearchPage.LibraryMatchView(
+                    title: $0.title,
+                    detail: [$0.authors, $0.shelf.title].filter { !$0.isEmpty }.joined(separator: " · "),
+                    path: Paths.book($0.bookID))
+            }
             let page = SearchPage(
-                context: context, request: searchRequest, results: [], total: 0, failure: failure.userMessage)
+                context: context, request: searchRequest, results: [], total: 0, failure: failure.userMessage,
+                fromLibrary: fromLibrary)
             return try renderer.render(page, template: "search/index", status: failure.pageStatus)
         }
     }

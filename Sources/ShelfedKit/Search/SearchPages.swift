@@ -53,11 +53,21 @@ struct SearchPage: Sendable {
     let summary: String?
     let morePath: String?
     let failure: String?
+    /// While the providers cannot answer: the person's own books that match, so the search still finds something.
+    let fromLibrary: [LibraryMatchView]
+    let retryPath: String
+    let librarySearchPath: String
     let manualAddPath: String
+
+    struct LibraryMatchView: Sendable {
+        let title: String
+        let detail: String
+        let path: String
+    }
 
     init(
         context: some PageContext, request: SearchRequest, results: [SearchResultView], total: Int,
-        failure: String?
+        failure: String?, fromLibrary: [LibraryMatchView] = []
     ) {
         chrome = PageChrome(
             title: request.text.isEmpty ? "Find a book" : "Search: \(request.text)", context: context, tab: .feed)
@@ -77,6 +87,9 @@ struct SearchPage: Sendable {
             results.count == GoogleBooksClient.pageSize && shown < total
             ? Paths.search(request.text, field: request.field, start: shown) : nil
         manualAddPath = Paths.newBook(prefilledFrom: request)
+        self.fromLibrary = fromLibrary
+        retryPath = Paths.search(request.text, field: request.field, start: request.startIndex)
+        librarySearchPath = Paths.librarySearch + "?q=" + Paths.queryEscape(request.text)
     }
 }
 
@@ -122,6 +135,12 @@ extension UpstreamFailure {
             "Google Books refused the search (it may need an API key from this network). Add the book by hand for now."
         case .notFound:
             "Google Books does not know this book any more. Search again, or add it by hand."
+        case .unreachable, .circuitOpen:
+            "Google Books cannot be reached from this server right now — is its internet connection down? "
+                + "Your own books still answer, and a new one can be added by hand."
+        case .timeout:
+            "Google Books is slow to answer. Try again in a moment (the answer may be ready by then), "
+                + "or add the book by hand."
         default:
             "Google Books is not answering right now — try again in a minute, or add the book by hand."
         }
@@ -180,6 +199,10 @@ extension SearchPage: MustacheParent {
         case "summary": summary
         case "morePath": morePath
         case "failure": failure
+        case "fromLibrary": fromLibrary
+        case "hasFromLibrary": !fromLibrary.isEmpty
+        case "retryPath": retryPath
+        case "librarySearchPath": librarySearchPath
         case "manualAddPath": manualAddPath
         default: nil
         }

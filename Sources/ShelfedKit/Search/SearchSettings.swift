@@ -6,6 +6,9 @@ public struct SearchSettings: Sendable {
     public var openLibraryCoversURL: String
     /// For each call, including reading the body.
     public var timeout: Duration
+    /// How long the search page waits for the providers before answering from the cache and the library; the
+    /// search goes on behind it and fills the cache for the next try.
+    public var pageWait: Duration
     public var retry: RetryPolicy
     /// A larger answer is refused rather than read into memory.
     public var maxBodyBytes: Int
@@ -17,6 +20,7 @@ public struct SearchSettings: Sendable {
         googleBooksURL: String = "https://www.googleapis.com/books/v1", googleBooksAPIKey: String? = nil,
         openLibraryURL: String = "https://openlibrary.org",
         openLibraryCoversURL: String = "https://covers.openlibrary.org", timeout: Duration = .seconds(5),
+        pageWait: Duration = .milliseconds(2_500),
         retry: RetryPolicy = RetryPolicy(), maxBodyBytes: Int = 2 * 1024 * 1024, maxCoverBytes: Int = 5 * 1024 * 1024,
         breakerThreshold: Int = 5, breakerCoolDown: Double = 60
     ) {
@@ -25,6 +29,7 @@ public struct SearchSettings: Sendable {
         self.openLibraryURL = openLibraryURL.trimmingSuffix("/")
         self.openLibraryCoversURL = openLibraryCoversURL.trimmingSuffix("/")
         self.timeout = timeout
+        self.pageWait = pageWait
         self.retry = retry
         self.maxBodyBytes = maxBodyBytes
         self.maxCoverBytes = maxCoverBytes

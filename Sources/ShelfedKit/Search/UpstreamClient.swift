@@ -2,10 +2,15 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOPosix
 
 /// Why a call to a book provider did not give an answer, in the terms the retry policy needs.
 public enum UpstreamFailure: Error, Sendable, Equatable {
     case timeout
+    /// The connection could not be made at all: refused, no route, no name, or no answer to the connect within
+    /// `OutboundHTTP.connectTimeout`. A house without internet gives this on every call, so it is never retried and
+    /// opens the breaker at once (the next searches answer from the cache and the library without waiting).
+    case unreachable
     case network
     case serverError(status: Int)
     /// 429. `retryAfter` is the provider's `Retry-After` in seconds; `dailyQuota` means tomorrow at the earliest.
@@ -37,6 +42,22 @@ public enum UpstreamFailure: Error, Sendable, Equatable {
     }
 }
 
+extension UpstreamFailure {
+    /// `unreachable` when `error` says no connection was made, `network` for a connection lost on the way.
+    static func connecting(failedWith error: any Error) -> UpstreamFailure {
+        switch error {
+        case let error as HTTPClientError where error == .connectTimeout: return .unreachable
+        case is NIOConnectionError, ChannelError.connectTimeout: return .unreachable
+        case let error as IOError where Self.unreachableErrnos.contains(error.errnoCode): return .unreachable
+        default: return .network
+        }
+    }
+
+    private static let unreachableErrnos: Set<Int32> = [
+        ECONNREFUSED, ENETUNREACH, EHOSTUNREACH, ENETDOWN, EHOSTDOWN, ETIMEDOUT,
+    ]
+}
+
 /// GETs from a provider with a deadline and a cap on the body, sorting every outcome into `UpstreamFailure`.
 struct UpstreamClient: Sendable {
     /// The outbound client, injected from the composition root (tests could hand in another); asked for only when a
@@ -55,15 +76,12 @@ struct UpstreamClient: Sendable {
         do {
             response = try await http().execute(request, timeout: .nanoseconds(Int64(timeout.seconds * 1e9)))
             body = try await response.body.collect(upTo: maxBodyBytes)
-        } catch let error as HTTPClientError
-            where error == .deadlineExceeded || error == .readTimeout
-            || error == .connectTimeout
-        {
+        } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout {
             throw UpstreamFailure.timeout
         } catch is NIOTooManyBytesError {
             throw UpstreamFailure.tooLarge
         } catch {
-            throw UpstreamFailure.network
+            throw UpstreamFailure.connecting(failedWith: error)
         }
         let data = Data(buffer: body)
         switch response.status.code {

@@ -73,6 +73,10 @@ struct BooksTrackError: Error, Encodable {
             self.init(code: .networkError, message: "The book provider did not answer in time.", retryable: true)
         case .network:
             self.init(code: .networkError, message: "The book provider could not be reached.", retryable: true)
+        case .unreachable:
+            self.init(
+                code: .networkError, message: "The book provider cannot be reached from this server (is it offline?).",
+                retryable: true)
         case .serverError(let status):
             self.init(code: .apiError, message: "The book provider failed (HTTP \(status)).", retryable: true)
         case .rateLimited(let retryAfter, let dailyQuota):
