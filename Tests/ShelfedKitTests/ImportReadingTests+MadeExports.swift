@@ -78,7 +78,8 @@ extension ImportReadingTests {
         #expect(harbours.readThroughs == [ReadThrough()])
         let clean = try #require(file.book(titled: "The Clean Ledger"))
         #expect(clean.isbn13 == "9780300000023" && clean.isbn10 == "0300000022")
-        #expect(clean.addedOn == nil && clean.notes.contains { $0.contains("20/09/2026") })
+        // 20/09/2026 can only be day-first: the column settles it.
+        #expect(clean.addedOn == "2026-09-20" && clean.notes.isEmpty)
         let mirrors = try #require(file.book(titled: "Lanterns and Mirrors"))
         // Each run of <br/> breaks becomes one line break.
         #expect(mirrors.review == "A strange, clever book.\nI read it twice.\nThen once more.")
@@ -136,25 +137,55 @@ extension ImportReadingTests {
         #expect(file.books.contains { $0.lists.contains("economics") })
     }
 
-    @Test func anExcelRoundTripIsReportedRowByRowNotImportedAsGarbage() throws {
+    @Test func anExcelRoundTripReadsDatesTheFileSettlesAndReportsTheRestRowByRow() throws {
         let file = try Self.read("storygraph_excel_mangled.csv")
         #expect(file.format == .storygraph)
         #expect(file.rows.count == 299)
-        // 117 rows have a month/day/year Last Date Read and 115 an ISBN in scientific notation: neither can be
-        // guessed, so those rows wait for a fix. The other 67 only have a month/day/year Date Added, which is left
-        // out with a note on the row.
-        #expect(file.problems.count == 232)
-        #expect(file.books.count == 67)
-        #expect(file.books.allSatisfy { $0.addedOn == nil && $0.notes.contains { $0.contains("Date Added") } })
-        #expect(file.books.allSatisfy { $0.readThroughs.allSatisfy { $0.finishedOn == nil && $0.startedOn == nil } })
-        #expect(
-            file.problems.filter { $0.message.contains("scientific") || $0.message.contains("turned into a number") }
-                .count == 115)
-        #expect(
-            file.problems.contains {
-                $0.row == 2 && $0.message.contains("10/13/2022") && $0.message.contains("month/day/year")
-            })
-        #expect(file.problems.first?.row == 2)
+        // 117 rows have a month/day/year Last Date Read; the column holds 10/13/2022 and other days over 12 in the
+        // second place, so the whole column is month-first and every one of them reads. The 115 ISBNs in scientific
+        // notation cannot be guessed: those rows wait for a fix.
+        #expect(file.problems.count == 115)
+        #expect(file.problems.allSatisfy { $0.message.contains("scientific") || $0.message.contains("number") })
+        #expect(file.books.count == 184)
+        let lessons = try #require(file.book(titled: "The Lessons We Keep"))
+        #expect(lessons.readThroughs == [ReadThrough(startedOn: nil, finishedOn: "2022-10-13")])
+        #expect(lessons.addedOn == "2022-10-12" && lessons.notes.isEmpty)
+        // Date Added, too, has days over 12 in the second place (2/13/2023 …): month-first, read for every row.
+        #expect(file.books.allSatisfy { $0.addedOn != nil })
+    }
+
+    @Test func aColumnThatCouldBeEitherOrderIsAskedAboutOnceNotGuessed() throws {
+        let csv = """
+            Title,Authors,ISBN/UID,Read Status,Last Date Read,Date Added
+            One,A,,read,3/4/2022,1/2/2022
+            Two,B,,read,5/6/2022,7/8/2022
+            """
+        let file = try Self.read(url: try Self.write(csv))
+        #expect(file.problems.count == 2)
+        #expect(file.problems.allSatisfy { $0.message.contains("could be day/month/year or month/day/year") })
+    }
+
+    @Test func aColumnWithDaysOver12InBothPlacesIsLeftForThePerson() throws {
+        let csv = """
+            Title,Authors,ISBN/UID,Read Status,Last Date Read
+            One,A,,read,13/4/2022
+            Two,B,,read,5/16/2022
+            Three,C,,read,5/6/2022
+            """
+        let file = try Self.read(url: try Self.write(csv))
+        #expect(file.problems.count == 3)
+    }
+
+    @Test func slashDatesAreFoundInRangesAndNotInOtherNumbers() {
+        #expect(SlashDateEvidence.slashDates(in: "10/13/2022-10/20/2022").map(\.2) == ["10/13/2022", "10/20/2022"])
+        #expect(SlashDateEvidence.slashDates(in: "2023/05/23-2023/06/07").isEmpty)
+        #expect(SlashDateEvidence.slashDates(in: "Vol 1/2 of 3 / 1999").isEmpty)
+        #expect(SlashDateEvidence.slashDates(in: "123/4/2022").isEmpty)
+        var evidence = SlashDateEvidence()
+        evidence.look(at: ["4/3/2021", "x"], keys: ["date read", "title"])
+        #expect(evidence.ambiguous == ["date read": "4/3/2021"] && evidence.decided.isEmpty)
+        evidence.look(at: ["25/3/2021", "x"], keys: ["date read", "title"])
+        #expect(evidence.decided == ["date read": .dayFirst] && evidence.ambiguous.isEmpty)
     }
 
     // MARK: Other trackers

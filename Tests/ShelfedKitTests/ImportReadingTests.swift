@@ -38,10 +38,10 @@ import Testing
         let table = try ImportTable(utf8File: clean)
         let reader = (mapping == nil ? table.format : .mapped)?.reader(mapping: mapping)
         var rows: [(Int, ImportRowReading)] = []
-        while let (row, record) = try table.next() {
-            if let reader { rows.append((row, reader.read(record))) }
-        }
-        return ReadFile(format: table.format, rows: rows)
+        guard let reader else { return ReadFile(format: table.format, rows: []) }
+        // As staging reads it: the file's slash dates decided per column first.
+        _ = try ImportStore.readRows(of: table, with: reader) { row, _, reading in rows.append((row, reading)) }
+        return ReadFile(format: table.format, rows: rows.sorted { $0.0 < $1.0 })
     }
 
     static func write(_ text: String, encoding: String.Encoding = .utf8) throws -> URL {

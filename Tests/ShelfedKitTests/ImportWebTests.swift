@@ -94,6 +94,34 @@ import Testing
         }
     }
 
+    @Test func datesThatCouldBeEitherOrderAreAskedAboutOnceForTheWholeFile() async throws {
+        try await TestApp().run { client in
+            let web = WebSession(client)
+            _ = try await web.register("ada")
+            let csv =
+                "Title,Authors,ISBN/UID,Read Status,Last Date Read\r\nOne,A,,read,3/4/2024\r\nTwo,B,,read,5/6/2024\r\n"
+            let uploaded = try await web.upload(
+                "/import",
+                files: [.init(field: "file", filename: "sg.csv", contentType: "text/csv", data: Data(csv.utf8))])
+            let path = try #require(uploaded.headers[.location])
+            let preview = String(buffer: try await web.get(path).body)
+            #expect(preview.contains("How does this file write its dates?"))
+            #expect(preview.contains("3/4/2024 is 4 March 2024") && preview.contains("3/4/2024 is 3 April 2024"))
+            #expect(preview.contains("2 rows need a fix"))
+            #expect(try await web.post(path + "/date-order", ["order": "sideways"]).status == .badRequest)
+            #expect(try await web.post(path + "/date-order", ["order": "day-first"]).status == .seeOther)
+            let answered = String(buffer: try await web.get(path).body)
+            #expect(!answered.contains("How does this file write its dates?"))
+            #expect(answered.contains("2 books to import") && !answered.contains("need a fix"))
+            #expect(answered.contains("2024-04-03") && answered.contains("2024-06-05"))
+            _ = try await web.post(path + "/confirm", [:])
+            _ = try await Self.waitForResults(web, path)
+            let other = WebSession(client)
+            _ = try await other.register("bea")
+            #expect(try await other.post(path + "/date-order", ["order": "day-first"]).status == .notFound)
+        }
+    }
+
     @Test func anUnknownCSVAsksForItsColumns() async throws {
         try await TestApp().run { client in
             let web = WebSession(client)

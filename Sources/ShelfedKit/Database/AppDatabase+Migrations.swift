@@ -159,6 +159,13 @@ extension AppDatabase {
                 t.column("finished_at", .datetime)
             }
         }
+        migrator.registerMigration("v12 import date order") { db in
+            try db.alter(table: "import_job") { t in
+                // JSON objects keyed by column: `{"date added": "month-first"}` and `{"date added": "3/4/2022"}`.
+                t.add(column: "date_orders", .text).notNull().defaults(to: "{}")
+                t.add(column: "ambiguous_dates", .text).notNull().defaults(to: "{}")
+            }
+        }
         return migrator
     }
 }

@@ -20,6 +20,7 @@ struct ImportController: Sendable {
         router.get(Route.importJob.routerPath, use: show)
         router.post(Route.importMapping.routerPath, use: chooseColumns)
         router.post(Route.importConfirm.routerPath, use: confirm)
+        router.post(Route.importDateOrder.routerPath, use: chooseDateOrder)
         router.post(Route.importCancel.routerPath, use: cancel)
         router.get(Route.importEvents.routerPath, use: events)
         router.get(Route.importFailedRows.routerPath, use: failedRows)
@@ -130,6 +131,20 @@ struct ImportController: Sendable {
         {
             runner.jobConfirmed()
         }
+        return .seeOther(Paths.importJob(job.id))
+    }
+
+    /// POST /import/:jobID/date-order (`order`: month-first | day-first): answers the preview's one question about
+    /// dates such as 3/4/2022, and reads the file's rows again with it.
+    @Sendable func chooseDateOrder(_ request: Request, context: SignedInContext) async throws -> Response {
+        var request = request
+        let job = try await requireJob(context)
+        let form = FormFields(
+            urlEncoded: String(buffer: try await request.collectBody(upTo: CSRFMiddleware.maxFormBytes)))
+        guard let order = form["order"].flatMap(SlashDateOrder.init(rawValue:)) else {
+            throw HTTPError(.badRequest, message: "Choose how the file writes its dates.")
+        }
+        _ = try await imports.chooseDateOrder(order, jobID: job.id, userID: context.userID)
         return .seeOther(Paths.importJob(job.id))
     }
 

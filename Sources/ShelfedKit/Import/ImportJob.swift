@@ -36,6 +36,10 @@ struct ImportJob: Codable, Sendable, FetchableRecord, PersistableRecord {
     var shelfMapping: [String: Shelf] = [:]
     var columnMapping: ColumnMapping?
     var headers: [String] = []
+    /// How each column's `3/4/2022`-style dates read (by `ImportRecord.key`): settled by the file, or by the person.
+    var dateOrders: [String: SlashDateOrder] = [:]
+    /// Columns whose slash dates could be read either way, each with an example, until the person says which.
+    var ambiguousDates: [String: String] = [:]
     /// What the preview shows, counted while the rows were staged.
     var summary: ImportSummary?
     /// SHA-256 of the token the API returned with the job, which may cancel it (DESIGN §6).
@@ -132,5 +136,24 @@ struct ImportSummary: Codable, Sendable, Equatable {
         if book.shelf == .known(.read), book.readThroughs.allSatisfy({ $0.finishedOn == nil }) { withoutReadDate += 1 }
         if book.rating != nil { rated += 1 }
         if book.review != nil { reviewed += 1 }
+    }
+}
+
+extension ImportRow {
+    /// Keeps what reading the row gave — its book, or why it failed or was left out — and counts it for the preview.
+    mutating func take(_ reading: ImportRowReading, counting summary: inout ImportSummary) {
+        switch reading {
+        case .book(let book):
+            self.book = book
+            summary.count(book)
+        case .problem(let message):
+            outcome = .failed
+            self.message = message
+            summary.problems += 1
+        case .skipped(let reason):
+            outcome = .skipped
+            self.message = reason
+            summary.skipped += 1
+        }
     }
 }

@@ -133,6 +133,16 @@ struct ImportJobPage: Sendable {
     var moreProblems: Int?
     var summaryLine: String?
     var importLabel = "Import"
+    /// The one question about `3/4/2022`-style dates, asked in the preview when the file cannot settle it.
+    var dateQuestion: DateQuestion?
+
+    struct DateQuestion: Sendable {
+        let path: String
+        let columns: String
+        let example: String
+        let monthFirst: String
+        let dayFirst: String
+    }
     /// Covers and details being filled in after the import, when it added books.
     var enrichment: EnrichmentLines?
     /// Rows read from a file can be fixed here; scanned barcodes are sent again from the phone.
@@ -166,6 +176,9 @@ struct ImportJobPage: Sendable {
         mappingPath = Route.importMapping.link(job.id)
         failedRowsPath = Route.importFailedRows.link(job.id)
         if isMapping { setMapping(job.columnMapping ?? ColumnMapping.guess(headers: job.headers), error: nil) }
+        if isPreview, let (key, example) = job.ambiguousDates.min(by: { $0.key < $1.key }) {
+            dateQuestion = Self.dateQuestion(job, key: key, example: example)
+        }
         if let summary = job.summary {
             shelfCounts = Shelf.allCases.compactMap { shelf in
                 summary.byShelf[shelf].map { ShelfCount(shelf: shelf.title, count: $0) }
@@ -189,6 +202,21 @@ struct ImportJobPage: Sendable {
             summaryLine = facts.joined(separator: " · ")
             importLabel = "Import " + Self.count(summary.books, "book", "books")
         }
+    }
+
+    /// "Is 3/4/2022 4 March or 3 April?", in words built from the file's own example.
+    static func dateQuestion(_ job: ImportJob, key: String, example: String) -> DateQuestion {
+        let header = { (key: String) in job.headers.first { ImportRecord.key($0) == key } ?? key }
+        let columns = job.ambiguousDates.keys.sorted().map { "“\(header($0))”" }.joined(separator: ", ")
+        let parts = example.split(separator: "/").compactMap { Int($0) }
+        func spoken(month: Int, day: Int) -> String {
+            let months = ReadingChart.monthNames
+            return (1...12).contains(month) && parts.count == 3 ? "\(day) \(months[month - 1]) \(parts[2])" : example
+        }
+        let (first, second) = parts.count == 3 ? (parts[0], parts[1]) : (1, 2)
+        return DateQuestion(
+            path: Route.importDateOrder.link(job.id), columns: columns, example: example,
+            monthFirst: spoken(month: first, day: second), dayFirst: spoken(month: second, day: first))
     }
 
     mutating func setEnrichment(_ progress: EnrichmentProgress) {

@@ -27,8 +27,9 @@ extension ImportStore {
                 Array(values.prefix(job.headers.count))
                 + Array(repeating: "", count: max(0, job.headers.count - values.count))
             row.raw = values
-            let reading = job.format.reader(mapping: job.columnMapping).read(
-                ImportRecord(headers: job.headers, values: values))
+            let reading = ImportValues.$slashDateOrders.withValue(job.dateOrders) {
+                job.format.reader(mapping: job.columnMapping).read(ImportRecord(headers: job.headers, values: values))
+            }
             guard case .book(let book) = reading else {
                 if case .problem(let message) = reading { row.message = message }
                 if case .skipped(let reason) = reading { row.message = reason }
@@ -62,6 +63,42 @@ extension ImportStore {
             }
             try job.update(db)
             return .fixed(applied.outcome)
+        }
+    }
+}
+
+// MARK: - Choosing the order of ambiguous dates
+
+extension ImportStore {
+    /// Reads every row of a previewed job again with `order` for the columns whose `3/4/2022`-style dates could be
+    /// read either way: the one question asked per file instead of a fix per row. False when the job is not the
+    /// person's, not in its preview, or had no such question.
+    func chooseDateOrder(_ order: SlashDateOrder, jobID: String, userID: Int64) async throws -> Bool {
+        try await db.write { db in
+            guard var job = try ImportJob.filter(Column("id") == jobID && Column("user_id") == userID).fetchOne(db),
+                job.status == .preview, !job.ambiguousDates.isEmpty
+            else { return false }
+            for column in job.ambiguousDates.keys { job.dateOrders[column] = order }
+            job.ambiguousDates = [:]
+            let reader = job.format.reader(mapping: job.columnMapping)
+            let keys = job.headers.map(ImportRecord.key)
+            var summary = ImportSummary()
+            try ImportValues.$slashDateOrders.withValue(job.dateOrders) {
+                // All fetched first: updating rows under an open cursor can visit them again.
+                for var row in try ImportRow.filter(Column("job_id") == jobID).fetchAll(db) {
+                    row.book = nil
+                    row.message = nil
+                    row.outcome = .pending
+                    row.take(reader.read(ImportRecord(keys: keys, values: row.raw)), counting: &summary)
+                    try row.update(db)
+                }
+            }
+            summary.customShelves.keys.forEach { name in
+                if job.shelfMapping[name] == nil { job.shelfMapping[name] = .wantToRead }
+            }
+            job.summary = summary
+            try job.update(db)
+            return true
         }
     }
 }

@@ -80,48 +80,62 @@ struct ImportStore: Sendable {
         let reader = job.format.reader(mapping: job.columnMapping)
         let writer = db.writer
         let jobID = job.id
-        let summary = try await AppDatabase.threadPool.runIfActive { () throws -> ImportSummary in
+        let (summary, evidence) = try await AppDatabase.threadPool.runIfActive {
+            () throws -> (ImportSummary, SlashDateEvidence) in
             // Opened here, on the thread that reads it: the reader is not thread-safe.
             let table = try ImportTable(utf8File: clean)
             let keys = table.headers.map(ImportRecord.key)
             var summary = ImportSummary()
             var batch: [ImportRow] = []
-            var count = 0
             func flush() throws {
                 let rows = batch
                 try writer.write { db in for row in rows { try row.insert(db) } }
                 batch.removeAll(keepingCapacity: true)
             }
-            while let (number, values) = try table.nextValues() {
-                count += 1
-                guard count <= Self.maxRows else { throw StageError.tooManyRows }
-                let record = ImportRecord(keys: keys, values: values)
+            let evidence = try Self.readRows(of: table, with: reader) { number, values, reading in
                 var row = ImportRow(jobId: jobID, row: number, raw: values, book: nil, outcome: .pending)
-                switch reader.read(record) {
-                case .book(let book):
-                    row.book = book
-                    summary.count(book)
-                case .problem(let message):
-                    row.outcome = .failed
-                    row.message = message
-                    summary.problems += 1
-                case .skipped(let reason):
-                    row.outcome = .skipped
-                    row.message = reason
-                    summary.skipped += 1
-                }
+                row.take(reading, counting: &summary)
                 batch.append(row)
                 if batch.count == Self.stagingBatch { try flush() }
             }
             try flush()
-            return summary
+            return (summary, evidence)
         }
+        job.dateOrders = evidence.decided
+        job.ambiguousDates = evidence.ambiguous
         job.summary = summary
         job.total = summary.books + summary.problems + summary.skipped
         job.status = .preview
         job.shelfMapping = Dictionary(uniqueKeysWithValues: summary.customShelves.keys.map { ($0, Shelf.wantToRead) })
         try await db.write { [job] db in try job.update(db) }
         return job
+    }
+
+    /// Reads every row of `table` with `reader`, handing each to `take` (not in file order: rows holding
+    /// `3/4/2022`-style dates come last, once the whole file has said which order each column uses).
+    static func readRows(
+        of table: ImportTable, with reader: any ImportRowReader,
+        _ take: (_ row: Int, _ values: [String], _ reading: ImportRowReading) throws -> Void
+    ) throws -> SlashDateEvidence {
+        let keys = table.headers.map(ImportRecord.key)
+        var evidence = SlashDateEvidence()
+        var withSlashDates: [(Int, [String])] = []
+        var count = 0
+        while let (number, values) = try table.nextValues() {
+            count += 1
+            guard count <= maxRows else { throw StageError.tooManyRows }
+            if evidence.look(at: values, keys: keys) {
+                withSlashDates.append((number, values))
+            } else {
+                try take(number, values, reader.read(ImportRecord(keys: keys, values: values)))
+            }
+        }
+        try ImportValues.$slashDateOrders.withValue(evidence.decided) {
+            for (number, values) in withSlashDates {
+                try take(number, values, reader.read(ImportRecord(keys: keys, values: values)))
+            }
+        }
+        return evidence
     }
 
     func cleanFile(_ jobID: String) -> URL {

@@ -128,6 +128,7 @@ extension ImportValues {
             return .day(day)
         }
         let parts = text.split(separator: "/")
+        if let day = slashDay(parts, column: column) { return .day(day) }
         if parts.count == 3, parts[2].count == 4 {
             // Even when one part is over 12 the file's other dates may be day-first; Shelfed never guesses a date.
             let order =

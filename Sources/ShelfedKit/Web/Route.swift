@@ -13,7 +13,7 @@ enum Route: String, CaseIterable, Sendable {
     case search, searchVolume, searchAdd
     case scan, scanBooks, quotes, librarySearch, shelfScan, shelfScanResult, shelfScanAdd
     case exportGoodreads, imports, importJob, importMapping, importConfirm, importCancel, importEvents,
-        importFailedRows, importRetry
+        importFailedRows, importRetry, importDateOrder
 
     /// The path as the router matches it; `:name` segments are parameters.
     var pattern: String {
@@ -68,6 +68,7 @@ enum Route: String, CaseIterable, Sendable {
         case .importEvents: "/import/:jobID/events"
         case .importFailedRows: "/import/:jobID/failed-rows"
         case .importRetry: "/import/:jobID/rows/:row"
+        case .importDateOrder: "/import/:jobID/date-order"
         }
     }
 
