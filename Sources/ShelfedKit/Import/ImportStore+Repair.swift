@@ -93,8 +93,8 @@ extension ImportStore {
                     try row.update(db)
                 }
             }
-            summary.customShelves.keys.forEach { name in
-                if job.shelfMapping[name] == nil { job.shelfMapping[name] = .wantToRead }
+            for name in summary.customShelves.keys where job.shelfMapping[name] == nil {
+                job.shelfMapping[name] = .wantToRead
             }
             job.summary = summary
             try job.update(db)
