@@ -10,3 +10,6 @@ if [ ! -x "$venv/bin/python" ]; then
   fi
 fi
 "$venv/bin/python" -m pip install -q --disable-pip-version-check -r Tests/e2e/requirements.txt
+# axe-core 4.12 (WCAG 2.2 rules such as target-size) for the browser suite's layout checks. Only the script it
+# carries is used, injected through Selenium, so its Playwright dependency is not installed.
+"$venv/bin/python" -m pip install -q --disable-pip-version-check --no-deps axe-playwright-python==0.1.8

@@ -331,7 +331,7 @@ struct PhotoTests {
             try await web.register("alice")
             let first = try await web.upload(
                 "/profile/avatar", files: [.init(data: try TestImages.fixture("Portrait_1.jpg"))])
-            #expect(first.headers[.location] == "/profile")
+            #expect(first.headers[.location] == "/profile?saved=avatar")
             let user = try #require(try await app.database().writer.read { db in try User.fetchOne(db) })
             let avatar = try #require(user.avatarPhotoId)
             let photo = try #require(try await app.database().writer.read { db in try Photo.fetchOne(db, key: avatar) })

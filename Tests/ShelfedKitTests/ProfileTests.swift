@@ -102,7 +102,16 @@ struct ProfileTests {
             try await web.post("/profile/goal", ["goal": "6"])
             #expect(try await web.get("/profile").text.contains("Goal reached") == false)
             #expect(GoalProgress(goal: 6, finished: 4, dayOfYear: 183, daysInYear: 365).pace.contains("ahead of pace"))
-            #expect(try await web.post("/profile/goal", ["goal": "lots"]).status == .badRequest)
+            // A bad goal is the profile again with the typed text and the message beside the field, not an error page.
+            let refused = try await web.post("/profile/goal", ["goal": "lots"])
+            #expect(refused.status == .unprocessableContent)
+            #expect(refused.text.contains(#"id="goal" name="goal" inputmode="numeric" value="lots""#))
+            #expect(refused.text.contains(#"<p class="field-error" id="goal-error">Enter a goal"#))
+            #expect(refused.text.contains("Books per month") || refused.text.contains("class=\"stat-grid\""))
+            #expect(try await app.database().writer.read { db in try User.fetchOne(db)?.readingGoal } == 6)
+            let saved = try await web.post("/profile/goal", ["goal": "7"])
+            #expect(saved.headers[.location] == "/profile?saved=goal#goal")
+            #expect(try await web.get("/profile?saved=goal").text.contains("Saved your reading goal."))
             try await web.post("/profile/goal", ["goal": ""])
             #expect(try await app.database().writer.read { db in try User.fetchOne(db)?.readingGoal } == nil)
         }

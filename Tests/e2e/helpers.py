@@ -1,4 +1,6 @@
 """Shared steps for the browser flows: axe checks and screenshots."""
+import importlib.resources
+
 from axe_selenium_python import Axe
 from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.support.ui import WebDriverWait
@@ -34,3 +36,18 @@ def click_and_wait(driver, element):
     element.click()
     WebDriverWait(driver, 10, ignored_exceptions=(WebDriverException,)).until(
         lambda d: d.execute_script("return !window.__shelfedOldPage && document.readyState === 'complete'"))
+
+
+# axe-core 4.12, which knows WCAG 2.2 (target-size); axe_selenium_python carries 3.1.
+AXE_4 = (importlib.resources.files("axe_playwright_python") / "axe.min.js").read_text(encoding="utf-8")
+WCAG_22_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
+
+
+def axe_violations(driver, tags=WCAG_22_TAGS):
+    """Runs axe-core 4 over the page with the WCAG 2.2 rules; returns its violations."""
+    driver.execute_script(AXE_4)
+    return driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "axe.run(document, {runOnly: {type: 'tag', values: arguments[0]}})"
+        ".then(results => done(results.violations), error => done([{id: 'axe-error', impact: 'critical',"
+        " help: String(error), nodes: []}]));", tags)

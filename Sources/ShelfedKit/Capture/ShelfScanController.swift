@@ -71,7 +71,7 @@ struct ShelfScanController: Sendable {
             do {
                 matches[index].addedBookID = try await books.addFromProvider(
                     volumeID: byISBN ? nil : match.volumeID, isbn: match.isbn13.flatMap(ISBN.init), to: shelf,
-                    for: context.userID)
+                    for: context.userID, finishedUnknown: true)
                 added += 1
             } catch let duplicate as AlreadyInLibrary {
                 matches[index].addedBookID = duplicate.bookID

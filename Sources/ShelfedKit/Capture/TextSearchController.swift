@@ -38,7 +38,9 @@ struct TextSearchController: Sendable {
                 TextSearchPage.Result(
                     path: Paths.book(match.bookID), title: match.title,
                     detail: [match.authors, match.shelf.title].filter { !$0.isEmpty }.joined(separator: " · "),
-                    thumbURL: nil, passage: TextSearchStore.highlighted(match.snippet).html)
+                    thumbURL: BookCover.url(for: match.coverPath),
+                    passage: TextSearchStore.highlighted(match.snippet).html,
+                    thumbAlt: match.coverPath == nil ? "No cover" : "Cover of \(match.title)", isCover: true)
             })
         return try renderer.render(page, template: "search/text")
     }
@@ -63,6 +65,9 @@ struct TextSearchPage: Sendable {
         let thumbURL: String?
         /// Escaped text with the matched words in `<mark>`.
         let passage: String
+        var thumbAlt = ""
+        /// A book cover (two by three) rather than a square photo.
+        var isCover = false
     }
 
     let chrome: PageChrome

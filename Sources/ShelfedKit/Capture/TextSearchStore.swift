@@ -24,6 +24,7 @@ struct TextSearchStore: Sendable {
         let authors: String
         let shelf: Shelf
         let snippet: String
+        let coverPath: String?
     }
 
     /// What the user typed as an FTS5 query that cannot be misread as FTS5 syntax: each run of letters and digits
@@ -71,7 +72,7 @@ struct TextSearchStore: Sendable {
             let statement = try db.cachedStatement(
                 sql: """
                     SELECT book.id, book.title, book.author_names, user_book.shelf,
-                        snippet(library_fts, -1, ?, ?, '…', 16) AS passage
+                        snippet(library_fts, -1, ?, ?, '…', 16) AS passage, book.cover_path
                     FROM library_fts
                     JOIN user_book ON user_book.id = library_fts.rowid
                     JOIN book ON book.id = user_book.book_id
@@ -82,7 +83,7 @@ struct TextSearchStore: Sendable {
                 .map {
                     LibraryMatch(
                         bookID: $0[0], title: $0[1], authors: $0[2], shelf: Shelf(rawValue: $0[3]) ?? .wantToRead,
-                        snippet: $0[4])
+                        snippet: $0[4], coverPath: $0[5])
                 }
         }
     }

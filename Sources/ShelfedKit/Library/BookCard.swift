@@ -10,6 +10,8 @@ struct BookCard: Sendable {
     let favourite: Bool
     let favouritePath: String
     let shelfPath: String
+    /// Set in smaller type on the book's page, so a 300-character title is not a screenful of heading.
+    let longTitle: Bool
 
     init(_ item: LibraryItem) {
         id = item.bookID
@@ -21,6 +23,7 @@ struct BookCard: Sendable {
         favourite = item.favourite
         favouritePath = Paths.bookFavourite(item.bookID)
         shelfPath = Paths.bookShelf(item.bookID)
+        longTitle = item.title.count > 80
     }
 }
 

@@ -6,29 +6,37 @@
 /// page to return to are sent once per page instead of three times per card.
 enum BookCardList {
     /// The cards for `items` inside one form whose buttons favourite or move a book, then return to `returnTo`.
-    static func html(_ items: [LibraryItem], csrfToken: String, returnTo: String) -> HTMLFragment {
+    ///
+    /// With `anchors`, each card is `#book-‹id›` and its buttons name the card beside it (`near`), so that after an
+    /// action the page comes back to the same place even when the book has left the list.
+    static func html(_ items: [LibraryItem], csrfToken: String, returnTo: String, anchors: Bool = false)
+        -> HTMLFragment
+    {
         var html: HTMLFragment = """
             <form method="post" action="\(Paths.books)" class="cards">\
             <input type="hidden" name="_csrf" value="\(csrfToken)">\
             <input type="hidden" name="return_to" value="\(returnTo)">\n
             """
         html.reserveCapacity(400 + items.count * 900)
-        for item in items {
-            appendCard(item, to: &html)
+        for (index, item) in items.enumerated() {
+            let neighbour = index + 1 < items.count ? items[index + 1] : index > 0 ? items[index - 1] : nil
+            appendCard(item, near: anchors ? neighbour?.bookID : nil, anchored: anchors, to: &html)
         }
         html += "</form>"
         return html
     }
 
-    private static func appendCard(_ item: LibraryItem, to html: inout HTMLFragment) {
+    private static func appendCard(_ item: LibraryItem, near: Int64?, anchored: Bool, to html: inout HTMLFragment) {
         let path = Paths.book(item.bookID)
         // The title appears four times; it is escaped once.
         let title = HTMLFragment(escaping: item.title)
         let cover: HTMLFragment = item.coverPath == nil ? "No cover" : "Cover of \(title)"
         let starLabel: HTMLFragment =
             item.favourite ? "Remove \(title) from favourites" : "Add \(title) to favourites"
+        let id: HTMLFragment = anchored ? " id=\"book-\(item.bookID)\"" : ""
+        let nearQuery: HTMLFragment = near.map { "?near=\($0)" } ?? ""
         html += """
-            <article class="card"><a class="card-cover" href="\(path)" tabindex="-1" aria-hidden="true">\
+            <article class="card"\(id)><a class="card-cover" href="\(path)" tabindex="-1" aria-hidden="true">\
             <img src="\(BookCover.url(for: item.coverPath))" alt="\(cover)" width="80" height="120" \
             loading="lazy"></a><div class="card-body"><h3 class="card-title"><a href="\(path)">\(title)</a></h3>
             """
@@ -36,20 +44,34 @@ enum BookCardList {
             html += "<p class=\"card-authors\">\(item.authors)</p>"
         }
         html += "<p class=\"card-meta\"><span class=\"badge\">\(item.shelf.title)</span>"
+        if let rating = item.rating { html += " \(Stars.html(rating))" }
         if let started = item.startedAt { html += " <span>Started \(started)</span>" }
         if let finished = item.finishedAt { html += " <span>Finished \(finished)</span>" }
         html += """
-            </p><div class="card-actions"><button type="submit" formaction="\(Paths.bookFavourite(item.bookID))" \
+            </p><div class="card-actions"><button type="submit" formaction="\(Paths.bookFavourite(item.bookID))\(nearQuery)" \
             name="favourite" value="\(item.favourite ? "0" : "1")" class="star\(item.favourite ? " is-on" : "")" \
             aria-pressed="\(item.favourite ? "true" : "false")" aria-label="\(starLabel)" title="\(starLabel)">\
             \(item.favourite ? "★" : "☆")</button>
             """
         for shelf in Shelf.allCases where shelf != item.shelf {
             html += """
-                <button type="submit" formaction="\(Paths.bookShelf(item.bookID))" name="shelf" \
+                <button type="submit" formaction="\(Paths.bookShelf(item.bookID))\(nearQuery)" name="shelf" \
                 value="\(shelf.rawValue)" class="chip">→ \(shelf.title)</button>
                 """
         }
         html += "</div></div></article>\n"
+    }
+}
+
+/// A rating as five stars filled to the quarter, for cards and lists; read out as "Rated 3¾ out of 5".
+enum Stars {
+    static func html(_ rating: Double) -> HTMLFragment {
+        let quarters = Int((min(max(rating, 0), 5) * 4).rounded())
+        let spoken = BookPage.starsLabel(Double(quarters) / 4).replacingOccurrences(of: " stars", with: "")
+            .replacingOccurrences(of: " star", with: "")
+        return """
+            <span class="stars" role="img" aria-label="Rated \(spoken) out of 5"><span class="stars-on q\(quarters)">\
+            </span></span>
+            """
     }
 }

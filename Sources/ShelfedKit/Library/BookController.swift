@@ -43,8 +43,8 @@ struct BookController: Sendable {
             return try renderer.render(page, template: "library/new", status: .unprocessableContent).response
         case .success(let (book, shelf)):
             do {
-                let bookID = try await books.add(book, to: shelf, for: context.userID)
-                return .seeOther(Paths.book(bookID))
+                let bookID = try await books.add(book, to: shelf, for: context.userID, finishedUnknown: true)
+                return .seeOther(ActionNotice.added(bookID, to: shelf, returnTo: nil))
             } catch let duplicate as AlreadyInLibrary {
                 let page = NewBookPage(context: context, form: form, existingBookID: duplicate.bookID)
                 return try renderer.render(page, template: "library/new", status: .conflict).response
@@ -55,9 +55,12 @@ struct BookController: Sendable {
     /// GET /books/:id
     @Sendable func show(_ request: Request, context: SignedInContext) async throws -> HTML {
         let entry = try await requireEntry(context)
-        let page = BookPage(
+        var page = BookPage(
             context: context, entry: entry, photos: try await photoStrip(entry),
             earlierReads: try await library.earlierReads(of: entry.userBook))
+        page.chrome.toast = try await ActionNotice.toast(
+            query: FormFields(urlEncoded: request.uri.query ?? ""), path: Paths.book(entry.book.id!),
+            userID: context.userID, library: library, csrfToken: context.csrfToken, today: clock.today())
         return try renderer.render(page, template: "library/book")
     }
 
@@ -69,9 +72,44 @@ struct BookController: Sendable {
         guard let shelf = form.shelf else {
             throw HTTPError(.badRequest, message: "Choose Want to read, Reading or Read.")
         }
+        let (bookID, before) = (entry.book.id!, entry.userBook)
+        // Read, never started: finished today, or years ago? The notice asks instead of guessing today.
+        let asks = !form.undo && shelf == .read && before.startedAt == nil && before.finishedAt == nil
         try await library.move(
-            bookID: entry.book.id!, to: shelf, for: entry.userBook.userId, now: clock.now(), today: clock.today())
-        return .seeOther(form.returnTo ?? Paths.book(entry.book.id!))
+            bookID: bookID, to: shelf, for: before.userId, now: clock.now(), today: clock.today(),
+            leavingUnsureUndated: asks)
+        if form.undo {
+            try await library.setDates(
+                bookID: bookID, started: form.restoreStarted, finished: form.restoreFinished, for: before.userId,
+                now: clock.now())
+        }
+        guard shelf != before.shelf else { return .seeOther(form.returnTo ?? Paths.book(bookID)) }
+        var notice = [("done", form.undo ? "moved-back" : "moved"), ("book", String(bookID))]
+        if !form.undo {
+            notice += [("from", before.shelf.rawValue)]
+            notice += before.startedAt.map { [("was_started", $0)] } ?? []
+            notice += before.finishedAt.map { [("was_finished", $0)] } ?? []
+        }
+        if asks { notice.append(("ask", "finished")) }
+        let stays = form.returnTo.map { Self.listKeeps(bookOn: shelf, favourite: before.favourite, $0) } ?? true
+        return .seeOther(
+            ActionNotice.link(
+                form.returnTo ?? Paths.book(bookID), adding: notice,
+                anchor: form.returnTo == nil ? nil : Self.anchor(bookID, stays: stays, request)))
+    }
+
+    /// Whether the list at `path` still shows a book now on `shelf`: a shelf's own page loses it to another shelf.
+    static func listKeeps(bookOn shelf: Shelf, favourite: Bool, _ path: String) -> Bool {
+        let route = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0]
+        if route == Paths.favourites { return favourite }
+        return Shelf.allCases.allSatisfy { $0 == shelf || route != Paths.shelf($0) }
+    }
+
+    /// The card to come back to: the book's own, or when it has left the list, the card that took its place
+    /// (`near`, which the card's buttons carry).
+    static func anchor(_ bookID: Int64, stays: Bool, _ request: Request) -> String? {
+        if stays { return "book-\(bookID)" }
+        return request.uri.queryParameters["near"].flatMap { Int64($0) }.map { "book-\($0)" }
     }
 
     /// POST /books/:id/favourite (`favourite` = 1 or 0; toggles when absent; optional `return_to`)
@@ -80,8 +118,15 @@ struct BookController: Sendable {
         let entry = try await requireEntry(context)
         let form = try await request.decodeForm(FavouriteForm.self)
         let wanted = form.favourite ?? !entry.userBook.favourite
-        try await library.setFavourite(bookID: entry.book.id!, wanted, for: entry.userBook.userId, now: clock.now())
-        return .seeOther(form.returnTo ?? Paths.book(entry.book.id!))
+        let bookID = entry.book.id!
+        try await library.setFavourite(bookID: bookID, wanted, for: entry.userBook.userId, now: clock.now())
+        var notice = [("done", wanted ? "favourited" : "unfavourited"), ("book", String(bookID))]
+        if form.undo { notice.append(("from", "undo")) }
+        let stays = form.returnTo.map { Self.listKeeps(bookOn: entry.userBook.shelf, favourite: wanted, $0) } ?? true
+        return .seeOther(
+            ActionNotice.link(
+                form.returnTo ?? Paths.book(bookID), adding: notice,
+                anchor: form.returnTo == nil ? nil : Self.anchor(bookID, stays: stays, request)))
     }
 
     /// POST /books/:id/dates (`started_at`, `finished_at` as yyyy-mm-dd, either may be empty)
@@ -105,7 +150,10 @@ struct BookController: Sendable {
         }
         try await library.setDates(
             bookID: entry.book.id!, started: started, finished: finished, for: entry.userBook.userId, now: clock.now())
-        return .seeOther(Paths.book(entry.book.id!))
+        return .seeOther(
+            ActionNotice.link(
+                form.returnTo ?? Paths.book(entry.book.id!), adding: [("saved", "dates")],
+                anchor: form.returnTo == nil ? "dates-heading" : "book-\(entry.book.id!)"))
     }
 
     /// POST /books/:id/review (`rating` 0.25–5 or empty, `review`, `private_notes`): what the reader thought.
@@ -141,7 +189,8 @@ struct BookController: Sendable {
                 earlierReads: try await library.earlierReads(of: entry.userBook))
             return try renderer.render(page, template: "library/book", status: .unprocessableContent).response
         }
-        return .seeOther(Paths.book(entry.book.id!) + "#review-heading")
+        return .seeOther(
+            ActionNotice.link(Paths.book(entry.book.id!), adding: [("saved", "review")], anchor: "review-heading"))
     }
 
     /// GET /books/:id/remove: asks before removing.

@@ -64,7 +64,7 @@ struct BookPage: Sendable {
         let newPhotoPath: String
     }
 
-    let chrome: PageChrome
+    var chrome: PageChrome
     let card: BookCard
     let photos: PhotoStrip
     let subtitle: String?

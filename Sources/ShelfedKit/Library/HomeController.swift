@@ -4,6 +4,7 @@ import Hummingbird
 struct HomeController: Sendable {
     let library: LibraryStore
     let renderer: PageRenderer
+    let clock: AppClock
     static let recentCount = 6
 
     func addRoutes(to router: RouterGroup<SignedInContext>) {
@@ -23,8 +24,12 @@ struct HomeController: Sendable {
         func cards(_ items: [LibraryItem]) -> HTMLFragment {
             BookCardList.html(items, csrfToken: context.csrfToken, returnTo: Paths.home)
         }
+        var chrome = PageChrome(title: "Home", context: context, tab: .feed)
+        chrome.toast = try await ActionNotice.toast(
+            query: FormFields(urlEncoded: request.uri.query ?? ""), path: Paths.home, userID: userID, library: library,
+            csrfToken: context.csrfToken, today: clock.today())
         let page = HomePage(
-            chrome: PageChrome(title: "Home", context: context, tab: .feed),
+            chrome: chrome,
             hasBooks: !addedItems.isEmpty,
             readingCards: readingItems.isEmpty ? nil : cards(readingItems),
             recentlyAddedCards: addedItems.isEmpty ? nil : cards(addedItems),

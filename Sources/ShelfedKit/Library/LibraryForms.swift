@@ -4,16 +4,25 @@
 struct MoveForm: Decodable, Sendable {
     let shelf: Shelf?
     let returnTo: String?
+    /// An Undo from the notice of the move before: the dates the book had then come back exactly.
+    let undo: Bool
+    let restoreStarted: String?
+    let restoreFinished: String?
 
     enum CodingKeys: String, CodingKey {
-        case shelf
+        case shelf, undo
         case returnTo = "return_to"
+        case restoreStarted = "restore_started"
+        case restoreFinished = "restore_finished"
     }
 
     init(from decoder: any Decoder) throws {
         let form = try decoder.container(keyedBy: CodingKeys.self)
         shelf = Shelf(rawValue: try form.trimmed(.shelf))
         returnTo = safeRelativePath(try form.optionalTrimmed(.returnTo))
+        undo = try form.optionalTrimmed(.undo) == "1"
+        restoreStarted = try form.optionalTrimmed(.restoreStarted).flatMap { CalendarDate.isValidDay($0) ? $0 : nil }
+        restoreFinished = try form.optionalTrimmed(.restoreFinished).flatMap { CalendarDate.isValidDay($0) ? $0 : nil }
     }
 }
 
@@ -21,9 +30,10 @@ struct MoveForm: Decodable, Sendable {
 struct FavouriteForm: Decodable, Sendable {
     let favourite: Bool?
     let returnTo: String?
+    let undo: Bool
 
     enum CodingKeys: String, CodingKey {
-        case favourite
+        case favourite, undo
         case returnTo = "return_to"
     }
 
@@ -31,6 +41,7 @@ struct FavouriteForm: Decodable, Sendable {
         let form = try decoder.container(keyedBy: CodingKeys.self)
         favourite = try form.optionalTrimmed(.favourite).map { $0 == "1" || $0 == "true" }
         returnTo = safeRelativePath(try form.optionalTrimmed(.returnTo))
+        undo = try form.optionalTrimmed(.undo) == "1"
     }
 }
 
@@ -38,16 +49,20 @@ struct FavouriteForm: Decodable, Sendable {
 struct DatesForm: Decodable, Sendable {
     let started: String?
     let finished: String?
+    /// The list a toast's "Finished today, or when?" was answered on.
+    let returnTo: String?
 
     enum CodingKeys: String, CodingKey {
         case started = "started_at"
         case finished = "finished_at"
+        case returnTo = "return_to"
     }
 
     init(from decoder: any Decoder) throws {
         let form = try decoder.container(keyedBy: CodingKeys.self)
         started = try form.optionalTrimmed(.started)
         finished = try form.optionalTrimmed(.finished)
+        returnTo = safeRelativePath(try form.optionalTrimmed(.returnTo))
     }
 }
 

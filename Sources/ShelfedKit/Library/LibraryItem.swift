@@ -11,12 +11,14 @@ public struct LibraryItem: Sendable, Equatable {
     public let favourite: Bool
     public let startedAt: String?
     public let finishedAt: String?
+    /// Out of 5 in quarter steps; nil when not rated.
+    public let rating: Double?
 
     /// The columns `init(row:)` reads, in order, for a query over `user_book` joined to `book`.
     static let selection = """
         book.id, book.title, book.cover_path, user_book.shelf, user_book.favourite,
         user_book.started_at, user_book.finished_at,
-        book.author_names
+        book.author_names, user_book.rating
         """
 
     init(row: Row) {
@@ -28,6 +30,7 @@ public struct LibraryItem: Sendable, Equatable {
         startedAt = row[5]
         finishedAt = row[6]
         authors = row[7] ?? ""
+        rating = row[8]
     }
 
     init(_ entry: LibraryEntry) {
@@ -39,5 +42,6 @@ public struct LibraryItem: Sendable, Equatable {
         favourite = entry.userBook.favourite
         startedAt = entry.userBook.startedAt
         finishedAt = entry.userBook.finishedAt
+        rating = entry.userBook.rating
     }
 }

@@ -12,15 +12,21 @@ struct LibraryService: Sendable {
     /// Adds `book` to `shelf` for `userID` and returns the catalog id of the user's entry. Throws
     /// `AlreadyInLibrary` when they have it already. `coverURL` is downloaded when the catalog row has no cover;
     /// a failed download leaves the placeholder.
-    func add(_ book: NewBook, to shelf: Shelf, for userID: Int64, coverURL: String? = nil) async throws -> Int64 {
-        let bookID = try await store.add(book, to: shelf, for: userID, now: clock.now(), today: clock.today())
+    /// `finishedUnknown`: see `LibraryStore.add`.
+    func add(
+        _ book: NewBook, to shelf: Shelf, for userID: Int64, coverURL: String? = nil, finishedUnknown: Bool = false
+    ) async throws -> Int64 {
+        let bookID = try await store.add(
+            book, to: shelf, for: userID, now: clock.now(), today: clock.today(), finishedUnknown: finishedUnknown)
         if let coverURL { await storeCover(from: coverURL, for: bookID) }
         return bookID
     }
 
     /// Adds a provider's book, found by its Google volume id or else by ISBN, with its metadata and cover.
     /// Throws `UpstreamFailure` when the provider cannot answer or has no such book, `AlreadyInLibrary` as `add`.
-    func addFromProvider(volumeID: String?, isbn: ISBN?, to shelf: Shelf, for userID: Int64) async throws -> Int64 {
+    func addFromProvider(
+        volumeID: String?, isbn: ISBN?, to shelf: Shelf, for userID: Int64, finishedUnknown: Bool = false
+    ) async throws -> Int64 {
         let volume: VolumeResult
         if let volumeID {
             guard SearchRequest.isVolumeID(volumeID) else { throw UpstreamFailure.notFound }
@@ -33,7 +39,8 @@ struct LibraryService: Sendable {
         } else {
             throw UpstreamFailure.notFound
         }
-        return try await add(NewBook(volume), to: shelf, for: userID, coverURL: volume.coverURL)
+        return try await add(
+            NewBook(volume), to: shelf, for: userID, coverURL: volume.coverURL, finishedUnknown: finishedUnknown)
     }
 
     private func storeCover(from url: String, for bookID: Int64) async {

@@ -34,9 +34,12 @@ extension LibraryStore {
     /// volume id or ISBN-13; a hand-typed or imported book always gets a row of the user's own. Throws
     /// `AlreadyInLibrary` when the user has that book already (same volume id or ISBN-13, or the same title and
     /// authors for books without either).
-    public func add(_ new: NewBook, to shelf: Shelf, for userID: Int64, now: Date, today: String) async throws
-        -> Int64
-    {
+    ///
+    /// `finishedUnknown` adds a book to Read without a finish date (the web asks when it was finished rather than
+    /// counting a book read years ago as read today).
+    public func add(
+        _ new: NewBook, to shelf: Shelf, for userID: Int64, now: Date, today: String, finishedUnknown: Bool = false
+    ) async throws -> Int64 {
         try await db.write { db in
             if let twin = try Self.userCopy(of: new, userID: userID, db: db) {
                 throw AlreadyInLibrary(bookID: twin)
@@ -59,7 +62,7 @@ extension LibraryStore {
             var entry = UserBook(
                 id: nil, userId: userID, bookId: bookID, shelf: shelf, favourite: false, rating: nil, review: nil,
                 currentPage: nil, addedAt: now, startedAt: nil, finishedAt: nil, updatedAt: now)
-            entry.applyMove(to: shelf, today: today)
+            if !(finishedUnknown && shelf == .read) { entry.applyMove(to: shelf, today: today) }
             _ = try writer.insert(
                 CatalogWriter.NewEntry(
                     userID: userID, bookID: bookID, shelf: shelf, addedAt: nowValue, startedAt: entry.startedAt,
@@ -72,11 +75,11 @@ extension LibraryStore {
     /// Moves the user's book to `shelf`, starting or finishing it today where it has no such date yet; a date it
     /// replaces is kept as an earlier read (`UserBook.move(to:today:_:)`). False when absent.
     @discardableResult
-    public func move(bookID: Int64, to shelf: Shelf, for userID: Int64, now: Date, today: String) async throws
-        -> Bool
-    {
+    public func move(
+        bookID: Int64, to shelf: Shelf, for userID: Int64, now: Date, today: String, leavingUnsureUndated: Bool = false
+    ) async throws -> Bool {
         try await update(bookID: bookID, for: userID, now: now) { entry, db in
-            try entry.move(to: shelf, today: today, db)
+            try entry.move(to: shelf, today: today, leavingUnsureUndated: leavingUnsureUndated, db)
         }
     }
 

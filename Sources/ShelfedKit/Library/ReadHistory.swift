@@ -46,7 +46,10 @@ extension UserBook {
     ///   finished keeps its start; otherwise it starts today.
     /// - to Read: a book with a finish date keeps it; one started today straight after being taken off Read (a
     ///   mistaken tap undone) gets its kept read back; otherwise it is finished today.
-    mutating func move(to shelf: Shelf, today: String, _ db: Database) throws {
+    ///
+    /// With `leavingUnsureUndated`, a book that goes to Read never having been started is left without a finish
+    /// date (read, date unknown) rather than finished today: it may have been read years ago, and the page asks.
+    mutating func move(to shelf: Shelf, today: String, leavingUnsureUndated: Bool = false, _ db: Database) throws {
         guard shelf != self.shelf else { return }
         self.shelf = shelf
         switch shelf {
@@ -67,6 +70,8 @@ extension UserBook {
             if startedAt == today, let id, let kept = try ReadHistory.latestFinished(of: id, db) {
                 startedAt = kept.startedOn
                 finishedAt = kept.finishedOn
+            } else if leavingUnsureUndated, startedAt == nil {
+                return
             } else {
                 finishedAt = today
             }

@@ -4,6 +4,7 @@ import Hummingbird
 struct ShelfController: Sendable {
     let library: LibraryStore
     let renderer: PageRenderer
+    let clock: AppClock
 
     func addRoutes(to router: RouterGroup<SignedInContext>) {
         router.get(Route.shelves.routerPath, use: index)
@@ -61,10 +62,14 @@ struct ShelfController: Sendable {
                 title: $0.title, path: Paths.shelf($0), count: shelfCounts[$0], current: filter == .shelf($0))
         }
         let isFavourites = filter == .favourites
+        var chrome = PageChrome(title: heading, context: context, tab: isFavourites ? .favourites : .shelves)
+        chrome.toast = try await ActionNotice.toast(
+            query: FormFields(urlEncoded: request.uri.query ?? ""), path: request.uri.description,
+            userID: context.userID, library: library, csrfToken: context.csrfToken, today: clock.today())
         let listPage = ShelfListPage(
-            chrome: PageChrome(title: heading, context: context, tab: isFavourites ? .favourites : .shelves),
-            heading: heading, tabs: isFavourites ? [] : tabs, page: books, pageNumber: pageNumber, sort: sort,
-            listPath: path, returnTo: request.uri.description, emptyMessage: empty, isFavourites: isFavourites)
+            chrome: chrome, heading: heading, tabs: isFavourites ? [] : tabs, page: books, pageNumber: pageNumber,
+            sort: sort, listPath: path, returnTo: ActionNotice.link(request.uri.description), emptyMessage: empty,
+            isFavourites: isFavourites)
         return try renderer.render(body: listPage.body, chrome: listPage.chrome, template: "library/list")
     }
 }

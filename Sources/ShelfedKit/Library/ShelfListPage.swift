@@ -52,7 +52,7 @@ struct ShelfListPage: Sendable {
             body += "</section>\n"
         } else {
             body += "<p class=\"list-summary\">\(pagination.summary)</p>\n"
-            body += BookCardList.html(page.items, csrfToken: chrome.csrfToken, returnTo: returnTo)
+            body += BookCardList.html(page.items, csrfToken: chrome.csrfToken, returnTo: returnTo, anchors: true)
         }
         body += pagination.html
         self.body = body
@@ -60,7 +60,7 @@ struct ShelfListPage: Sendable {
 
     private static func sortForm(listPath: String, sort: LibrarySort) -> HTMLFragment {
         var form: HTMLFragment = """
-            <form method="get" action="\(listPath)" class="sort-form"><label for="sort">Sort by</label> \
+            <form method="get" action="\(listPath)" class="sort-form" data-apply-on-change><label for="sort">Sort by</label> \
             <select id="sort" name="sort">
             """
         for key in LibrarySort.Key.allCases {

@@ -21,6 +21,13 @@ struct ProfileController: Sendable {
 
     /// GET /profile?year=: the person, their shelves, a year of statistics (default this year) and uploads.
     @Sendable func show(_ request: Request, context: SignedInContext) async throws -> HTML {
+        try await profile(request, context: context)
+    }
+
+    /// The profile page; with `goalTyped`, shown again after a goal that could not be saved, with its message.
+    private func profile(
+        _ request: Request, context: SignedInContext, goalTyped: String? = nil, goalError: String? = nil
+    ) async throws -> HTML {
         let user = context.user
         let userID = context.userID
         let today = clock.today()
@@ -44,8 +51,12 @@ struct ProfileController: Sendable {
             let (day, days) = Self.dayOfYear(today)
             return GoalProgress(goal: goal, finished: stats.booksFinished, dayOfYear: day, daysInYear: days)
         }
-        let page = ProfilePage(
-            chrome: PageChrome(title: "Profile", context: context, tab: .profile),
+        var chrome = PageChrome(title: "Profile", context: context, tab: .profile)
+        chrome.toast = try await ActionNotice.toast(
+            query: FormFields(urlEncoded: request.uri.query ?? ""), path: Paths.profile, userID: userID,
+            library: library, csrfToken: context.csrfToken, today: today)
+        var page = ProfilePage(
+            chrome: chrome,
             displayName: user.displayName, username: user.username,
             memberSince: user.createdAt.formatted(.dateTime.year().month(.wide).day()),
             avatarURL: user.avatarPhotoId.map { Paths.photoFile($0, .thumb) } ?? "/static/img/avatar-placeholder.svg",
@@ -66,11 +77,13 @@ struct ProfileController: Sendable {
             currentlyReading: current.items.map {
                 .init(title: $0.title, path: Paths.book($0.bookID), detail: $0.startedAt.map { "since \($0)" } ?? "")
             },
-            goal: goal, goalValue: user.readingGoal.map(String.init) ?? "",
+            goal: goal, goalValue: goalTyped ?? user.readingGoal.map(String.init) ?? "",
             allTimeBooks: totals.booksRead, allTimePages: totals.pagesRead, yearsActive: totals.yearsActive,
             readWithoutDate: totals.readWithoutDate > 0 ? totals.readWithoutDate : nil,
             yearsChart: ReadingChart.years(totals.perYear))
-        return try renderer.render(page, template: "profile/show")
+        page.goalError = goalError
+        return try renderer.render(
+            page, template: "profile/show", status: goalError == nil ? .ok : .unprocessableContent)
     }
 
     /// POST /profile/goal (`goal`: books this year; empty or 0 clears it)
@@ -79,11 +92,14 @@ struct ProfileController: Sendable {
         let userID = context.userID
         let form = try await request.decodeForm(GoalForm.self)
         guard form.isValid else {
-            throw HTTPError(
-                .badRequest, message: "Enter a goal as a number of books from 1 to 1000, or leave it empty.")
+            // The profile again, the typed goal kept, the message beside the field.
+            return try await profile(
+                request, context: context, goalTyped: String(form.typed.prefix(40)),
+                goalError: "Enter a goal as a number of books from 1 to 1000, or leave it empty."
+            ).response(from: request, context: context)
         }
         try await users.setReadingGoal(id: userID, goal: form.goal)
-        return .seeOther(Paths.profile)
+        return .seeOther(ActionNotice.link(Paths.profile, adding: [("saved", "goal")], anchor: "goal"))
     }
 
     /// Day number of `date` (`yyyy-mm-dd`) in its year, and the year's length.
@@ -111,6 +127,6 @@ struct ProfileController: Sendable {
         if let replaced = try await photos.setAvatar(photo.id!, for: userID) {
             uploader.media.remove(replaced.files)
         }
-        return .seeOther(Paths.profile)
+        return .seeOther(ActionNotice.link(Paths.profile, adding: [("saved", "avatar")]))
     }
 }

@@ -35,6 +35,8 @@ struct DeleteAccountForm: Decodable, Sendable {
 struct GoalForm: Decodable, Sendable {
     let goal: Int?
     let isValid: Bool
+    /// As typed, to show again beside its message.
+    let typed: String
 
     enum CodingKeys: String, CodingKey {
         case goal
@@ -42,6 +44,7 @@ struct GoalForm: Decodable, Sendable {
 
     init(from decoder: any Decoder) throws {
         let text = try decoder.container(keyedBy: CodingKeys.self).trimmed(.goal)
+        typed = text
         let number = BoundedNumber.parse(text, in: BoundedNumber.readingGoal)
         isValid = text.isEmpty || number != nil
         goal = number.flatMap { $0 > 0 ? $0 : nil }

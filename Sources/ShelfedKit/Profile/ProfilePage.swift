@@ -51,6 +51,7 @@ struct ProfilePage: Sendable {
     let currentlyReading: [BookLink]
     let goal: GoalProgress?
     let goalValue: String
+    var goalError: String?
     // All time
     let allTimeBooks: Int
     let allTimePages: Int

@@ -36,7 +36,7 @@ struct ProfileSettingsController: Sendable {
         if errors.isEmpty {
             do {
                 try await users.updateProfile(id: context.userID, displayName: form.displayName, email: form.email)
-                return .seeOther(Paths.profile)
+                return .seeOther(ActionNotice.link(Paths.profile, adding: [("saved", "profile")]))
             } catch UserStore.Conflict.email {
                 errors["email"] = "Another account uses this email."
             }

@@ -91,8 +91,9 @@ struct SearchController: Sendable {
             throw HTTPError(.badRequest, message: "Choose a book from the search results to add.")
         }
         do {
-            let bookID = try await books.addFromProvider(volumeID: form.volumeID, isbn: isbn, to: shelf, for: userID)
-            return .seeOther(form.returnTo ?? Paths.book(bookID))
+            let bookID = try await books.addFromProvider(
+                volumeID: form.volumeID, isbn: isbn, to: shelf, for: userID, finishedUnknown: true)
+            return .seeOther(ActionNotice.added(bookID, to: shelf, returnTo: form.returnTo))
         } catch let duplicate as AlreadyInLibrary {
             return .seeOther(form.returnTo ?? Paths.book(duplicate.bookID))
         } catch let failure as UpstreamFailure {

@@ -8,8 +8,9 @@ import Logging
 struct ErrorPageMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     let renderer: PageRenderer
-    /// Set on the copy inside the session: a path no route matched is passed on, so that the file middleware
-    /// in front can still serve it (static files, covers) and the outer copy renders the 404 otherwise.
+    /// Set on the copy inside the session: a path under `/static/` or `/covers/` that no route matched is passed
+    /// on, so that the file middleware in front can serve it; any other 404 is rendered here, where the signed-in
+    /// person is known, so the page keeps their navigation.
     var passesUnmatchedPaths = false
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
@@ -18,7 +19,11 @@ struct ErrorPageMiddleware: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch {
-            if passesUnmatchedPaths, context.endpointPath == "NotFound" { throw error }
+            if passesUnmatchedPaths, context.endpointPath == "NotFound",
+                request.uri.path.hasPrefix("/static/") || request.uri.path.hasPrefix("/covers/")
+            {
+                throw error
+            }
             if APIRoute.isBooksTrackPath(request.uri.path) {
                 var response = BooksTrackError.response(for: error, request: request, logger: context.logger)
                 response.headers[.cacheControl] = "no-store"

@@ -12,6 +12,8 @@ public struct PageChrome: Sendable {
     let isFavourites: Bool
     let isProfile: Bool
     let notice: String?
+    /// What the last action did, with Undo where it can be undone (`ActionNotice`), kept in view at the bottom.
+    var toast: HTMLFragment?
 
     init(title: String, context: some PageContext, tab: Tab = .none, notice: String? = nil) {
         self.title = title
@@ -36,6 +38,7 @@ extension PageChrome: MustacheParent {
         case "isFavourites": isFavourites
         case "isProfile": isProfile
         case "notice": notice
+        case "toast": toast
         default: nil
         }
     }

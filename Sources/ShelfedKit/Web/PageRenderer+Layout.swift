@@ -19,6 +19,8 @@ final class LayoutCache: Sendable {
         body: HTMLFragment, chrome: PageChrome, template: String,
         render: (_ body: HTMLFragment) throws -> String
     ) rethrows -> ByteBuffer {
+        // A toast is one person's one-off message: rendered, never cached.
+        if chrome.toast != nil { return ByteBuffer(string: try render(body)) }
         let key = template + "\u{0}" + chrome.cacheKey
         var layout = entries.withLock { $0[key] }
         if layout == nil {

@@ -126,7 +126,8 @@ final class WebSession {
     func addBook(_ fields: [String: String]) async throws -> Int64 {
         let response = try await post("/books", fields)
         guard response.status == .seeOther, let location = response.headers[.location],
-            let id = Int64(location.split(separator: "/").last ?? "")
+            let path = location.split(separator: "?", maxSplits: 1).first,
+            let id = Int64(path.split(separator: "/").last ?? "")
         else {
             throw TestFailure("adding \(fields) answered \(response.status): \(String(buffer: response.body))")
         }

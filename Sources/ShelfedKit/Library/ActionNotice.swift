@@ -1,0 +1,121 @@
+import Foundation
+
+/// What a card or form just did, said on the page it returns to ("Moved *Dune* to Read", with Undo; "Saved."),
+/// as a toast that stays in view wherever the page was scrolled to.
+///
+/// The notice travels in the returned-to link's query, so it needs no session state: only known words, a shelf and
+/// the person's own book id. The title is looked up again for the signed-in person, so a forged or shared link
+/// shows nothing of anyone else's and no text from the link itself.
+struct ActionNotice: Sendable {
+    /// The query parameters a notice adds; they are taken off again for Undo and for the "dismiss" link.
+    static let parameters: Set<String> = ["done", "book", "from", "was_started", "was_finished", "ask", "saved"]
+
+    /// `path` (a page's own relative link) with its notice parameters replaced by `adding`, then `#anchor`.
+    static func link(_ path: String, adding: [(String, String)] = [], anchor: String? = nil) -> String {
+        let withoutAnchor = path.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0]
+        let parts = withoutAnchor.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        var pairs: [String] = []
+        if parts.count == 2 {
+            pairs = parts[1].split(separator: "&").map(String.init).filter { pair in
+                let name = pair.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
+                return !parameters.contains(name)
+            }
+        }
+        pairs += adding.map { $0.0 + "=" + Paths.queryEscape($0.1) }
+        var link = String(parts[0])
+        if !pairs.isEmpty { link += "?" + pairs.joined(separator: "&") }
+        if let anchor { link += "#" + anchor }
+        return link
+    }
+
+    /// Where to go after adding a book: its page (or `returnTo`) saying so, and asking when a book put straight on
+    /// Read was finished.
+    static func added(_ bookID: Int64, to shelf: Shelf, returnTo: String?) -> String {
+        var adding = [("done", "added"), ("book", String(bookID))]
+        if shelf == .read { adding.append(("ask", "finished")) }
+        return link(returnTo ?? Paths.book(bookID), adding: adding)
+    }
+
+    /// What the redirect after a saved form says: a fixed sentence per form, never text from the link.
+    static let savedMessages: [String: String] = [
+        "review": "Saved your rating and notes.",
+        "dates": "Saved the reading dates.",
+        "profile": "Saved your profile.",
+        "goal": "Saved your reading goal.",
+        "password": "Saved your new password.",
+        "avatar": "Saved your picture.",
+        "photo": "Saved the photo.",
+    ]
+
+    /// The toast for `query` on the page at `path`, or nil when it names nothing of this person's.
+    static func toast(
+        query: FormFields, path: String, userID: Int64, library: LibraryStore, csrfToken: String, today: String
+    ) async throws -> HTMLFragment? {
+        if let saved = query["saved"], let message = savedMessages[saved] {
+            return frame(HTMLFragment(escaping: message), actions: nil, dismiss: link(path))
+        }
+        guard let done = query["done"], let bookID = query["book"].flatMap({ Int64($0) }), bookID > 0,
+            let entry = try await library.entry(bookID: bookID, of: userID)
+        else { return nil }
+        let title = HTMLFragment(escaping: entry.book.title)
+        let here = link(path, anchor: "book-\(bookID)")
+        let hidden: HTMLFragment = """
+            <input type="hidden" name="_csrf" value="\(csrfToken)"><input type="hidden" name="return_to" value="\(here)">
+            """
+        switch done {
+        case "moved", "moved-back", "added":
+            let shelf = entry.userBook.shelf
+            var message: HTMLFragment =
+                switch done {
+                case "added": "Added <em>\(title)</em> to \(shelf.title)."
+                case "moved": "Moved <em>\(title)</em> to \(shelf.title)."
+                default: "Moved <em>\(title)</em> back to \(shelf.title)."
+                }
+            var actions: HTMLFragment = ""
+            if query["ask"] == "finished", shelf == .read, entry.userBook.finishedAt == nil {
+                message += " <span class=\"toast-question\">Finished today, or when?</span>"
+                actions += """
+                    <form method="post" action="\(Paths.bookDates(bookID))" class="toast-form">\(hidden)\
+                    <input type="hidden" name="started_at" value="\(entry.userBook.startedAt ?? "")">\
+                    <label class="visually-hidden" for="toast-finished">Finished on</label>\
+                    <input id="toast-finished" name="finished_at" type="date" value="\(today)" max="\(today)">\
+                    <button type="submit" class="button primary">Save date</button></form>
+                    """
+            }
+            if done == "moved", let from = query["from"].flatMap(Shelf.init(rawValue:)), from != shelf {
+                actions += """
+                    <form method="post" action="\(Paths.bookShelf(bookID))" class="toast-form">\(hidden)\
+                    <input type="hidden" name="shelf" value="\(from.rawValue)"><input type="hidden" name="undo" value="1">\
+                    <input type="hidden" name="restore_started" value="\(Self.day(query["was_started"]) ?? "")">\
+                    <input type="hidden" name="restore_finished" value="\(Self.day(query["was_finished"]) ?? "")">\
+                    <button type="submit" class="button">Undo</button></form>
+                    """
+            }
+            return frame(message, actions: actions.isEmpty ? nil : actions, dismiss: link(path))
+        case "favourited", "unfavourited":
+            let on = entry.userBook.favourite
+            let message: HTMLFragment =
+                on ? "Added <em>\(title)</em> to your favourites." : "Removed <em>\(title)</em> from your favourites."
+            let undo: HTMLFragment = """
+                <form method="post" action="\(Paths.bookFavourite(bookID))" class="toast-form">\(hidden)\
+                <input type="hidden" name="favourite" value="\(on ? "0" : "1")"><input type="hidden" name="undo" value="1">\
+                <button type="submit" class="button">Undo</button></form>
+                """
+            // An undo says what it did without offering to undo the undo.
+            return frame(message, actions: query["from"] == "undo" ? nil : undo, dismiss: link(path))
+        default:
+            return nil
+        }
+    }
+
+    private static func day(_ text: String?) -> String? {
+        text.flatMap { CalendarDate.isValidDay($0) ? $0 : nil }
+    }
+
+    private static func frame(_ message: HTMLFragment, actions: HTMLFragment?, dismiss: String) -> HTMLFragment {
+        var html: HTMLFragment = "<div class=\"toast\" role=\"status\"><p class=\"toast-message\">\(message)</p>"
+        if let actions { html += "<div class=\"toast-actions\">\(actions)</div>" }
+        html += "<a class=\"toast-dismiss\" href=\"\(dismiss)\" aria-label=\"Dismiss this message\">×</a></div>"
+        return html
+    }
+}

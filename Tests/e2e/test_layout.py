@@ -1,0 +1,147 @@
+"""Every main page at phone and desktop sizes, with and without covers and with a 300-character title, holds its
+layout: no sideways scrolling, no text squeezed into a column too narrow to read, tap targets of 44 px, and no
+serious or critical axe violation (WCAG 2.2 rules included). Screenshots are saved for a person to look at."""
+import re
+import uuid
+
+import pytest
+import requests
+from conftest import SCREENSHOTS
+from helpers import axe_violations
+
+LONG_TITLE = ("An Extraordinarily Long and Winding Account of Everything That Happened in the Lighthouse Between the "
+              "Autumn Storms and the Spring Thaw, Including Several Digressions About Gulls, Lamps, Letters Never "
+              "Sent, and the Keeper's Unreasonable Fondness for Marmalade, Told in Full at Last") [:300]
+
+
+def _csrf(html):
+    return re.search(r'name="_csrf" value="([0-9a-f]+)"', html).group(1)
+
+
+@pytest.fixture(scope="module")
+def library(server):
+    """A signed-in session whose library has books with and without covers, a rating, a review and a long title."""
+    session = requests.Session()
+    name = f"layout{uuid.uuid4().hex[:8]}"
+    page = session.get(server + "/register").text
+    session.post(server + "/register", data={
+        "_csrf": _csrf(page), "username": name, "display_name": "Layla Out", "email": f"{name}@example.com",
+        "password": "a long enough password"})
+    token = _csrf(session.get(server + "/").text)
+    books = {}
+    for volume, shelf in (("gCtazG4ZXlQC", "reading"), ("0yNhEAAAQBAJ", "read")):
+        answer = session.post(server + "/search/add", data={"_csrf": token, "volume_id": volume, "shelf": shelf},
+                              allow_redirects=False)
+        books.setdefault("cover", answer.headers["location"].split("?")[0])
+    for title, shelf in ((LONG_TITLE, "want_to_read"), ("Plainly Without a Cover", "read"),
+                         ("Another Uncovered Book With a Reasonably Long Name", "reading")):
+        answer = session.post(server + "/books", data={
+            "_csrf": token, "title": title, "authors": "Pat Writer, Sam Second-Author", "shelf": shelf},
+            allow_redirects=False)
+        books.setdefault("long" if title == LONG_TITLE else "plain", answer.headers["location"].split("?")[0])
+    session.post(server + books["plain"] + "/review", data={"_csrf": token, "rating": "3.75", "review": "Good."})
+    session.post(server + books["plain"] + "/favourite", data={"_csrf": token, "favourite": "1"})
+    books["plain_id"] = books["plain"].rsplit("/", 1)[1]
+    return session, books
+
+
+PAGES = {
+    "home": "/",
+    "shelves": "/shelves",
+    "shelf-reading": "/shelves/reading",
+    "favourites": "/favourites",
+    # The toast after moving a book to Read from a card: what happened, when it was finished, and Undo.
+    "shelves-toast": "/shelves?done=moved&book={plain_id}&from=want_to_read&ask=finished",
+    "book-cover": "{cover}",
+    "book-plain": "{plain}",
+    "book-long-title": "{long}",
+    "book-remove": "{long}/remove",
+    "photo-new": "{plain}/photos/new",
+    "new-book": "/books/new",
+    "search": "/search?q=harry+potter",
+    "search-empty": "/search",
+    "library-search": "/library/search?q=cover",
+    "quotes": "/quotes",
+    "scan": "/scan",
+    "shelf-scan": "/scan/shelf",
+    "profile": "/profile",
+    "profile-edit": "/profile/edit",
+    "devices": "/profile/devices",
+    "import": "/import",
+    "not-found": "/books/999999",
+}
+
+# What a finger needs: WCAG 2.5.5's 44 CSS px, on every control that is not a link inside running text.
+TAP_TARGETS_SCRIPT = """
+const small = [];
+for (const element of document.querySelectorAll(
+        'button, select, textarea, input:not([type=hidden]):not([type=radio]):not([type=checkbox]), '
+        + 'a.button, nav a, .chip, .pagination a, label.star-choice')) {
+    const box = element.getBoundingClientRect();
+    const style = getComputedStyle(element);
+    if (box.width === 0 || style.visibility === 'hidden' || element.closest('.visually-hidden')) continue;
+    if (box.height < 44 - 0.5 || box.width < 44 - 0.5) {
+        small.push(`${element.tagName.toLowerCase()}.${element.className} "${(element.textContent || element.name
+            || '').trim().slice(0, 30)}" ${Math.round(box.width)}x${Math.round(box.height)}`);
+    }
+}
+return small;
+"""
+
+# A box narrower than 120 px whose words are broken onto separate lines (a title squeezed beside its cover).
+NARROW_TEXT_SCRIPT = """
+const narrow = [];
+for (const element of document.querySelectorAll('main h1, main h2, main h3, main p, main li, main dd, main a, main span, main label, main button')) {
+    const text = (element.innerText || '').trim();
+    if (!text.includes(' ')) continue;
+    const box = element.getBoundingClientRect();
+    if (box.width === 0 || box.width >= 120) continue;
+    // Lines the words actually take: the distinct tops of the text's line boxes.
+    const range = document.createRange();
+    range.selectNodeContents(element);
+    const tops = new Set([...range.getClientRects()].map(rect => Math.round(rect.top)));
+    if (tops.size > 1) {
+        narrow.push(`${element.tagName.toLowerCase()}.${element.className} "${text.slice(0, 30)}" ${Math.round(box.width)}px, ${tops.size} lines`);
+    }
+}
+return narrow;
+"""
+
+
+def test_every_main_page_holds_its_layout(server, browser, library):
+    session, books = library
+    driver = browser
+    # axe's WCAG 2.2 rules over a long page take seconds on a busy two-core machine.
+    driver.set_script_timeout(120)
+    driver.get(server + "/health")
+    for cookie in session.cookies:
+        driver.add_cookie({"name": cookie.name, "value": cookie.value, "path": "/"})
+    problems = []
+    for name, path in PAGES.items():
+        driver.get(server + path.format(**books))
+        driver.save_screenshot(str(SCREENSHOTS / f"{driver.viewport_name}-layout-{name}.png"))
+        overflow = driver.execute_script(
+            "return [document.documentElement.scrollWidth, window.innerWidth]")
+        if overflow[0] > overflow[1]:
+            problems.append(f"{name}: page is {overflow[0]} px wide in a {overflow[1]} px window")
+        for small in driver.execute_script(TAP_TARGETS_SCRIPT):
+            problems.append(f"{name}: tap target under 44 px: {small}")
+        for narrow in driver.execute_script(NARROW_TEXT_SCRIPT):
+            problems.append(f"{name}: text squeezed under 120 px: {narrow}")
+        for violation in axe_violations(driver):
+            if violation.get("impact") in {"serious", "critical"} or violation["id"] == "target-size":
+                targets = [node["target"] for node in violation["nodes"]][:3]
+                problems.append(f"{name}: axe {violation['id']} ({violation['impact']}): {targets}")
+    assert not problems, "\n".join(problems)
+
+
+def test_signed_in_error_pages_keep_the_navigation(server, browser, library):
+    session, books = library
+    driver = browser
+    driver.get(server + "/health")
+    for cookie in session.cookies:
+        driver.add_cookie({"name": cookie.name, "value": cookie.value, "path": "/"})
+    for path in ("/books/999999", "/no/such/page", "/photos/999999"):
+        driver.get(server + path)
+        assert driver.execute_script("return document.querySelectorAll('nav.tabs a').length") == 4, path
+        assert "Sign out" in driver.page_source, path
