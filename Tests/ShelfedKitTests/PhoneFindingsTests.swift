@@ -155,6 +155,29 @@ struct PhoneFindingsTests {
         }
     }
 
+    @Test("rating is a star input: radio buttons for whole stars and every quarter step, no dropdown")
+    func starInput() async throws {
+        try await TestApp().run { client in
+            let web = WebSession(client)
+            try await web.register("alice")
+            let book = try await web.addBook(["title": "Dune"])
+            var page = try await web.get("/books/\(book)").text
+            #expect(!page.contains(#"<select id="rating""#))
+            #expect(page.components(separatedBy: #"name="rating""#).count - 1 == 21)
+            #expect(page.contains(#"id="rating-none" name="rating" value="" checked"#))
+            #expect(page.contains(#"<details class="star-quarters">"#))
+            try await web.post("/books/\(book)/review", ["rating": "3.75"])
+            page = try await web.get("/books/\(book)").text
+            #expect(page.contains(#"id="rating-15" name="rating" value="3.75" checked"#))
+            #expect(page.contains(#"<details class="star-quarters" open>"#))
+            #expect(page.contains(#"<span class="visually-hidden">3¾ stars</span>"#))
+            try await web.post("/books/\(book)/review", ["rating": "4"])
+            page = try await web.get("/books/\(book)").text
+            #expect(page.contains(#"id="rating-16" name="rating" value="4" checked"#))
+            #expect(page.contains(#"<details class="star-quarters">"#))
+        }
+    }
+
     @Test("a page that does not exist keeps the signed-in navigation")
     func notFoundKeepsNavigation() async throws {
         try await TestApp().run { client in

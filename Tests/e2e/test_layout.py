@@ -93,13 +93,21 @@ NARROW_TEXT_SCRIPT = """
 const narrow = [];
 for (const element of document.querySelectorAll('main h1, main h2, main h3, main p, main li, main dd, main a, main span, main label, main button')) {
     const text = (element.innerText || '').trim();
-    if (!text.includes(' ')) continue;
+    if (!text.includes(' ') || element.closest('.visually-hidden')) continue;
     const box = element.getBoundingClientRect();
     if (box.width === 0 || box.width >= 120) continue;
-    // Lines the words actually take: the distinct tops of the text's line boxes.
-    const range = document.createRange();
-    range.selectNodeContents(element);
-    const tops = new Set([...range.getClientRects()].map(rect => Math.round(rect.top)));
+    // Lines the words actually take: the distinct tops of the visible text's line boxes (text clipped to 1 px for
+    // screen readers only is not a line anyone sees).
+    const tops = new Set();
+    const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        if (node.parentElement.closest('.visually-hidden') || !node.textContent.trim()) continue;
+        const range = document.createRange();
+        range.selectNodeContents(node);
+        for (const rect of range.getClientRects()) {
+            if (rect.width > 1 && rect.height > 1) tops.add(Math.round(rect.top));
+        }
+    }
     if (tops.size > 1) {
         narrow.push(`${element.tagName.toLowerCase()}.${element.className} "${text.slice(0, 30)}" ${Math.round(box.width)}px, ${tops.size} lines`);
     }

@@ -83,7 +83,11 @@ struct BookPage: Sendable {
     let startedError: String?
     let finishedError: String?
     let reviewPath: String
-    let ratingOptions: [RatingOption]
+    /// The star input: no rating, five whole stars, and the quarter steps between them (radio buttons, one group).
+    let noRating: Bool
+    let wholeStars: [StarChoice]
+    let quarterStars: [StarChoice]
+    let quarterChosen: Bool
     let reviewValue: String
     let notesValue: String
     let ratingError: String?
@@ -112,10 +116,15 @@ struct BookPage: Sendable {
         }
     }
 
-    struct RatingOption: Sendable {
+    /// One radio of the star input: `shown` on the button, `spoken` to a screen reader, and the whole stars it
+    /// fills (`filled`, for the CSS that colours them).
+    struct StarChoice: Sendable {
+        let id: String
         let value: String
-        let label: String
-        let selected: Bool
+        let shown: String
+        let spoken: String
+        let filled: Int
+        let checked: Bool
     }
 
     init(
@@ -146,14 +155,22 @@ struct BookPage: Sendable {
         startedError = errors["started_at"]
         finishedError = errors["finished_at"]
         reviewPath = Paths.bookReview(book.id!)
-        let chosen = review?.rating ?? entry.userBook.rating.map { String($0) } ?? ""
-        ratingOptions =
-            [RatingOption(value: "", label: "No rating", selected: chosen.isEmpty)]
-            + (1...20).reversed().map { quarter in
-                let value = Double(quarter) / 4
-                return RatingOption(
-                    value: String(value), label: Self.starsLabel(value), selected: Double(chosen) == value)
-            }
+        let chosen = (review?.rating ?? entry.userBook.rating.map { String($0) }).flatMap(Double.init)
+        let choices = (1...20).map { quarter in
+            let value = Double(quarter) / 4
+            let spoken = Self.starsLabel(value)
+            return StarChoice(
+                id: "rating-\(quarter)", value: quarter % 4 == 0 ? String(quarter / 4) : String(value),
+                shown: quarter % 4 == 0
+                    ? "★"
+                    : spoken.replacingOccurrences(of: " stars", with: "★")
+                        .replacingOccurrences(of: " star", with: "★"),
+                spoken: spoken, filled: quarter / 4, checked: chosen == value)
+        }
+        noRating = chosen == nil
+        wholeStars = choices.filter { $0.filled * 4 == Int($0.id.dropFirst(7))! }
+        quarterStars = choices.filter { $0.filled * 4 != Int($0.id.dropFirst(7))! }
+        quarterChosen = quarterStars.contains { $0.checked }
         reviewValue = review?.review ?? entry.userBook.review ?? ""
         notesValue = review?.notes ?? entry.userBook.privateNotes ?? ""
         ratingError = errors["rating"]
