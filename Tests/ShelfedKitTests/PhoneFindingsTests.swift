@@ -178,6 +178,79 @@ struct PhoneFindingsTests {
         }
     }
 
+    @Test("photo and barcode pickers offer both: take a photo (camera) or choose one already taken")
+    func pickersOfferBoth() async throws {
+        try await TestApp().run { client in
+            let web = WebSession(client)
+            try await web.register("alice")
+            let book = try await web.addBook(["title": "Dune"])
+            for path in ["/books/\(book)/photos/new", "/scan"] {
+                let page = try await web.get(path).text
+                #expect(
+                    page.contains(#"id="photo-camera" name="photo" type="file" accept="image/*" capture="environment""#)
+                )
+                #expect(page.contains(#"<label for="photo">Choose from your photos</label>"#), "\(path)")
+                #expect(page.contains(#"id="photo" name="photo" type="file" accept="image/*""#), "\(path)")
+                #expect(!page.contains(#"id="photo" name="photo" type="file" accept="image/*" capture"#), "\(path)")
+            }
+        }
+    }
+
+    @Test("a form error keeps the chosen photo on the server: the corrected form is sent without choosing it again")
+    func pendingUploadSurvivesAFormError() async throws {
+        let app = TestApp()
+        try await app.run { client in
+            let web = WebSession(client)
+            try await web.register("alice")
+            let book = try await web.addBook(["title": "Dune", "page_count": "400"])
+            let refused = try await web.upload(
+                "/books/\(book)/photos", fields: [("page_number", "abc"), ("comment", "Fear")],
+                files: [.init(filename: "IMG_1234.jpg", data: try TestImages.fixture("Landscape_1.jpg"))])
+            #expect(refused.status == .unprocessableContent)
+            #expect(refused.text.contains("Kept from your last try: <strong>IMG_1234.jpg"))
+            #expect(refused.text.contains(#"id="page_number" name="page_number" value="abc""#))
+            #expect(refused.text.contains(">Fear</textarea>"))
+            let token = try #require(refused.text.firstMatch(of: /name="pending" value="([0-9a-f]{32})"/)?.1)
+            #expect(app.mediaFiles().contains { $0.hasPrefix(".pending/") })
+
+            // Someone else cannot use the token: it finds nothing in their folder.
+            let bob = WebSession(client)
+            try await bob.register("bob")
+            let bobsBook = try await bob.addBook(["title": "Emma"])
+            let stolen = try await bob.upload(
+                "/books/\(bobsBook)/photos", fields: [("pending", String(token)), ("page_number", "3")], files: [])
+            #expect(stolen.status == .unprocessableContent)
+            #expect(stolen.text.contains(#"<p class="field-error" id="photo-error">Choose a photo"#))
+
+            let stored = try await web.upload(
+                "/books/\(book)/photos",
+                fields: [("pending", String(token)), ("page_number", "12"), ("comment", "Fear")],
+                files: [])
+            #expect(stored.status == .seeOther)
+            let photo = try #require(try await app.database().writer.read { db in try Photo.fetchOne(db) })
+            #expect(photo.pageNumber == 12 && photo.userId == 1)
+            #expect(!app.mediaFiles().contains { $0.hasPrefix(".pending/") })
+            #expect(app.incomingFiles().isEmpty)
+        }
+    }
+
+    @Test("kept photos expire after an hour")
+    func pendingUploadsExpire() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("pending-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let media = MediaStore(root: root)
+        try media.prepare()
+        let file = media.temporaryFile()
+        try Data("x".utf8).write(to: file)
+        let token = try media.keepPending([UploadedFile(url: file, bytes: 1)], userID: 1, now: Date())
+        #expect(media.pendingFiles(token, userID: 1) == [.init(name: "photo 1", bytes: 1)])
+        #expect(media.pendingFiles(token, userID: 2).isEmpty)
+        media.removeExpiredPending(now: Date().addingTimeInterval(30 * 60))
+        #expect(media.pendingFiles(token, userID: 1).count == 1)
+        media.removeExpiredPending(now: Date().addingTimeInterval(2 * 60 * 60))
+        #expect(media.pendingFiles(token, userID: 1).isEmpty)
+    }
+
     @Test("a page that does not exist keeps the signed-in navigation")
     func notFoundKeepsNavigation() async throws {
         try await TestApp().run { client in

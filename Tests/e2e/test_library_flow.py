@@ -72,7 +72,13 @@ def test_register_add_move_favourite_logout(server, browser):
     check_page(driver, "10-shelves")
     # The card's own buttons move the book and come back to the same list.
     click_and_wait(driver, driver.find_element(By.CSS_SELECTOR, ".card button[name='shelf'][value='read']"))
-    assert driver.current_url == server + "/shelves"
+    # Back on the same list at the same card, saying what happened, with Undo.
+    assert driver.current_url.startswith(server + "/shelves?done=moved&book=")
+    assert driver.current_url.endswith("#book-" + driver.current_url.split("book=")[1].split("&")[0])
+    toast = driver.find_element(By.CSS_SELECTOR, ".toast")
+    assert "Moved The Left Hand of Darkness to Read." in toast.text
+    assert toast.find_element(By.CSS_SELECTOR, "input[name='undo']")
+    check_page(driver, "10b-moved-with-undo")
     assert driver.find_element(By.CSS_SELECTOR, ".card .badge").text == "Read"
     assert "Finished " in driver.find_element(By.CSS_SELECTOR, ".card-meta").text
     click_and_wait(driver, driver.find_element(By.CSS_SELECTOR, "nav.tabs a[href='/profile']"))

@@ -60,13 +60,13 @@ struct ShelfListPage: Sendable {
 
     private static func sortForm(listPath: String, sort: LibrarySort) -> HTMLFragment {
         var form: HTMLFragment = """
-            <form method="get" action="\(listPath)" class="sort-form" data-apply-on-change><label for="sort">Sort by</label> \
-            <select id="sort" name="sort">
+            <form method="get" action="\(listPath)" class="sort-form" data-apply-on-change>\
+            <select id="sort" name="sort" aria-label="Sort by">
             """
         for key in LibrarySort.Key.allCases {
             form += option(key.rawValue, key.label, selected: key == sort.key)
         }
-        form += "</select> <label for=\"order\">Order</label> <select id=\"order\" name=\"order\">"
+        form += "</select> <select id=\"order\" name=\"order\" aria-label=\"Order\">"
         form += option("asc", "Ascending", selected: sort.order == .asc)
         form += option("desc", "Descending", selected: sort.order == .desc)
         form += "</select> <button type=\"submit\" class=\"button\">Sort</button></form>\n"

@@ -21,6 +21,8 @@ public struct MediaStore: Sendable {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         }
         try FileManager.default.createDirectory(at: scans, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: pending, withIntermediateDirectories: true)
+        removeExpiredPending(now: Date())
     }
 
     /// A fresh path in `.incoming/`; nothing is created there yet.
@@ -75,7 +77,7 @@ extension MediaStore {
         for file in files where (try? file.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
             let relative = String(file.standardizedFileURL.path.dropFirst(rootPath.count))
             guard !relative.hasPrefix(".incoming/"), !relative.hasPrefix(".reading/"), !relative.hasPrefix(".scans/"),
-                !referenced.contains(relative)
+                !relative.hasPrefix(".pending/"), !referenced.contains(relative)
             else { continue }
             try? FileManager.default.removeItem(at: file)
             removed.append(relative)

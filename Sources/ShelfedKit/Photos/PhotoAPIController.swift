@@ -45,9 +45,9 @@ struct PhotoAPIController: Sendable {
         switch try await uploader.storePages(from: upload, of: entry, now: clock.now()) {
         case .stored(let stored):
             return JSONBody.response(PhotosResponse(photos: stored.map(PhotoJSON.init)), status: .created)
-        case .refused(_, let errors) where errors["photo"] != nil:
+        case .refused(_, let errors, _) where errors["photo"] != nil:
             throw HTTPError(.badRequest, message: "Send the picture as a file part named \"photo\".")
-        case .refused(_, let errors):
+        case .refused(_, let errors, _):
             throw HTTPError(.unprocessableContent, message: errors.summary)
         }
     }

@@ -37,11 +37,17 @@ struct PhotoController: Sendable {
             fileField: "photo", maxBytes: maxUploadBytes, csrfToken: context.csrfToken,
             temporaryFile: { uploader.media.temporaryFile() })
         let stored: [Photo]
-        switch try await uploader.storePages(from: upload, of: entry, now: clock.now()) {
+        switch try await uploader.storePages(from: upload, of: entry, now: clock.now(), keepingRefused: true) {
         case .stored(let photos):
             stored = photos
-        case .refused(let form, let errors):
-            let page = newPage(entry, context: context, form: form, errors: errors)
+        case .refused(let form, let errors, let pending):
+            var page = newPage(entry, context: context, form: form, errors: errors)
+            if let pending {
+                page.pending = pending
+                page.pendingFiles = uploader.media.pendingFiles(pending, userID: context.userID).map {
+                    "\($0.name) (\(ByteCountFormatter.string(fromByteCount: Int64($0.bytes), countStyle: .file)))"
+                }
+            }
             return try renderer.render(page, template: "photos/new", status: .unprocessableContent).response
         }
         let target = stored.count == 1 ? Paths.photo(stored[0].id!) : Paths.bookPhotos(entry.book.id!)
@@ -126,7 +132,7 @@ struct PhotoController: Sendable {
             chrome: PageChrome(title: "Add a photo", context: context, tab: .shelves), bookTitle: entry.book.title,
             bookPath: Paths.book(entry.book.id!), action: Paths.bookPhotos(entry.book.id!), pageNumber: form.pageNumber,
             comment: form.comment, pageCount: entry.book.pageCount, pageNumberError: errors["page_number"],
-            commentError: errors["comment"] ?? errors["photo"], maxUploadMB: maxUploadBytes / 1_048_576,
+            commentError: errors["comment"], photoError: errors["photo"], maxUploadMB: maxUploadBytes / 1_048_576,
             acceptsHEIC: ImageProcessor.canReadHEIC)
     }
 

@@ -32,8 +32,12 @@ struct NewPhotoPage: Sendable {
     let pageCount: Int?
     let pageNumberError: String?
     let commentError: String?
+    let photoError: String?
     let maxUploadMB: Int
     let acceptsHEIC: Bool
+    /// The photos kept from the last try (`MediaStore.keepPending`): their token and how the form names them.
+    var pending: String?
+    var pendingFiles: [String] = []
 }
 
 /// `photos/gallery`: one book's photos, sortable by page or date.

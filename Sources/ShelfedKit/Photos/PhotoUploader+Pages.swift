@@ -4,12 +4,28 @@ extension PhotoUploader {
     /// What became of an upload of page photos: stored, or refused with what to fix (nothing kept then).
     enum PageUpload {
         case stored([Photo])
-        case refused(PhotoForm, FieldErrors)
+        /// `pending` keeps the pictures sent with the refused form (`MediaStore.keepPending`) when there were any.
+        case refused(PhotoForm, FieldErrors, pending: String?)
     }
 
     /// Photos of a book's pages, from the web form or the API alike: the page number and comment checked against
     /// the book (a page beyond its last is refused), at least one picture, then every picture stored or none.
-    func storePages(from upload: MultipartUpload, of entry: LibraryEntry, now: Date) async throws -> PageUpload {
+    ///
+    /// The web form may name `pending` photos kept from its last try: they are used when no new photo was chosen.
+    /// `keepingRefused` keeps the pictures of a refused form for its next try (the web form; an API client sends
+    /// them again itself).
+    func storePages(from upload: MultipartUpload, of entry: LibraryEntry, now: Date, keepingRefused: Bool = false)
+        async throws -> PageUpload
+    {
+        let userID = entry.userBook.userId
+        var upload = upload
+        if let token = upload.fields["pending"], !token.isEmpty {
+            if upload.files.isEmpty {
+                upload.files = media.takePending(token, userID: userID)
+            } else {
+                media.discardPending(token, userID: userID)
+            }
+        }
         let form = PhotoForm(pageNumber: upload.fields["page_number"], comment: upload.fields["comment"])
         var details = Details(bookID: entry.book.id)
         switch form.validate(pageCount: entry.book.pageCount) {
@@ -17,14 +33,22 @@ extension PhotoUploader {
             details.pageNumber = page
             details.comment = comment
         case .failure(let errors):
-            upload.discardFiles()
-            return .refused(form, errors)
+            guard keepingRefused, !upload.files.isEmpty else {
+                upload.discardFiles()
+                return .refused(form, errors, pending: nil)
+            }
+            do {
+                return .refused(form, errors, pending: try media.keepPending(upload.files, userID: userID, now: now))
+            } catch {
+                upload.discardFiles()
+                return .refused(form, errors, pending: nil)
+            }
         }
         guard !upload.files.isEmpty else {
             var errors = FieldErrors()
-            errors["photo"] = "Choose a photo to upload."
-            return .refused(form, errors)
+            errors["photo"] = "Choose a photo to upload: take one, or choose one from your photos."
+            return .refused(form, errors, pending: nil)
         }
-        return .stored(try await storeAll(upload, userID: entry.userBook.userId, details: details, now: now))
+        return .stored(try await storeAll(upload, userID: userID, details: details, now: now))
     }
 }
