@@ -28,7 +28,8 @@ struct Serve: AsyncParsableCommand {
 
 struct UserCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "user", abstract: "Manage accounts from the shell.", subcommands: [AddUser.self])
+        commandName: "user", abstract: "Manage accounts from the shell.",
+        subcommands: [AddUser.self, ResetPassword.self])
 }
 
 struct AddUser: AsyncParsableCommand {
@@ -46,7 +47,7 @@ struct AddUser: AsyncParsableCommand {
     var displayName: String?
 
     func run() async throws {
-        let password = try readPassword()
+        let password = try readNewPassword()
         let config = try AppConfig.fromEnvironment()
         do {
             let user = try await AccountCommands.createAccount(
@@ -57,18 +58,42 @@ struct AddUser: AsyncParsableCommand {
             throw ValidationError(error.message)
         }
     }
+}
 
-    private func readPassword() throws -> String {
-        if isatty(STDIN_FILENO) == 1 {
-            guard let first = getpass("Password: ").map({ String(cString: $0) }),
-                let second = getpass("Repeat password: ").map({ String(cString: $0) })
-            else { throw ValidationError("Could not read the password.") }
-            guard first == second else { throw ValidationError("The passwords do not match.") }
-            return first
+/// `shelfed user reset-password NAME`: what the "Forgot your password?" page tells a household to do.
+struct ResetPassword: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "reset-password",
+        abstract:
+            "Set a new password for an account (signs out its sessions and device keys). Asks for the password (or "
+            + "reads one line from standard input when piped).")
+
+    @Argument(help: "The account's username or email.")
+    var login: String
+
+    func run() async throws {
+        let password = try readNewPassword()
+        let config = try AppConfig.fromEnvironment()
+        do {
+            let user = try await AccountCommands.resetPassword(config: config, login: login, password: password)
+            print("Set a new password for '\(user.username)'. They can sign in with it now.")
+        } catch let error as AccountCommands.Failure {
+            throw ValidationError(error.message)
         }
-        guard let line = readLine(strippingNewline: true) else {
-            throw ValidationError("Pipe the password on standard input, or run this in a terminal.")
-        }
-        return line
     }
+}
+
+/// A password typed twice in a terminal, or one line piped on standard input.
+func readNewPassword() throws -> String {
+    if isatty(STDIN_FILENO) == 1 {
+        guard let first = getpass("Password: ").map({ String(cString: $0) }),
+            let second = getpass("Repeat password: ").map({ String(cString: $0) })
+        else { throw ValidationError("Could not read the password.") }
+        guard first == second else { throw ValidationError("The passwords do not match.") }
+        return first
+    }
+    guard let line = readLine(strippingNewline: true) else {
+        throw ValidationError("Pipe the password on standard input, or run this in a terminal.")
+    }
+    return line
 }

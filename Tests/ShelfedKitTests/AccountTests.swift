@@ -163,4 +163,42 @@ struct AccountTests {
             #expect(response.status == .seeOther)
         }
     }
+
+    @Test("'Forgot your password?' on the sign-in page says what to do; shelfed user reset-password does it")
+    func forgotPassword() async throws {
+        let app = TestApp()
+        _ = try await AccountCommands.createAccount(
+            config: app.config, username: "dana", email: "dana@example.com", displayName: "Dana",
+            password: "the first password")
+        try await app.run { client in
+            let web = WebSession(client)
+            let login = try await web.get("/login")
+            #expect(login.text.contains(#"<a href="/login/forgot">Forgot your password?</a>"#))
+            let help = try await web.get("/login/forgot")
+            #expect(help.status == .ok)
+            #expect(help.text.contains("shelfed user reset-password USERNAME"))
+            let before = try await web.login("dana", password: "the first password")
+            #expect(before.status == .seeOther)
+
+            do {
+                _ = try await AccountCommands.resetPassword(config: app.config, login: "dana", password: "short")
+                Issue.record("a short password was accepted")
+            } catch is AccountCommands.Failure {}
+            do {
+                _ = try await AccountCommands.resetPassword(
+                    config: app.config, login: "nobody", password: "long enough")
+                Issue.record("an unknown account was accepted")
+            } catch is AccountCommands.Failure {}
+            let user = try await AccountCommands.resetPassword(
+                config: app.config, login: "dana@example.com", password: "a brand new password")
+            #expect(user.username == "dana")
+            // Signed out everywhere: the session from before the reset is gone.
+            let home = try await web.get("/")
+            #expect(home.status == .seeOther)
+            let old = try await WebSession(client).login("dana", password: "the first password")
+            #expect(old.status != .seeOther)
+            let new = try await WebSession(client).login("dana", password: "a brand new password")
+            #expect(new.status == .seeOther)
+        }
+    }
 }

@@ -251,6 +251,33 @@ struct PhoneFindingsTests {
         #expect(media.pendingFiles(token, userID: 1).isEmpty)
     }
 
+    @Test("small phone faults: the tab of search and scan pages, the import heading, who the shelf-scan steps address")
+    func smallPhoneFaults() async throws {
+        try await TestApp().run { client in
+            let web = WebSession(client)
+            try await web.register("alice")
+            for path in ["/search", "/scan", "/scan/shelf"] {
+                let page = try await web.get(path).text
+                #expect(!page.contains(#"<a href="/" aria-current="page">"#), "\(path)")
+                #expect(page.contains(#"<a href="/shelves" aria-current="page">"#), "\(path)")
+            }
+            let shelfScan = try await web.get("/scan/shelf").text
+            #expect(shelfScan.contains("Ask whoever looks after the server at home"))
+            #expect(shelfScan.contains("<summary>How to turn it on (for whoever runs the server)</summary>"))
+            let csv = "Title,Authors,ISBN/UID,Read Status\r\nOne,A,,read\r\n"
+            let uploaded = try await web.upload(
+                "/import",
+                files: [
+                    .init(
+                        field: "file", filename: "storygraph_export_2026_11_24_verylongname.csv",
+                        contentType: "text/csv", data: Data(csv.utf8))
+                ])
+            let job = try await web.get(try #require(uploaded.headers[.location])).text
+            #expect(job.contains(#"<h1 class="import-title">Import from StoryGraph</h1>"#))
+            #expect(job.contains(#"<span class="import-file">storygraph_export_2026_11_24_verylongname.csv</span>"#))
+        }
+    }
+
     @Test("a page that does not exist keeps the signed-in navigation")
     func notFoundKeepsNavigation() async throws {
         try await TestApp().run { client in

@@ -72,6 +72,7 @@ PAGES = {
     "devices": "/profile/devices",
     "import": "/import",
     "not-found": "/books/999999",
+    "forgot-password": "/login/forgot",
 }
 
 # What a finger needs: WCAG 2.5.5's 44 CSS px, on every control that is not a link inside running text.

@@ -32,4 +32,17 @@ public enum AccountCommands {
             throw Failure(message: "An account with the email '\(form.email)' already exists.")
         }
     }
+
+    /// Sets a new password for the account with this username or email (someone in the house forgot theirs):
+    /// every session and device key of the account is signed out, as when they change it themselves.
+    public static func resetPassword(config: AppConfig, login: String, password: String) async throws -> User {
+        if let problem = RegistrationForm.passwordProblem(password) { throw Failure(message: problem) }
+        let users = UserStore(db: try AppDatabase(path: config.databasePath))
+        guard let user = try await users.user(login: login), let id = user.id else {
+            throw Failure(message: "There is no account '\(login)'.")
+        }
+        let hash = try await PasswordHasher(cost: config.bcryptCost).hash(password)
+        try await users.updatePassword(id: id, hash: hash, keepingSession: nil)
+        return user
+    }
 }

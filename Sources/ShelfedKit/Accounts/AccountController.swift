@@ -17,8 +17,16 @@ struct AccountController: Sendable {
         router.get(Route.register.routerPath, use: showRegister)
         router.post(Route.register.routerPath, use: register)
         router.get(Route.login.routerPath, use: showLogin)
+        router.get(Route.forgotPassword.routerPath, use: forgotPassword)
         router.post(Route.login.routerPath, use: login)
         router.post(Route.logout.routerPath, use: logout)
+    }
+
+    /// GET /login/forgot: there is no e-mail in a house's Shelfed, so this says who can help and how.
+    @Sendable func forgotPassword(_ request: Request, context: AppRequestContext) async throws -> HTML {
+        try renderer.render(
+            ForgotPasswordPage(chrome: PageChrome(title: "Forgot your password?", context: context)),
+            template: "accounts/forgot")
     }
 
     /// GET /register
@@ -101,4 +109,9 @@ struct AccountController: Sendable {
         guard registration == .closed else { return false }
         return try await users.count() > 0
     }
+}
+
+/// `accounts/forgot`: what to do about a forgotten password.
+struct ForgotPasswordPage: Sendable {
+    let chrome: PageChrome
 }

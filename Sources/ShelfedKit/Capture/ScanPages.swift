@@ -13,7 +13,7 @@ struct ScanPage: Sendable {
     var isbnError: String?
 
     init(context: some PageContext, maxUploadMB: Int) {
-        chrome = PageChrome(title: "Scan a barcode", context: context, tab: .feed)
+        chrome = PageChrome(title: "Scan a barcode", context: context, tab: .shelves)
         self.maxUploadMB = maxUploadMB
     }
 }
@@ -47,7 +47,7 @@ struct ScanBooksPage: Sendable {
 
     init(context: some PageContext, lookups: [BarcodeScanService.Lookup], fromPrintedText: Bool, returnTo: String) {
         heading = lookups.count == 1 ? "Is this the book?" : "\(lookups.count) books found"
-        chrome = PageChrome(title: heading, context: context, tab: .feed)
+        chrome = PageChrome(title: heading, context: context, tab: .shelves)
         self.fromPrintedText = fromPrintedText
         self.returnTo = returnTo
         books = lookups.map { lookup in

@@ -102,7 +102,7 @@ struct ShelfScanStartPage: Sendable {
     var photoError: String?
 
     init(context: some PageContext, configured: Bool, maxUploadMB: Int) {
-        chrome = PageChrome(title: "Scan a shelf", context: context, tab: .feed)
+        chrome = PageChrome(title: "Scan a shelf", context: context, tab: .shelves)
         self.configured = configured
         self.maxUploadMB = maxUploadMB
     }
@@ -147,7 +147,7 @@ struct ShelfScanPage: Sendable {
     init(context: some PageContext, scan: ShelfScanService.Scan, added: Int?, shelf: Shelf?) {
         isRunning = scan.status == "running" || scan.status == "queued"
         chrome = PageChrome(
-            title: isRunning ? "Reading your shelf…" : "Books on your shelf", context: context, tab: .feed)
+            title: isRunning ? "Reading your shelf…" : "Books on your shelf", context: context, tab: .shelves)
         progress = scan.progress
         failure = scan.status == "failed" ? scan.message : nil
         entries = scan.matches.enumerated().map { index, match in

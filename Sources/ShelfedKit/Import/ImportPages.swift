@@ -110,6 +110,9 @@ struct ImportJobPage: Sendable {
     let job: ImportJob
     let fileName: String
     let format: String
+    /// "Import from Goodreads": the file's own name (often `goodreads_library_export.csv`) is shown small below,
+    /// where it may break anywhere, not as a heading broken mid-word.
+    let heading: String
     let status: String
     let isMapping: Bool
     let isPreview: Bool
@@ -160,6 +163,11 @@ struct ImportJobPage: Sendable {
         self.job = job
         fileName = job.fileName
         format = job.format.displayName
+        switch job.format {
+        case .barcodes: heading = "Scanned barcodes"
+        case .mapped: heading = "Import of a CSV file"
+        default: heading = "Import from \(job.format.displayName)"
+        }
         status = Self.statusText(job.status)
         isMapping = job.status == .mapping
         isPreview = job.status == .preview

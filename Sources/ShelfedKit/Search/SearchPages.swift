@@ -70,7 +70,7 @@ struct SearchPage: Sendable {
         failure: String?, fromLibrary: [LibraryMatchView] = []
     ) {
         chrome = PageChrome(
-            title: request.text.isEmpty ? "Find a book" : "Search: \(request.text)", context: context, tab: .feed)
+            title: request.text.isEmpty ? "Find a book" : "Search: \(request.text)", context: context, tab: .shelves)
         query = request.text
         let labels: [SearchRequest.Field: String] = [.all: "Everything", .title: "Title", .author: "Author"]
         fields = SearchRequest.Field.allCases.map {
@@ -107,7 +107,7 @@ struct VolumePage: Sendable {
     let descriptionParagraphs: [String]
 
     init(context: some PageContext, volume: VolumeResult, inLibrary: (bookID: Int64, shelf: Shelf)?) {
-        chrome = PageChrome(title: volume.title, context: context, tab: .feed)
+        chrome = PageChrome(title: volume.title, context: context, tab: .shelves)
         result = SearchResultView(volume, inLibrary: inLibrary)
         publisher = volume.publisher
         publishedDate = volume.publishedDate

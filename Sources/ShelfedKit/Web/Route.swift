@@ -4,7 +4,7 @@ import Hummingbird
 /// link from the same pattern, so a route and its links cannot drift apart (a test walks every case both ways).
 /// Facts about a route, such as whether it takes a streamed upload, live here, not in path checks elsewhere.
 enum Route: String, CaseIterable, Sendable {
-    case home, health, login, register, logout
+    case home, health, login, forgotPassword, register, logout
     case shelves, shelf, favourites
     case newBook, books, book, bookShelf, bookFavourite, bookDates, bookReview, bookRemove
     case bookPhotos, newBookPhoto, photo, photoDelete, photoFile
@@ -21,6 +21,7 @@ enum Route: String, CaseIterable, Sendable {
         case .home: "/"
         case .health: "/health"
         case .login: "/login"
+        case .forgotPassword: "/login/forgot"
         case .register: "/register"
         case .logout: "/logout"
         case .shelves: "/shelves"
