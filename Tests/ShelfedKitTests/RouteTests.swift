@@ -25,7 +25,9 @@ struct RouteTests {
         #expect(Paths.bookPhotos(3) == "/books/3/photos")
         #expect(Route(endpointPath: RouterPath("/books/:id/photos").description) == .bookPhotos)
         #expect(
-            Route.allCases.filter(\.takesStreamedUpload) == [.bookPhotos, .profileAvatar, .scan, .shelfScan, .imports])
+            Route.allCases.filter(\.takesStreamedUpload) == [
+                .bookCover, .bookPhotos, .profileAvatar, .scan, .shelfScan, .imports,
+            ])
     }
 
     @Test("every route's link reaches a registered route: a page, or the CSRF check of a form's POST")

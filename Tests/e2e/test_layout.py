@@ -59,6 +59,7 @@ PAGES = {
     "book-plain": "{plain}",
     "book-long-title": "{long}",
     "book-remove": "{long}/remove",
+    "book-edit": "{cover}/edit",
     "photo-new": "{plain}/photos/new",
     "new-book": "/books/new",
     "search": "/search?q=harry+potter",

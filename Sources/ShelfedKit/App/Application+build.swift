@@ -92,6 +92,10 @@ func buildRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
     BookController(
         library: library, books: services.books, photos: photos, media: media, renderer: renderer, clock: clock
     ).addRoutes(to: signedIn)
+    BookEditController(
+        library: library, search: services.search, covers: services.covers, uploader: services.uploader,
+        renderer: renderer, clock: clock, maxUploadBytes: config.maxUploadBytes
+    ).addRoutes(to: signedIn)
     ProfileController(
         library: library, statistics: services.statistics, users: users, photos: photos, uploader: services.uploader,
         renderer: renderer, clock: clock, maxUploadBytes: config.maxUploadBytes

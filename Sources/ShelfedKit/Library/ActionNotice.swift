@@ -45,6 +45,8 @@ struct ActionNotice: Sendable {
         "password": "Saved your new password.",
         "avatar": "Saved your picture.",
         "photo": "Saved the photo.",
+        "book": "Saved the book's details.",
+        "cover": "Saved the new cover.",
     ]
 
     /// The toast for `query` on the page at `path`, or nil when it names nothing of this person's.

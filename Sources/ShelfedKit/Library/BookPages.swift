@@ -35,10 +35,11 @@ struct NewBookPage: Sendable {
 
 /// The typed values of the manual-add form, as Mustache reads them.
 struct NewBookValues: Sendable {
-    let title, authors, isbn, pageCount, publishedDate, publisher, description: String
+    let title, subtitle, authors, isbn, pageCount, publishedDate, publisher, description: String
 
     init(_ form: NewBookForm) {
         title = form.title
+        subtitle = form.subtitle
         authors = form.authors
         isbn = form.isbn
         pageCount = form.pageCount
@@ -78,6 +79,7 @@ struct BookPage: Sendable {
     let shelfButtons: [ShelfButton]
     let datesPath: String
     let removePath: String
+    let editPath: String
     let startedValue: String
     let finishedValue: String
     let startedError: String?
@@ -150,6 +152,7 @@ struct BookPage: Sendable {
         }
         datesPath = Paths.bookDates(book.id!)
         removePath = Paths.bookRemove(book.id!)
+        editPath = Paths.bookEdit(book.id!)
         startedValue = dates?.started ?? entry.userBook.startedAt ?? ""
         finishedValue = dates?.finished ?? entry.userBook.finishedAt ?? ""
         startedError = errors["started_at"]

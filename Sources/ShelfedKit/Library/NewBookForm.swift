@@ -3,6 +3,8 @@ import Foundation
 /// The manual-add form as typed, and its rules.
 struct NewBookForm: Sendable, Decodable {
     var title = ""
+    /// Only the edit form has it; the add form leaves it empty.
+    var subtitle = ""
     var authors = ""
     var isbn = ""
     var pageCount = ""
@@ -14,7 +16,7 @@ struct NewBookForm: Sendable, Decodable {
     init() {}
 
     enum CodingKeys: String, CodingKey {
-        case title, authors, isbn, publisher, description, shelf
+        case title, subtitle, authors, isbn, publisher, description, shelf
         case pageCount = "page_count"
         case publishedDate = "published_date"
     }
@@ -22,6 +24,7 @@ struct NewBookForm: Sendable, Decodable {
     init(from decoder: any Decoder) throws {
         let form = try decoder.container(keyedBy: CodingKeys.self)
         title = try form.trimmed(.title)
+        subtitle = try form.optionalTrimmed(.subtitle) ?? ""
         authors = try form.trimmed(.authors)
         isbn = try form.trimmed(.isbn)
         pageCount = try form.trimmed(.pageCount)
@@ -59,7 +62,13 @@ struct NewBookForm: Sendable, Decodable {
             errors["description"] =
                 "Keep the description to \(CatalogLimits.spelled(CatalogLimits.description)) characters."
         }
-        for (field, value) in [("title", title), ("authors", authors), ("publisher", publisher)]
+        if subtitle.count > CatalogLimits.title {
+            errors["subtitle"] =
+                "Keep the subtitle to \(CatalogLimits.spelled(CatalogLimits.title)) characters or fewer."
+        }
+        for (field, value) in [
+            ("title", title), ("subtitle", subtitle), ("authors", authors), ("publisher", publisher),
+        ]
         where Self.hasControlCharacters(value) {
             errors[field] = "Remove the invisible control characters from this field."
         }
@@ -73,6 +82,7 @@ struct NewBookForm: Sendable, Decodable {
         guard errors.isEmpty else { return .failure(errors) }
 
         var book = NewBook(title: title)
+        book.subtitle = subtitle.isEmpty ? nil : subtitle
         book.authors = authors.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty }
         book.isbn = isbnValue

@@ -135,6 +135,17 @@ public struct BookSearchService: Sendable {
         return SearchAnswer(results: results, cached: false)
     }
 
+    /// Cover pictures the providers have for `isbn`, best first: Google's volumes that carry it (when Google can
+    /// be reached), then Open Library's by ISBN. Addresses are the providers' own, never a visitor's.
+    public func coverCandidates(isbn: ISBN) async -> [String] {
+        var found: [String] = []
+        if let answer = try? await lookup(isbn: isbn) {
+            for url in answer.results.items.compactMap(\.coverURL) where !found.contains(url) { found.append(url) }
+        }
+        found.append("\(openLibrary.coversBaseURL)/b/isbn/\(isbn.isbn13)-L.jpg?default=false")
+        return Array(found.prefix(6))
+    }
+
     /// One Google volume with its full metadata (descriptions are longer than in search results).
     public func volume(id: String) async throws -> VolumeResult {
         let key = "volume:\(id)"

@@ -36,6 +36,14 @@ struct CoverStore: Sendable {
         }
     }
 
+    /// Moves a cover made on this server (an uploaded picture, already converted) into the covers folder.
+    func store(file: URL, for bookID: Int64) throws -> String {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let name = "\(bookID)-\(UUID().uuidString.prefix(8).lowercased()).jpg"
+        try FileManager.default.moveItem(at: file, to: directory.appendingPathComponent(name))
+        return name
+    }
+
     /// Writes to a temporary name first and renames, so a half-written cover is never served.
     private func store(_ bytes: Data, name: String) throws -> String {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

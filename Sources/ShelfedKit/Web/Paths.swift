@@ -71,6 +71,9 @@ enum Paths {
     static func bookDates(_ id: Int64) -> String { Route.bookDates.link(id) }
     static func bookReview(_ id: Int64) -> String { Route.bookReview.link(id) }
     static func bookRemove(_ id: Int64) -> String { Route.bookRemove.link(id) }
+    static func bookEdit(_ id: Int64) -> String { Route.bookEdit.link(id) }
+    static func bookCover(_ id: Int64) -> String { Route.bookCover.link(id) }
+    static func bookCoverChoices(_ id: Int64) -> String { Route.bookCoverChoices.link(id) }
 
     /// Percent-escapes one path segment (such as a Google volume id) so it cannot add segments or a query:
     /// ASCII letters, digits, `-` and `_` stay, every other UTF-8 byte becomes `%XX`. Byte-wise, because links are

@@ -7,6 +7,7 @@ enum Route: String, CaseIterable, Sendable {
     case home, health, login, forgotPassword, register, logout
     case shelves, shelf, favourites
     case newBook, books, book, bookShelf, bookFavourite, bookDates, bookReview, bookRemove
+    case bookEdit, bookCover, bookCoverChoices
     case bookPhotos, newBookPhoto, photo, photoDelete, photoFile
     case profile, profileEdit, profileAvatar, profileGoal, profilePassword, profileDelete, devices, deviceRevoke
     case myData, serverBackup
@@ -35,6 +36,9 @@ enum Route: String, CaseIterable, Sendable {
         case .bookDates: "/books/:id/dates"
         case .bookReview: "/books/:id/review"
         case .bookRemove: "/books/:id/remove"
+        case .bookEdit: "/books/:id/edit"
+        case .bookCover: "/books/:id/cover"
+        case .bookCoverChoices: "/books/:id/cover/choices"
         case .bookPhotos: "/books/:id/photos"
         case .newBookPhoto: "/books/:id/photos/new"
         case .photo: "/photos/:photoID"
@@ -76,6 +80,7 @@ enum Route: String, CaseIterable, Sendable {
     /// Whether its POST streams a multipart body, checking the CSRF token as the body's first part itself.
     var takesStreamedUpload: Bool {
         self == .bookPhotos || self == .profileAvatar || self == .imports || self == .scan || self == .shelfScan
+            || self == .bookCover
     }
 
     var routerPath: RouterPath { RouterPath(pattern) }
