@@ -138,6 +138,11 @@ struct PhoneFindingsTests {
             #expect(try await web.get("/books/\(book)?saved=review").text.contains("Saved your rating and notes."))
             let dates = try await web.post("/books/\(book)/dates", ["started_at": "2024-01-02", "finished_at": ""])
             #expect(dates.headers[.location] == "/books/\(book)?saved=dates#dates-heading")
+            _ = try await web.upload("/books/\(book)/photos", files: [.init(data: TestImages.png)])
+            let photo = try await web.post("/photos/1", ["page_number": "5", "comment": "Fear"])
+            #expect(photo.headers[.location] == "/photos/1?saved=photo")
+            #expect(try await web.get("/photos/1?saved=photo").text.contains("Saved the photo."))
+            #expect(!(try await web.get("/photos/1?saved=book").text.contains("class=\"toast\"")))
         }
     }
 

@@ -110,6 +110,11 @@ struct ActionNotice: Sendable {
         }
     }
 
+    /// "Saved …" for a page that has no book notices (a photo's page).
+    static func saved(_ form: String, dismiss: String) -> HTMLFragment? {
+        savedMessages[form].map { frame(HTMLFragment(escaping: $0), actions: nil, dismiss: dismiss) }
+    }
+
     private static func day(_ text: String?) -> String? {
         text.flatMap { CalendarDate.isValidDay($0) ? $0 : nil }
     }

@@ -71,7 +71,11 @@ struct PhotoController: Sendable {
     /// GET /photos/:photoID
     @Sendable func show(_ request: Request, context: SignedInContext) async throws -> HTML {
         let (photo, title) = try await requirePhoto(context)
-        return try renderer.render(photoPage(photo, bookTitle: title, context: context), template: "photos/show")
+        var page = photoPage(photo, bookTitle: title, context: context)
+        if request.uri.queryParameters["saved"] == "photo" {
+            page.chrome.toast = ActionNotice.saved("photo", dismiss: Paths.photo(photo.id!))
+        }
+        return try renderer.render(page, template: "photos/show")
     }
 
     /// POST /photos/:photoID (`page_number`, `comment`)
@@ -88,7 +92,7 @@ struct PhotoController: Sendable {
                 _ = try await textSearch.setText(
                     text?.isEmpty == true ? nil : text, ofPhoto: photo.id!, userID: photo.userId)
             }
-            return .seeOther(Paths.photo(photo.id!))
+            return .seeOther(ActionNotice.link(Paths.photo(photo.id!), adding: [("saved", "photo")]))
         case (.failure(let errors), _), (_, .failure(let errors)):
             let page = photoPage(photo, bookTitle: title, context: context, form: form, errors: errors)
             return try renderer.render(page, template: "photos/show", status: .unprocessableContent).response

@@ -54,7 +54,7 @@ struct GalleryPage: Sendable {
 
 /// `photos/show`: the large image, its page and comment, the edit form and the delete link.
 struct PhotoPage: Sendable {
-    let chrome: PageChrome
+    var chrome: PageChrome
     let id: Int64
     let displayURL: String
     let originalURL: String
