@@ -59,7 +59,7 @@ def measure(label, upstream):
             response = session.get(base + "/search", params={"q": query}, timeout=60)
             elapsed = time.perf_counter() - started
             unavailable = "Search is unavailable" in response.text
-            print(f"  {query!r:32} {elapsed:6.2f} s  HTTP {response.status_code}"
+            print(f"  {query!r:32} {elapsed * 1000:7.1f} ms  HTTP {response.status_code}"
                   f"{'  (says search is unavailable)' if unavailable else ''}")
 
 
