@@ -82,6 +82,16 @@ class Server:
         self.log.close()
 
 
+def location_path(answer):
+    """The path a redirect points at, without the query or fragment a page adds for its toast (?done=added…)."""
+    return answer.headers["Location"].split("#", 1)[0].split("?", 1)[0]
+
+
+def location_id(answer):
+    """The id at the end of a redirect's path: /books/12?done=added → 12."""
+    return int(location_path(answer).rsplit("/", 1)[1])
+
+
 class Reader:
     """A signed-in person: a requests session and the CSRF token of the last page with a form."""
 
@@ -111,7 +121,7 @@ class Reader:
     def add_book(self, title, **fields):
         answer = self.post("/books", {"title": title, **fields}, allow_redirects=False)
         assert answer.status_code == 303, answer.text[:300]
-        return int(answer.headers["Location"].rsplit("/", 1)[1])
+        return location_id(answer)
 
 
 @pytest.fixture(scope="session")
