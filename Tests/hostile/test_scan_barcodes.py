@@ -8,6 +8,7 @@ import requests
 from PIL import Image
 
 import capture_images as images
+from conftest import location_path
 
 FIXTURES = pathlib.Path(__file__).resolve().parents[1] / "Fixtures" / "images"
 KNOWN = "9780140446043"  # the fake Google Books has this one (Montaigne, The Complete Essays)
@@ -88,9 +89,12 @@ def test_the_web_page_finds_the_book_and_adds_it(server, alice):
     assert "The Complete Essays" in confirm.text and 'name="shelf"' in confirm.text
     added = alice.post("/search/add", {"isbn": KNOWN, "shelf": "reading", "return_to": f"/scan/books?isbn={KNOWN}"},
                        allow_redirects=False)
-    assert added.status_code == 303 and added.headers["Location"] == f"/scan/books?isbn={KNOWN}"
+    # Back to the scan page, which says what was added (issue 22's toast).
+    assert added.status_code == 303 and location_path(added) == "/scan/books"
+    assert added.headers["Location"].startswith(f"/scan/books?isbn={KNOWN}&done=added&book=")
     again = alice.get(added.headers["Location"])
     assert "Already on your" in again.text and "Reading" in again.text
+    assert "Added <em>The Complete Essays" in again.text
     assert "The Complete Essays" in alice.get("/shelves/reading").text
 
 

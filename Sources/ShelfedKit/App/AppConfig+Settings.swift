@@ -32,6 +32,7 @@ extension AppConfig {
         Setting(name: "SHELFED_API_SEARCH", meaning: "keyless search API: lan | key | open (lan)"),
         Setting(name: "SHELFED_LOG_LEVEL", meaning: "trace … critical (info)"),
         Setting(name: "SHELFED_RESOURCES_DIR", meaning: "templates/ and static/ folder (cwd)"),
+        Setting(name: "SHELFED_MODEL_DIR", meaning: "meaning model (models/all-MiniLM-L6-v2)"),
     ]
 
     /// The settings as `shelfed --help` shows them: one a line, names aligned, within 80 columns.

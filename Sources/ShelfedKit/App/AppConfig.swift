@@ -46,6 +46,10 @@ public struct AppConfig: Sendable {
     /// instead of using up the process's file descriptors. By default half of what the descriptor limit allows
     /// (448 under Linux's usual 1,024), keeping the rest for uploads, the database and covers.
     public var maxConnections = AppConfig.connectionsForDescriptorLimit()
+    /// The sentence-embedding model's folder (`SHELFED_MODEL_DIR`; by default `models/all-MiniLM-L6-v2` beside the
+    /// templates). nil: no search by meaning, keywords only (the tests' default, so only the suites about meaning
+    /// load the model).
+    public var modelDirectory: URL?
 
     public init(
         host: String = "127.0.0.1",
@@ -148,6 +152,9 @@ extension AppConfig {
         if let resources = value("SHELFED_RESOURCES_DIR") {
             config.resourcesDirectory = URL(fileURLWithPath: resources)
         }
+        config.modelDirectory = URL(
+            fileURLWithPath: value("SHELFED_MODEL_DIR")
+                ?? config.resourcesDirectory.appendingPathComponent("models/all-MiniLM-L6-v2").path)
         if let level = value("SHELFED_LOG_LEVEL") { config.logLevel = level }
         for (name, keyPath) in [
             ("SHELFED_GOOGLE_BOOKS_URL", \SearchSettings.googleBooksURL),

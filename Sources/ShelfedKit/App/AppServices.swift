@@ -19,6 +19,10 @@ struct AppServices: Sendable {
     let keys: APIKeyStore
     let statistics: StatisticsStore
     let textSearch: TextSearchStore
+    /// The sentence-embedding model (DESIGN §14); nil when no model folder is configured.
+    let embedder: TextEmbedder?
+    /// Search by meaning and words together; by words alone without a usable model.
+    let meaning: MeaningSearch
 
     let hasher: PasswordHasher
     let throttle: LoginThrottle
@@ -37,6 +41,8 @@ struct AppServices: Sendable {
     let enrichment: EnrichmentWorker
     let barcodeJobs: BarcodeJobRunner
     let textReader: PhotoTextReader
+    /// Gives books and photo text their meaning vectors; nil without a model.
+    let embeddingWorker: EmbeddingWorker?
     /// Runs all of them.
     let queue: BackgroundQueue
 
@@ -107,6 +113,21 @@ struct AppServices: Sendable {
             importRunner, barcodeJobs, enrichment, ShelfScanWorker(service: shelfScans),
         ]
         if textReader.isEnabled() { workers.append(textReader) }
+        if let folder = config.modelDirectory {
+            let embedder = TextEmbedder(folder: folder, logger: logger)
+            switch embedder.checkFiles() {
+            case .available: logger.info("Search by meaning uses the model in \(folder.path)")
+            case .unavailable(let reason): logger.warning("\(reason)")
+            }
+            let worker = EmbeddingWorker(db: database, embedder: embedder, clock: clock, logger: logger)
+            workers.append(worker)
+            self.embedder = embedder
+            embeddingWorker = worker
+        } else {
+            embedder = nil
+            embeddingWorker = nil
+        }
+        meaning = MeaningSearch(embeddings: EmbeddingStore(db: database), textSearch: textSearch, embedder: embedder)
         queue = BackgroundQueue(workers, logger: logger)
     }
 

@@ -109,13 +109,16 @@ func buildRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
         maxUploadBytes: config.maxUploadBytes, textSearch: services.textSearch,
         readsText: config.ocrWorkers > 0 && services.textReader.recognizer.isAvailable
     ).addRoutes(to: signedIn)
-    TextSearchController(store: services.textSearch, renderer: renderer).addRoutes(to: signedIn)
+    TextSearchController(store: services.textSearch, meaning: services.meaning, renderer: renderer)
+        .addRoutes(to: signedIn)
     SearchController(
         search: services.search, library: library, books: services.books, textSearch: services.textSearch,
-        renderer: renderer, pageWait: config.search.pageWait
+        renderer: renderer, pageWait: config.search.pageWait, clock: clock
     ).addRoutes(to: signedIn)
-    ScanController(scanner: services.scanner, media: media, renderer: renderer, maxUploadBytes: config.maxUploadBytes)
-        .addRoutes(to: signedIn)
+    ScanController(
+        scanner: services.scanner, media: media, renderer: renderer, maxUploadBytes: config.maxUploadBytes,
+        library: library, clock: clock
+    ).addRoutes(to: signedIn)
     ShelfScanController(
         shelves: services.shelfScans, books: services.books, media: media, renderer: renderer,
         maxUploadBytes: config.maxUploadBytes

@@ -7,6 +7,8 @@ struct ScanController: Sendable {
     let media: MediaStore
     let renderer: PageRenderer
     let maxUploadBytes: Int
+    let library: LibraryStore
+    let clock: AppClock
 
     func addRoutes(to router: RouterGroup<SignedInContext>) {
         router.get(Route.scan.routerPath, use: index)
@@ -58,8 +60,10 @@ struct ScanController: Sendable {
         }
         let lookups = try await scanner.lookUp(isbns, for: context.userID)
         let returnTo = Paths.scanBooks(isbns, printed: query["from"] == "text")
-        let page = ScanBooksPage(
+        var page = ScanBooksPage(
             context: context, lookups: lookups, fromPrintedText: query["from"] == "text", returnTo: returnTo)
+        page.chrome.toast = try await ActionNotice.toast(
+            for: request, context: context, library: library, today: clock.today())
         return try renderer.render(page, template: "scan/books")
     }
 }

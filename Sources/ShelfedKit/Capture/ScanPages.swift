@@ -39,7 +39,7 @@ struct ScanBooksPage: Sendable {
         let selected: Bool
     }
 
-    let chrome: PageChrome
+    var chrome: PageChrome
     let books: [Found]
     let heading: String
     let fromPrintedText: Bool

@@ -5,6 +5,7 @@ import Hummingbird
 /// descriptions, reviews): full-text, only ever over the signed-in user's own photos and books.
 struct TextSearchController: Sendable {
     let store: TextSearchStore
+    let meaning: MeaningSearch
     let renderer: PageRenderer
 
     func addRoutes(to router: RouterGroup<SignedInContext>) {
@@ -28,11 +29,17 @@ struct TextSearchController: Sendable {
         return try renderer.render(page, template: "search/text")
     }
 
-    /// GET /library/search?q=
+    /// GET /library/search?q=: by meaning and words together when the model is there, by words alone when not.
     @Sendable func library(_ request: Request, context: SignedInContext) async throws -> HTML {
         let query = Self.query(request)
-        let matches = try await store.library(of: context.userID, matching: query)
-        let page = TextSearchPage(
+        var matches: [TextSearchStore.LibraryMatch] = []
+        var rankedBy: String?
+        if TextSearchStore.ftsQuery(query) != nil {
+            let (matched, line) = try await libraryMatches(of: context.userID, query)
+            matches = matched
+            rankedBy = line
+        }
+        var page = TextSearchPage(
             context: context, kind: .library, query: query,
             results: matches.map { match in
                 TextSearchPage.Result(
@@ -42,7 +49,34 @@ struct TextSearchController: Sendable {
                     passage: TextSearchStore.highlighted(match.snippet).html,
                     thumbAlt: match.coverPath == nil ? "No cover" : "Cover of \(match.title)", isCover: true)
             })
+        page.rankedBy = matches.isEmpty ? nil : rankedBy
         return try renderer.render(page, template: "search/text")
+    }
+
+    /// The matches, best first, and a line saying how they were ranked.
+    private func libraryMatches(of userID: Int64, _ query: String) async throws -> (
+        [TextSearchStore.LibraryMatch], String
+    ) {
+        let (mode, ranked) = try await meaning.library(of: userID, matching: query, limit: TextSearchStore.limit)
+        guard mode == .hybrid else {
+            // Without meaning, every word must match (the last as a prefix), as before: precise, not a long tail.
+            let reason =
+                meaning.embedder == nil
+                ? "Matched by words only." : "Matched by words only: search by meaning is not available on this server."
+            return (try await store.library(of: userID, matching: query), reason)
+        }
+        let highlighted = Dictionary(
+            try await store.library(of: userID, matching: query).map { ($0.bookID, $0) },
+            uniquingKeysWith: { a, _ in a })
+        let entries = try await store.libraryEntries(of: userID, ids: ranked.map(\.bookID))
+        let progress = try await meaning.embeddings.libraryProgress(of: userID, model: TextEmbedder.modelID)
+        var line = "Ranked by meaning and words."
+        if progress.embedded < progress.total {
+            line +=
+                " \(progress.total - progress.embedded) of your \(progress.total) books are still being read for "
+                + "meaning; until then they are found by their words."
+        }
+        return (ranked.compactMap { highlighted[$0.bookID] ?? entries[$0.bookID] }, line)
     }
 
     /// `q`, as typed (a `+` is a space), at most 300 characters.
@@ -84,6 +118,8 @@ struct TextSearchPage: Sendable {
     let otherSearchPath: String
     let otherSearchLabel: String
     let googleSearchPath: String
+    /// How the results were ranked ("Ranked by meaning and words.").
+    var rankedBy: String?
 
     init(context: some PageContext, kind: Kind, query: String, results: [Result]) {
         let quotes = kind == .quotes

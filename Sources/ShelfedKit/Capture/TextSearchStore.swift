@@ -31,6 +31,10 @@ struct TextSearchStore: Sendable {
     /// becomes a quoted term (all must match, in any order); the last is a prefix, so results come while typing.
     /// nil when nothing searchable is left.
     static func ftsQuery(_ text: String) -> String? {
+        ftsTerms(text).map { $0.joined(separator: " ") + "*" }
+    }
+
+    private static func ftsTerms(_ text: String) -> [String]? {
         var terms: [String] = []
         var current = String.UnicodeScalarView()
         for scalar in text.unicodeScalars.prefix(300) {
@@ -43,8 +47,7 @@ struct TextSearchStore: Sendable {
         }
         if !current.isEmpty { terms.append(String(current)) }
         guard !terms.isEmpty else { return nil }
-        let quoted = terms.prefix(12).map { "\"\($0)\"" }
-        return quoted.joined(separator: " ") + "*"
+        return terms.prefix(12).map { "\"\($0)\"" }
     }
 
     func quotes(of userID: Int64, matching text: String) async throws -> [QuoteMatch] {
@@ -86,6 +89,56 @@ struct TextSearchStore: Sendable {
                         snippet: $0[4], coverPath: $0[5])
                 }
         }
+    }
+
+    /// BM25 keyword scores (higher is better) of `userID`'s books that have every word of `text` (the last as a
+    /// prefix), title and authors weighing more than the description and review; at most 500. Books with only some
+    /// of the words get none: in a hybrid ranking, a question's common words ("about", "world") matching here and
+    /// there only add noise to what its meaning finds (measured in MeaningSearchTests).
+    func libraryScores(of userID: Int64, matching text: String) async throws -> [Int64: Double] {
+        guard let query = Self.ftsQuery(text) else { return [:] }
+        return try await db.read { db in
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT user_book.book_id, -bm25(library_fts, 4.0, 3.0, 1.0, 1.0) AS score
+                    FROM library_fts
+                    JOIN user_book ON user_book.id = library_fts.rowid
+                    WHERE library_fts MATCH ? AND user_book.user_id = ?
+                    ORDER BY score DESC LIMIT 500
+                    """, arguments: [query, userID])
+            return Dictionary(rows.map { ($0[0], max(0, $0[1] as Double)) }, uniquingKeysWith: max)
+        }
+    }
+
+    /// The user's books `ids` as search results, each with the start of its description as the passage.
+    func libraryEntries(of userID: Int64, ids: [Int64]) async throws -> [Int64: LibraryMatch] {
+        guard !ids.isEmpty else { return [:] }
+        return try await db.read { db in
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT book.id, book.title, book.author_names, user_book.shelf, COALESCE(book.description, ''),
+                        book.cover_path
+                    FROM user_book JOIN book ON book.id = user_book.book_id
+                    WHERE user_book.user_id = ? AND user_book.book_id IN (\(ids.map { _ in "?" }.joined(separator: ",")))
+                    """, arguments: StatementArguments([userID] + ids))
+            return Dictionary(
+                rows.map { row in
+                    let match = LibraryMatch(
+                        bookID: row[0], title: row[1], authors: row[2], shelf: Shelf(rawValue: row[3]) ?? .wantToRead,
+                        snippet: Self.opening(row[4]), coverPath: row[5])
+                    return (match.bookID, match)
+                }, uniquingKeysWith: { first, _ in first })
+        }
+    }
+
+    /// The first words of a description, cut at a word near 160 characters.
+    static func opening(_ text: String) -> String {
+        let flat = text.split(whereSeparator: \.isNewline).joined(separator: " ")
+        guard flat.count > 160 else { return flat }
+        let cut = flat.prefix(160)
+        return (cut.lastIndex(of: " ").map { String(cut[..<$0]) } ?? String(cut)) + "…"
     }
 
     /// Replaces the text of the user's photo with what they typed (the reader never overwrites it again); false

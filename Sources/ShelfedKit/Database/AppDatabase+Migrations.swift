@@ -166,6 +166,7 @@ extension AppDatabase {
                 t.add(column: "ambiguous_dates", .text).notNull().defaults(to: "{}")
             }
         }
+        migrator.registerMigration("v13 embeddings", migrate: migrateToEmbeddings)
         return migrator
     }
 }

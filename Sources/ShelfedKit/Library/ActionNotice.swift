@@ -1,4 +1,5 @@
 import Foundation
+import Hummingbird
 
 /// What a card or form just did, said on the page it returns to ("Moved *Dune* to Read", with Undo; "Saved."),
 /// as a toast that stays in view wherever the page was scrolled to.
@@ -108,6 +109,16 @@ struct ActionNotice: Sendable {
         default:
             return nil
         }
+    }
+
+    /// The toast for the page `request` asked for (its own path and query), said to the signed-in person.
+    static func toast(
+        for request: Request, context: SignedInContext, library: LibraryStore, today: String
+    ) async throws -> HTMLFragment? {
+        let query = request.uri.query ?? ""
+        return try await toast(
+            query: FormFields(urlEncoded: query), path: request.uri.path + (query.isEmpty ? "" : "?" + query),
+            userID: context.userID, library: library, csrfToken: context.csrfToken, today: today)
     }
 
     /// "Saved …" for a page that has no book notices (a photo's page).

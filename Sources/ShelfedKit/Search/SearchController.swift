@@ -13,6 +13,7 @@ struct SearchController: Sendable {
     let renderer: PageRenderer
     /// How long the page waits for the providers (`SearchSettings.pageWait`).
     let pageWait: Duration
+    let clock: AppClock
 
     func addRoutes(to router: RouterGroup<SignedInContext>) {
         router.get(Route.search.routerPath, use: index)
@@ -29,8 +30,12 @@ struct SearchController: Sendable {
             text: query["q"] ?? "",
             field: query["field"].flatMap(SearchRequest.Field.init(rawValue:)) ?? .all,
             startIndex: query["start"].flatMap { BoundedNumber.parse($0, in: BoundedNumber.searchStart) } ?? 0)
+        // Adding a result comes back here saying so ("Added Dune to Read. Finished today, or when?").
+        let toast = try await ActionNotice.toast(
+            for: request, context: context, library: library, today: clock.today())
         guard !searchRequest.text.isEmpty else {
-            let page = SearchPage(context: context, request: searchRequest, results: [], total: 0, failure: nil)
+            var page = SearchPage(context: context, request: searchRequest, results: [], total: 0, failure: nil)
+            page.chrome.toast = toast
             return try renderer.render(page, template: "search/index")
         }
         do {
@@ -39,9 +44,10 @@ struct SearchController: Sendable {
             let owned = try await library.shelves(
                 of: userID, volumeIDs: items.compactMap(\.volumeId), isbn13s: items.compactMap(\.isbn13))
             let views = items.map { SearchResultView($0, inLibrary: Self.match($0, in: owned)) }
-            let page = SearchPage(
+            var page = SearchPage(
                 context: context, request: searchRequest, results: views, total: answer.results.totalItems, failure: nil
             )
+            page.chrome.toast = toast
             return try renderer.render(page, template: "search/index")
         } catch let failure as UpstreamFailure {
             let fromLibrary = try await textSearch.library(of: userID, matching: searchRequest.text).map {
@@ -50,9 +56,10 @@ struct SearchController: Sendable {
                     detail: [$0.authors, $0.shelf.title].filter { !$0.isEmpty }.joined(separator: " · "),
                     path: Paths.book($0.bookID))
             }
-            let page = SearchPage(
+            var page = SearchPage(
                 context: context, request: searchRequest, results: [], total: 0, failure: failure.userMessage,
                 fromLibrary: fromLibrary)
+            page.chrome.toast = toast
             return try renderer.render(page, template: "search/index", status: failure.pageStatus)
         }
     }

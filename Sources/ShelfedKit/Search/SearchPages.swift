@@ -45,7 +45,7 @@ struct SearchPage: Sendable {
         let selected: Bool
     }
 
-    let chrome: PageChrome
+    var chrome: PageChrome
     let query: String
     let fields: [FieldOption]
     let hasQuery: Bool

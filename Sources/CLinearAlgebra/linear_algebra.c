@@ -1,0 +1,45 @@
+#include "CLinearAlgebra.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+
+// The CBLAS enum values (the reference CBLAS ABI, which OpenBLAS keeps), so the build needs no BLAS headers.
+enum { ROW_MAJOR = 101, NO_TRANSPOSE = 111, TRANSPOSE = 112 };
+
+typedef void (*sgemm_function)(int order, int transpose_a, int transpose_b, int m, int n, int k, float alpha,
+                               const float *a, int lda, const float *b, int ldb, float beta, float *c, int ldc);
+
+static sgemm_function sgemm;
+static pthread_once_t load_once = PTHREAD_ONCE_INIT;
+static int load_result = -1;
+
+static void load(void) {
+    // Read by OpenBLAS when it starts: without it the library starts a thread per core at dlopen.
+    setenv("OPENBLAS_NUM_THREADS", "1", 0);
+    void *library = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_LOCAL);
+    if (library == NULL) library = dlopen("libopenblas.so", RTLD_NOW | RTLD_LOCAL);
+    if (library == NULL) return;
+    sgemm = (sgemm_function)dlsym(library, "cblas_sgemm");
+    void (*set_threads)(int) = (void (*)(int))dlsym(library, "openblas_set_num_threads");
+    if (sgemm == NULL || set_threads == NULL) return;
+    set_threads(1);
+    load_result = 0;
+}
+
+int shelfed_blas_start(void) {
+    pthread_once(&load_once, load);
+    return load_result;
+}
+
+void shelfed_sgemm(int transpose_a, int transpose_b, int m, int n, int k, float alpha, const float *a, int lda,
+                   const float *b, int ldb, float beta, float *c, int ldc) {
+    sgemm(ROW_MAJOR, transpose_a ? TRANSPOSE : NO_TRANSPOSE, transpose_b ? TRANSPOSE : NO_TRANSPOSE, m, n, k, alpha,
+          a, lda, b, ldb, beta, c, ldc);
+}
+
+int shelfed_set_thread_nice(int nice) {
+    // With `who` 0, Linux applies the value to the calling thread only, not the whole process.
+    return setpriority(PRIO_PROCESS, 0, nice);
+}

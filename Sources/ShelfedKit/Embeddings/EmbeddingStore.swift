@@ -1,0 +1,156 @@
+import Foundation
+import GRDB
+
+/// The meaning vectors in SQLite (`book_embedding`, `photo_embedding`): what still needs one, saving them, and
+/// reading a person's own for ranking. Every read for ranking joins to the person's own shelf or photos.
+struct EmbeddingStore: Sendable {
+    let db: AppDatabase
+
+    enum Kind: String, Sendable {
+        case book, photo
+    }
+
+    /// One text waiting for its vector.
+    struct Pending: Sendable, Equatable {
+        let id: Int64
+        let text: String
+    }
+
+    /// The text a book is known by: "Title: Subtitle. by A, B. Categories. Description." The categories come before
+    /// the description, not after it, so a long description cut at the model's limit never loses them — they are
+    /// what matches a broad topic ("something about chess").
+    static func text(of book: Book) -> String {
+        var parts = [book.subtitle.map { "\(book.title): \($0)" } ?? book.title]
+        if !book.authors.isEmpty { parts.append("by " + book.authors.joined(separator: ", ")) }
+        if !book.categories.isEmpty { parts.append(book.categories.joined(separator: ", ")) }
+        if let description = book.description, !description.isEmpty { parts.append(description) }
+        return parts.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+            .joined(separator: ". ")
+    }
+
+    /// The text of a page photo: its comment, then the words read on it.
+    static func text(comment: String?, words: String?) -> String {
+        [comment, words].compactMap { $0?.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+            .joined(separator: ". ")
+    }
+
+    /// Up to `limit` books with no vector from `model` yet, oldest first.
+    func booksWaiting(model: String, limit: Int) async throws -> [Pending] {
+        try await db.read { db in
+            try Book.fetchAll(
+                db,
+                sql: """
+                    SELECT book.* FROM book LEFT JOIN book_embedding ON book_embedding.book_id = book.id
+                    WHERE book_embedding.book_id IS NULL OR book_embedding.model != ?
+                    ORDER BY book.id LIMIT ?
+                    """, arguments: [model, limit]
+            ).map { Pending(id: $0.id!, text: Self.text(of: $0)) }
+        }
+    }
+
+    /// Up to `limit` page photos with words or a comment and no vector from `model` yet.
+    func photosWaiting(model: String, limit: Int) async throws -> [Pending] {
+        try await db.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT photo.id, photo.comment, photo.ocr_text FROM photo
+                    LEFT JOIN photo_embedding ON photo_embedding.photo_id = photo.id
+                    WHERE photo.book_id IS NOT NULL
+                        AND (COALESCE(photo.ocr_text, '') != '' OR COALESCE(photo.comment, '') != '')
+                        AND (photo_embedding.photo_id IS NULL OR photo_embedding.model != ?)
+                    ORDER BY photo.id LIMIT ?
+                    """, arguments: [model, limit]
+            ).map { Pending(id: $0[0], text: Self.text(comment: $0[1], words: $0[2])) }
+        }
+    }
+
+    /// Saves the vectors made for `pending` (nil: could not be embedded; not tried again until its text changes).
+    /// A text that changed while it was being embedded is skipped: its new text is embedded next time round.
+    func save(_ kind: Kind, _ pending: [Pending], vectors: [[Float]]?, model: String, now: Date) async throws {
+        try await db.write { db in
+            for (index, item) in pending.enumerated() {
+                let current: String? =
+                    switch kind {
+                    case .book: try Book.fetchOne(db, key: item.id).map(Self.text(of:))
+                    case .photo:
+                        try Row.fetchOne(
+                            db, sql: "SELECT comment, ocr_text FROM photo WHERE id = ?", arguments: [item.id]
+                        )
+                        .map { Self.text(comment: $0[0], words: $0[1]) }
+                    }
+                guard current == item.text else { continue }
+                let vector = vectors.flatMap { index < $0.count ? MeaningVector.encode($0[index]) : nil }
+                try db.execute(
+                    sql: """
+                        INSERT OR REPLACE INTO \(kind.rawValue)_embedding (\(kind.rawValue)_id, model, vector, embedded_at)
+                        VALUES (?, ?, ?, ?)
+                        """, arguments: [item.id, model, vector, now])
+            }
+        }
+    }
+
+    /// The vectors of the books on `userID`'s shelves.
+    func libraryVectors(of userID: Int64, model: String) async throws -> [(bookID: Int64, vector: [Float])] {
+        try await db.read { db in
+            let rows = try Row.fetchCursor(
+                db,
+                sql: """
+                    SELECT user_book.book_id, book_embedding.vector FROM user_book
+                    JOIN book_embedding ON book_embedding.book_id = user_book.book_id
+                    WHERE user_book.user_id = ? AND book_embedding.model = ? AND book_embedding.vector IS NOT NULL
+                    """, arguments: [userID, model])
+            var vectors: [(bookID: Int64, vector: [Float])] = []
+            while let row = try rows.next() {
+                if let vector = MeaningVector.decode(row[1]) { vectors.append((row[0], vector)) }
+            }
+            return vectors
+        }
+    }
+
+    /// How many of `userID`'s books have a vector, of how many.
+    func libraryProgress(of userID: Int64, model: String) async throws -> (embedded: Int, total: Int) {
+        try await db.read { db in
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT COUNT(*), COUNT(book_embedding.book_id) FROM user_book
+                    LEFT JOIN book_embedding ON book_embedding.book_id = user_book.book_id AND book_embedding.model = ?
+                    WHERE user_book.user_id = ?
+                    """, arguments: [model, userID])
+            return (row?[1] ?? 0, row?[0] ?? 0)
+        }
+    }
+}
+
+/// A meaning vector as stored: float16, little-endian — half the size of float32 and, for ranking unit vectors,
+/// the same order (DESIGN §14).
+enum MeaningVector {
+    static func encode(_ vector: [Float]) -> Data {
+        var data = Data(capacity: vector.count * 2)
+        for value in vector {
+            let bits = Float16(value).bitPattern.littleEndian
+            withUnsafeBytes(of: bits) { data.append(contentsOf: $0) }
+        }
+        return data
+    }
+
+    /// nil for a blob that is not 384 float16 values.
+    static func decode(_ data: Data?) -> [Float]? {
+        guard let data, data.count == TextEmbedder.dimensions * 2 else { return nil }
+        return data.withUnsafeBytes { bytes in
+            (0..<TextEmbedder.dimensions).map { index in
+                Float(
+                    Float16(
+                        bitPattern: UInt16(
+                            littleEndian: bytes.loadUnaligned(fromByteOffset: index * 2, as: UInt16.self))))
+            }
+        }
+    }
+
+    static func dot(_ a: [Float], _ b: [Float]) -> Float {
+        var sum: Float = 0
+        for index in 0..<min(a.count, b.count) { sum += a[index] * b[index] }
+        return sum
+    }
+}
