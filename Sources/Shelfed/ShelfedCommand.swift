@@ -9,7 +9,7 @@ struct ShelfedCommand: AsyncParsableCommand {
         abstract: "Shelfed: a self-hosted reading tracker for the whole household.",
         discussion: "Settings come from environment variables (README.md has the details):\n"
             + AppConfig.settingsHelp,
-        subcommands: [Serve.self, UserCommand.self, BackupCommand.self, RestoreCommand.self],
+        subcommands: [Serve.self, UserCommand.self, BackupCommand.self, RestoreCommand.self, ModelCommand.self],
         defaultSubcommand: Serve.self
     )
 }

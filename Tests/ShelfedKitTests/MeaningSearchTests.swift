@@ -197,4 +197,49 @@ struct MeaningSearchTests {
             #expect(abs(MeaningVector.dot(vector, vector) - 1) < 0.01)
         }
     }
+
+    /// "More like this" on a book page: the same author's books first, with reasons; never another person's own
+    /// rows; a book not embedded yet says so.
+    @Test func moreLikeThisPutsTheSameAuthorFirstAndKeepsOthersRowsOut() async throws {
+        let books = try Self.realBooks()
+        let app = Self.app()
+        try await app.run(live: true) { client in
+            let alice = WebSession(client)
+            try await alice.register("alice")
+            var ids: [String: Int64] = [:]
+            for book in books {
+                ids[book.title] = try await alice.addBook(
+                    ["title": book.title, "authors": book.authors, "description": book.description])
+            }
+            let bob = WebSession(client)
+            try await bob.register("bob")
+            _ = try await bob.addBook(
+                [
+                    "title": "Bob's wizard diary", "authors": "J.K. Rowling",
+                    "description": "A boy wizard at a school of magic fights a dark lord.",
+                ])
+            try await Self.waitForVectors(app, count: books.count + 1)
+            let stone = try #require(ids["Harry Potter and the Sorcerer's Stone"])
+            let page = try await alice.get("/books/\(stone)").text
+            let section = try #require(page.components(separatedBy: "More like this</h2>").last)
+            let similar = Self.similarTitles(section)
+            #expect(similar.count >= 3 && similar.count <= 8, "\(similar)")
+            // Rowling's own books (the recordings spell her "J.K." and "J. K.") come before books about them.
+            let byRowling = Set(
+                books.filter { $0.authors.contains("Rowling") && $0.title != "Harry Potter and the Sorcerer's Stone" }
+                    .map(\.title))
+            #expect(Set(similar.prefix(byRowling.count)) == byRowling, "\(similar)")
+            #expect(section.contains("Also by J.K. Rowling") || section.contains("Also by J. K. Rowling"))
+            #expect(!page.contains("Bob&#39;s wizard diary") && !page.contains("wizard diary"))
+        }
+    }
+
+    /// The titles in the "More like this" list, in order.
+    static func similarTitles(_ html: String) -> [String] {
+        html.components(separatedBy: "<h3 class=\"result-title\">").dropFirst().compactMap { part in
+            let cell = part.components(separatedBy: "</h3>").first ?? ""
+            return cell.replacingOccurrences(of: "<[^>]+>", with: "", options: .regularExpression)
+                .replacingOccurrences(of: "&#39;", with: "'")
+        }
+    }
 }

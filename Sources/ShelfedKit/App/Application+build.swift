@@ -90,7 +90,8 @@ func buildRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
     HomeController(library: library, renderer: renderer, clock: clock).addRoutes(to: signedIn)
     ShelfController(library: library, renderer: renderer, clock: clock).addRoutes(to: signedIn)
     BookController(
-        library: library, books: services.books, photos: photos, media: media, renderer: renderer, clock: clock
+        library: library, books: services.books, photos: photos, media: media, renderer: renderer, clock: clock,
+        similar: services.embedder == nil ? nil : SimilarBooks(db: services.database)
     ).addRoutes(to: signedIn)
     BookEditController(
         library: library, search: services.search, covers: services.covers, uploader: services.uploader,

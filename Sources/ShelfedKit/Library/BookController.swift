@@ -9,6 +9,8 @@ struct BookController: Sendable {
     let media: MediaStore
     let renderer: PageRenderer
     let clock: AppClock
+    /// "More like this"; nil without a model.
+    var similar: SimilarBooks? = nil
 
     func addRoutes(to router: RouterGroup<SignedInContext>) {
         router.get(Route.newBook.routerPath, use: new)
@@ -58,6 +60,11 @@ struct BookController: Sendable {
         var page = BookPage(
             context: context, entry: entry, photos: try await photoStrip(entry),
             earlierReads: try await library.earlierReads(of: entry.userBook))
+        if let similar {
+            let found = try await similar.like(bookID: entry.book.id!, userID: context.userID, limit: 8)
+            page.similar = .init(
+                found ?? [], bookID: entry.book.id!, embedded: found != nil, csrf: context.csrfToken)
+        }
         page.chrome.toast = try await ActionNotice.toast(
             query: FormFields(urlEncoded: request.uri.query ?? ""), path: Paths.book(entry.book.id!),
             userID: context.userID, library: library, csrfToken: context.csrfToken, today: clock.today())

@@ -20,6 +20,7 @@ enum Paths {
     }
 
     static let search = Route.search.link()
+    static let searchAdd = Route.searchAdd.link()
     static let scan = Route.scan.link()
     static let quotes = Route.quotes.link()
     static let shelfScan = Route.shelfScan.link()
