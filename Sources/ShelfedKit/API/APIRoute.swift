@@ -16,6 +16,7 @@ enum APIRoute: String, CaseIterable, Sendable {
     case sessions, shelves, shelf, books, book
     case bookPhotos, photo, photoFile, profile, scanBarcode, scanShelf, quotes
     case searchISBN, searchTitle, searchAuthor, enrich
+    case searchSimilar, searchV2, bookSimilar
     case imports, batchEnrich, importStatus, importStream, importResults, jobCancel
     case openAPI, docs
 
@@ -38,6 +39,9 @@ enum APIRoute: String, CaseIterable, Sendable {
         case .searchTitle: "/v1/search/title"
         case .searchAuthor: "/v1/search/author"
         case .enrich: "/api/v2/books/enrich"
+        case .searchSimilar: "/v1/search/similar"
+        case .searchV2: "/api/v2/search"
+        case .bookSimilar: "/api/v1/books/:id/similar"
         case .imports: "/api/v2/imports"
         case .batchEnrich: "/api/batch-enrich"
         case .importStatus: "/api/v2/imports/:jobId"
@@ -59,7 +63,8 @@ enum APIRoute: String, CaseIterable, Sendable {
         case .enrich, .imports, .batchEnrich, .scanBarcode, .scanShelf: [.post]
         case .jobCancel: [.delete]
         case .importStatus, .importStream, .importResults: [.get]
-        case .shelves, .shelf, .photoFile, .profile, .quotes, .searchISBN, .searchTitle, .searchAuthor, .openAPI, .docs:
+        case .shelves, .shelf, .photoFile, .profile, .quotes, .searchISBN, .searchTitle, .searchAuthor, .openAPI, .docs,
+            .searchSimilar, .searchV2, .bookSimilar:
             [.get]
         }
     }
@@ -68,6 +73,9 @@ enum APIRoute: String, CaseIterable, Sendable {
     var callsPerMinute: Int? {
         switch self {
         case .searchISBN, .searchTitle, .searchAuthor: 100
+        // As the BooksTrack backend documents them: the model is the expensive part.
+        case .searchSimilar: 10
+        case .searchV2: 5
         case .enrich, .imports, .batchEnrich: 5
         case .importStatus, .importStream, .importResults, .jobCancel: 30
         default: nil

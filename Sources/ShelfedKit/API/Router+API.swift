@@ -18,6 +18,9 @@ func addAPIRoutes(to router: Router<AppRequestContext>, _ services: AppServices)
         library: services.library, photos: services.photos, media: services.media, uploader: services.uploader,
         clock: clock, maxUploadBytes: config.maxUploadBytes
     ).addRoutes(to: keyed)
+    SimilarAPIController(
+        library: services.library, similar: services.embedder == nil ? nil : SimilarBooks(db: services.database)
+    ).addRoutes(to: keyed)
     ProfileAPIController(
         library: services.library, photos: services.photos, statistics: services.statistics, clock: clock
     ).addRoutes(to: keyed)
@@ -31,6 +34,9 @@ func addAPIRoutes(to router: Router<AppRequestContext>, _ services: AppServices)
         .add(middleware: APIKeyAuthenticator(keys: services.keys, now: clock.now))
         .add(middleware: BooksTrackGate(access: config.apiSearchAccess, limiter: RateLimiter(now: clock.now)))
     SearchAPIController(search: services.search).addRoutes(to: booksTrack)
+    DiscoveryAPIController(
+        search: services.search, meaning: services.meaning, similar: SimilarBooks(db: services.database)
+    ).addRoutes(to: booksTrack)
     EnrichAPIController(search: services.search, cache: services.search.cache).addRoutes(to: booksTrack)
     let importAPI = ImportAPIController(
         imports: services.imports, runner: services.importRunner, barcodeJobs: services.barcodeJobs,
