@@ -146,4 +146,31 @@ struct EmbeddingModelTests {
         let again = try #require(try await embedder.embed(["Dune"]))
         #expect(cosine(again[0], EmbeddingModelFiles.reference.vectors[0].vector) >= 0.999)
     }
+
+    /// Hostile text (DESIGN §13) goes through the tokenizer and the encoder without a trap: at most the model's
+    /// limit of ids, each inside the vocabulary, and a finite unit vector — for a megabyte of one letter, thousands of
+    /// combining marks on one base, bidi overrides, special-token names typed as text, and emoji joiners.
+    @Test func hostileTextGivesBoundedIdsAndFiniteVectors() async throws {
+        let texts = [
+            String(repeating: "a", count: 1_000_000),
+            "e" + String(repeating: "\u{0301}", count: 20_000),
+            "\u{202E}\u{2066}bidi override\u{2069}\u{202C}",
+            "[CLS] [SEP] [MASK] [PAD] [UNK] ##ing ##",
+            String(repeating: "👩‍👩‍👧‍👦", count: 5_000),
+            String(repeating: "a ", count: 300_000),
+            "nul\u{0}byte\u{7}bell",
+            "\u{FFFD}\u{FEFF}\u{200D}",
+            String(repeating: "字", count: 10_000),
+        ]
+        for text in texts {
+            let ids = tokenizer.ids(for: text, maxTokens: 256)
+            #expect(ids.count <= 256 && ids.count >= 2)
+            #expect(ids.allSatisfy { (0..<30_522).contains($0) })
+        }
+        let vectors = try #require(try await EmbeddingModelFiles.embedder().embed(texts))
+        for vector in vectors {
+            #expect(vector.allSatisfy { $0.isFinite })
+            #expect(abs(vector.reduce(0) { $0 + $1 * $1 } - 1) < 1e-3)
+        }
+    }
 }

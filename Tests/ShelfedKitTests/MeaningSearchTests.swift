@@ -242,4 +242,39 @@ struct MeaningSearchTests {
                 .replacingOccurrences(of: "&#39;", with: "'")
         }
     }
+
+    /// "Read next" on the home page: what to read from Want to read, by the books the person loved; an empty state
+    /// that says what it needs first.
+    @Test func readNextSuggestsFromWantToReadBecauseOfLovedBooks() async throws {
+        let app = Self.app()
+        try await app.run(live: true) { client in
+            let alice = WebSession(client)
+            try await alice.register("alice")
+            let loved = try await alice.addBook(
+                [
+                    "title": "The Desert Prophet", "shelf": "read",
+                    "description": "A young duke leads desert nomads against an empire on a planet of spice.",
+                ])
+            _ = try await alice.addBook(
+                [
+                    "title": "Sourdough at Home", "shelf": "want_to_read",
+                    "description": "Recipes for bread, rye and brioche, with starters.",
+                ])
+            _ = try await alice.addBook(
+                [
+                    "title": "Sand and Spice", "shelf": "want_to_read",
+                    "description": "Spice wars on a desert planet ruled by great houses.",
+                ])
+            try await Self.waitForVectors(app, count: 3)
+            let before = try await alice.get("/").text
+            #expect(before.contains("Read next") && before.contains("Rate the books you loved"))
+            _ = try await alice.post("/books/\(loved)/review", ["rating": "5"])
+            let home = try await alice.get("/").text
+            let section = try #require(home.components(separatedBy: "Read next</h2>").last)
+            let suggested = Self.similarTitles(section)
+            #expect(suggested.first == "Sand and Spice", "\(suggested)")
+            #expect(!suggested.contains("The Desert Prophet"))
+            #expect(section.contains("Because you loved <em>The Desert Prophet</em>"))
+        }
+    }
 }

@@ -87,7 +87,10 @@ func buildRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
 
     let signedIn = router.group().add(middleware: LoginRedirectMiddleware()).group(context: SignedInContext.self)
     let (library, photos, media) = (services.library, services.photos, services.media)
-    HomeController(library: library, renderer: renderer, clock: clock).addRoutes(to: signedIn)
+    HomeController(
+        library: library, renderer: renderer, clock: clock,
+        readNext: services.embedder == nil ? nil : ReadNext(db: services.database)
+    ).addRoutes(to: signedIn)
     ShelfController(library: library, renderer: renderer, clock: clock).addRoutes(to: signedIn)
     BookController(
         library: library, books: services.books, photos: photos, media: media, renderer: renderer, clock: clock,

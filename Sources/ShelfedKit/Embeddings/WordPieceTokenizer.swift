@@ -16,6 +16,7 @@ public struct WordPieceTokenizer: Sendable {
     let lowercases: Bool
     let stripsAccents: Bool
     let maxCharactersPerWord: Int
+    static let charactersPerToken = 64
 
     public struct Unusable: Error, CustomStringConvertible {
         public let description: String
@@ -48,10 +49,15 @@ public struct WordPieceTokenizer: Sendable {
     }
 
     /// The ids of `text` framed by [CLS] and [SEP], at most `maxTokens` of them (the words past it are cut).
+    ///
+    /// Only the first `charactersPerToken` × `maxTokens` characters are read: far more than any real text needs to
+    /// fill the limit, and a megabyte of OCR text or pasted junk costs no more than a page.
     public func ids(for text: String, maxTokens: Int) -> [Int32] {
         var ids: [Int32] = [startID]
         let room = max(maxTokens, 2) - 1
-        words: for word in words(in: normalized(text)) {
+        let read = String(
+            String.UnicodeScalarView(text.unicodeScalars.prefix(Self.charactersPerToken * max(maxTokens, 2))))
+        words: for word in words(in: normalized(read)) {
             for id in pieces(of: word) {
                 guard ids.count < room else { break words }
                 ids.append(id)

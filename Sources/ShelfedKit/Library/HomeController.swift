@@ -5,7 +5,10 @@ struct HomeController: Sendable {
     let library: LibraryStore
     let renderer: PageRenderer
     let clock: AppClock
+    /// "Read next"; nil when the server has no model.
+    var readNext: ReadNext? = nil
     static let recentCount = 6
+    static let suggestionCount = 4
 
     func addRoutes(to router: RouterGroup<SignedInContext>) {
         router.get(Route.home.routerPath, use: index)
@@ -28,12 +31,15 @@ struct HomeController: Sendable {
         chrome.toast = try await ActionNotice.toast(
             query: FormFields(urlEncoded: request.uri.query ?? ""), path: Paths.home, userID: userID, library: library,
             csrfToken: context.csrfToken, today: clock.today())
-        let page = HomePage(
+        var page = HomePage(
             chrome: chrome,
             hasBooks: !addedItems.isEmpty,
             readingCards: readingItems.isEmpty ? nil : cards(readingItems),
             recentlyAddedCards: addedItems.isEmpty ? nil : cards(addedItems),
             recentlyFinishedCards: finishedItems.isEmpty ? nil : cards(finishedItems))
+        if let readNext, !addedItems.isEmpty {
+            page.readNext = .init(try await readNext.suggestions(for: userID, limit: Self.suggestionCount))
+        }
         return try renderer.render(page, template: "library/home")
     }
 }
@@ -45,4 +51,42 @@ struct HomePage: Sendable {
     let readingCards: HTMLFragment?
     let recentlyAddedCards: HTMLFragment?
     let recentlyFinishedCards: HTMLFragment?
+    var readNext: ReadNextSection?
+
+    /// Suggestions from the Want-to-read shelf, or what Shelfed needs before it can make any.
+    struct ReadNextSection: Sendable {
+        struct Item: Sendable {
+            let title: String
+            let authors: String?
+            let path: String
+            let coverURL: String
+            let hasCover: Bool
+            let because: String
+        }
+
+        let items: [Item]
+        let emptyMessage: String?
+
+        init(_ outcome: ReadNext.Outcome) {
+            switch outcome {
+            case .suggestions(let suggestions):
+                items = suggestions.map {
+                    Item(
+                        title: $0.title, authors: $0.authors.isEmpty ? nil : $0.authors, path: Paths.book($0.bookID),
+                        coverURL: BookCover.url(for: $0.coverPath), hasCover: $0.coverPath != nil, because: $0.because)
+                }
+                emptyMessage = nil
+            case .nothingLoved:
+                items = []
+                emptyMessage =
+                    "Rate the books you loved 4 stars or more, or mark them as favourites, and Shelfed will suggest "
+                    + "what to read next from your Want to read shelf."
+            case .nothingWanted:
+                items = []
+                emptyMessage =
+                    "Add books you might read to your Want to read shelf, and Shelfed will suggest which of them is "
+                    + "most like the books you loved."
+            }
+        }
+    }
 }
