@@ -274,6 +274,8 @@ struct MeaningSearchTests {
             let suggested = Self.similarTitles(section)
             #expect(suggested.first == "Sand and Spice", "\(suggested)")
             #expect(!suggested.contains("The Desert Prophet"))
+            // A cookbook is nothing like a desert epic: not suggested "because you loved" it.
+            #expect(!suggested.contains("Sourdough at Home"))
             #expect(section.contains("Because you loved <em>The Desert Prophet</em>"))
         }
     }

@@ -10,6 +10,9 @@ struct ReadNext: Sendable {
     /// From this rating a book counts as loved.
     static let lovedRating = 4.0
     static let sameAuthorBonus: Float = 0.1
+    /// Below this a want-to-read book is not much like anything loved: "because you loved *Batman*" under a cookbook
+    /// would be noise, so it is not suggested at all.
+    static let floor: Float = 0.25
 
     struct Suggestion: Sendable {
         let bookID: Int64
@@ -27,6 +30,8 @@ struct ReadNext: Sendable {
         case nothingLoved
         /// Nothing on Want to read (with a vector yet).
         case nothingWanted
+        /// Nothing on Want to read is much like the loved books.
+        case nothingAlike
     }
 
     func suggestions(for userID: Int64, limit: Int) async throws -> Outcome {
@@ -70,10 +75,11 @@ struct ReadNext: Sendable {
                     authors: candidate.book.authors.joined(separator: ", "), coverPath: candidate.book.coverPath,
                     because: best.title, score: best.score)
             }
+            let alike = suggestions.filter { $0.score >= Self.floor }
+            guard !alike.isEmpty else { return .nothingAlike }
             return .suggestions(
-                Array(
-                    suggestions.sorted { $0.score != $1.score ? $0.score > $1.score : $0.bookID < $1.bookID }
-                        .prefix(limit)))
+                Array(alike.sorted { $0.score != $1.score ? $0.score > $1.score : $0.bookID < $1.bookID }.prefix(limit))
+            )
         }
     }
 }

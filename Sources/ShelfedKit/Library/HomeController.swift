@@ -81,6 +81,11 @@ struct HomePage: Sendable {
                 emptyMessage =
                     "Rate the books you loved 4 stars or more, or mark them as favourites, and Shelfed will suggest "
                     + "what to read next from your Want to read shelf."
+            case .nothingAlike:
+                items = []
+                emptyMessage =
+                    "Nothing on your Want to read shelf is much like the books you loved yet. Add a few you might "
+                    + "read, and the closest will show here."
             case .nothingWanted:
                 items = []
                 emptyMessage =
