@@ -68,12 +68,30 @@ def seed(database, user_id):
 
 
 def wrk(cookie, url, seconds=15, connections=16):
-    out = subprocess.run(["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency", "-H", f"Cookie: {cookie}",
+    out = subprocess.run(["wrk", f"-t{min(2, connections)}", f"-c{connections}", f"-d{seconds}s", "--latency", "-H", f"Cookie: {cookie}",
                           url], capture_output=True, text=True, check=True).stdout
     def ms(label):
         value, unit = re.search(rf"{label}\s+([\d.]+)(us|ms|s)", out).groups()
         return float(value) * {"us": 0.001, "ms": 1, "s": 1000}[unit]
     return ms("50%"), ms("99%"), float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+
+
+def memory(pid):
+    """RSS split as the kernel counts it: anonymous (heap, buffers) and file-backed (the mapped weights, which the
+    kernel can drop at will and reads back on demand)."""
+    return {field: rss_kib(pid, field) / 1024 for field in ("VmRSS", "RssAnon", "RssFile")}
+
+
+def largest_mappings(pid, count=4):
+    sizes, current = {}, None
+    for line in pathlib.Path(f"/proc/{pid}/smaps").read_text().splitlines():
+        parts = line.split()
+        if re.match(r"^[0-9a-f]+-[0-9a-f]+ ", line):
+            current = parts[5] if len(parts) > 5 else "[anonymous]"
+        elif parts and parts[0] == "Rss:":
+            sizes[current] = sizes.get(current, 0) + int(parts[1])
+    return ", ".join(f"{pathlib.Path(name).name or name} {kib / 1024:.1f} MiB"
+                     for name, kib in sorted(sizes.items(), key=lambda item: -item[1])[:count])
 
 
 def embedded(database):
@@ -94,33 +112,37 @@ def main():
         cookie = "; ".join(f"{k}={v}" for k, v in session.cookies.items())
         seed(database, 1)
         assert session.get(base + "/shelves/want-to-read").text.count('class="card"') == 60
+        time.sleep(1)
+        print("RSS without the model, {BOOKS} books: {VmRSS:.1f} MiB (anonymous {RssAnon:.1f}, files {RssFile:.1f})"
+              .format(BOOKS=BOOKS, **memory(server.pid)))
         p50, p99, rate = wrk(cookie, base + "/shelves/want-to-read")
         print(f"shelf page, {BOOKS} books, no embedding running: p50 {p50:.1f} ms, p99 {p99:.1f} ms, {rate:.0f} req/s")
         server.terminate()
         server.wait(timeout=10)
 
         server, base = start(data_dir, model_dir)
-        time.sleep(1)
-        idle = rss_kib(server.pid)
-        print(f"RSS after start with the model configured (not yet opened): {idle / 1024:.1f} MiB")
         started = time.monotonic()
+        idle = rss_kib(server.pid)
         p50, p99, rate = wrk(cookie, base + "/shelves/want-to-read")
         print(f"shelf page while embedding: p50 {p50:.1f} ms, p99 {p99:.1f} ms, {rate:.0f} req/s")
-        peak = idle
+        peak = {"VmRSS": 0, "RssAnon": 0, "RssFile": 0}
         deadline = started + 30 * 60
         while embedded(database) < BOOKS and time.monotonic() < deadline:
-            peak = max(peak, rss_kib(server.pid))
+            peak = {field: max(value, memory(server.pid)[field]) for field, value in peak.items()}
             time.sleep(2)
         took = time.monotonic() - started
         done = embedded(database)
         print(f"embedded {done} of {BOOKS} books in {took / 60:.1f} min ({took / max(done, 1) * 1000:.0f} ms a book, "
               f"with the shelf-page load running for the first 15 s)")
-        print(f"RSS while embedding: peak {peak / 1024:.1f} MiB (+{(peak - idle) / 1024:.1f} MiB)")
+        print("RSS while embedding, peak: {VmRSS:.1f} MiB (anonymous {RssAnon:.1f}, files {RssFile:.1f})".format(**peak))
+        print("largest mappings at the end:", largest_mappings(server.pid))
         query = "a+detective+story+set+on+a+stormy+island"
-        p50, p99, rate = wrk(cookie, base + f"/library/search?q={query}", seconds=10, connections=2)
-        print(f"semantic search request over {BOOKS} books: p50 {p50:.1f} ms, p99 {p99:.1f} ms")
+        p50, p99, rate = wrk(cookie, base + f"/library/search?q={query}", seconds=10, connections=1)
+        print(f"semantic search request over {BOOKS} books, one at a time: p50 {p50:.1f} ms, p99 {p99:.1f} ms")
         time.sleep(65)
-        print(f"RSS a minute after the last search: {rss_kib(server.pid) / 1024:.1f} MiB")
+        print("RSS a minute after the last search: {VmRSS:.1f} MiB (anonymous {RssAnon:.1f}, files {RssFile:.1f})"
+              .format(**memory(server.pid)))
+        print("largest mappings then:", largest_mappings(server.pid))
         server.terminate()
         server.wait(timeout=10)
     finally:

@@ -1,6 +1,7 @@
 #include "CLinearAlgebra.h"
 
 #include <dlfcn.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <sys/resource.h>
@@ -42,4 +43,8 @@ void shelfed_sgemm(int transpose_a, int transpose_b, int m, int n, int k, float 
 int shelfed_set_thread_nice(int nice) {
     // With `who` 0, Linux applies the value to the calling thread only, not the whole process.
     return setpriority(PRIO_PROCESS, 0, nice);
+}
+
+void shelfed_release_free_memory(void) {
+    malloc_trim(0);
 }

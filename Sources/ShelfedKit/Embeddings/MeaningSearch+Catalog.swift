@@ -27,8 +27,7 @@ extension MeaningSearch {
                     """, arguments: [TextEmbedder.modelID, userID])
             var matches: [CatalogMatch] = []
             while let row = try rows.next() {
-                guard let other = MeaningVector.decode(row["meaning"]) else { continue }
-                let meaning = MeaningVector.dot(vector, other)
+                guard let meaning = MeaningVector.dot(vector, stored: row["meaning"]) else { continue }
                 let book = try Book(row: row)
                 var score = meaning
                 if hybrid, !words.isEmpty {

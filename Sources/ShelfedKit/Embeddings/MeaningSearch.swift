@@ -46,9 +46,10 @@ struct MeaningSearch: Sendable {
         }
         var ranked: [Ranked] = []
         var seen = Set<Int64>()
-        for (bookID, bookVector) in try await embeddings.libraryVectors(of: userID, model: TextEmbedder.modelID) {
+        for (bookID, meaning) in try await embeddings.libraryCosines(
+            of: userID, to: vector, model: TextEmbedder.modelID)
+        {
             seen.insert(bookID)
-            let meaning = MeaningVector.dot(vector, bookVector)
             let keywords = scaled(bookID)
             guard meaning >= Self.meaningFloor || keywords > 0 else { continue }
             ranked.append(

@@ -20,6 +20,7 @@ final class MiniLMEncoder: @unchecked Sendable {
     static let maxPositions = 512
     static let vocabularySize = 30522
     static let layerNormEpsilon: Float = 1e-12
+    static let wordEmbeddingsName = "embeddings.word_embeddings.weight"
 
     struct Layer {
         let query, queryBias, key, keyBias, value, valueBias: UnsafePointer<Float>
@@ -46,7 +47,7 @@ final class MiniLMEncoder: @unchecked Sendable {
             try file.floats(name, shape: [size])
         }
         self.file = file
-        wordEmbeddings = try file.floats("embeddings.word_embeddings.weight", shape: [Self.vocabularySize, hidden])
+        wordEmbeddings = try file.floats(Self.wordEmbeddingsName, shape: [Self.vocabularySize, hidden])
         positionEmbeddings = try file.floats(
             "embeddings.position_embeddings.weight", shape: [Self.maxPositions, hidden])
         tokenTypeEmbeddings = try file.floats("embeddings.token_type_embeddings.weight", shape: [2, hidden])
@@ -108,6 +109,9 @@ final class MiniLMEncoder: @unchecked Sendable {
             linear(expanded, tokens, Self.intermediate, layer.output, layer.outputBias, hidden, into: &projected)
             addAndNormalize(&states, projected, tokens, layer.outputNormWeight, layer.outputNormBias)
         }
+        // The 47 MB word-embedding table is read a row per token; its pages are given back after each batch so a
+        // library's worth of texts does not leave most of it resident (benchmarks/README.md, "Embeddings").
+        file.releasePages(of: Self.wordEmbeddingsName)
         return meanPooled(states, texts)
     }
 

@@ -58,6 +58,19 @@ final class SafeTensorsFile: @unchecked Sendable {
         return (base + dataStart + tensor.range.lowerBound).assumingMemoryBound(to: Float.self)
     }
 
+    /// Drops the resident pages of tensor `name` (whole pages inside it only): the next read of them comes back
+    /// from the page cache. For a large table of which each text touches a few rows.
+    func releasePages(of name: String) {
+        guard let tensor = tensors[name] else { return }
+        let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let start = dataStart + tensor.range.lowerBound
+        let end = dataStart + tensor.range.upperBound
+        let first = (start + pageSize - 1) / pageSize * pageSize
+        let last = end / pageSize * pageSize
+        guard last > first else { return }
+        madvise(UnsafeMutableRawPointer(mutating: base + first), last - first, Int32(MADV_DONTNEED))
+    }
+
     private static func readHeader(_ base: UnsafeRawPointer, size: Int) throws -> (
         Int, [String: (shape: [Int], range: Range<Int>)]
     ) {

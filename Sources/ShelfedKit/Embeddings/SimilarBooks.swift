@@ -52,9 +52,8 @@ struct SimilarBooks: Sendable {
                     """, arguments: [userID, TextEmbedder.modelID, bookID, userID, book.isbn13])
             var found: [Similar] = []
             while let row = try rows.next() {
-                guard let other = MeaningVector.decode(row["meaning"]) else { continue }
+                guard let cosine = MeaningVector.dot(vector, stored: row["meaning"]) else { continue }
                 let candidate = try Book(row: row)
-                let cosine = MeaningVector.dot(vector, other)
                 let sameAuthor = !authors.isDisjoint(with: candidate.authors.map(Self.nameKey))
                 let shared = candidate.categories.filter { categories.contains($0.lowercased()) }
                 var reasons: [String] = []

@@ -168,6 +168,9 @@ public final class TextEmbedder: Sendable {
                     return true
                 }
                 if closed {
+                    // The batches' working arrays were freed into malloc's arenas, which keep them; hand the pages
+                    // back so an idle server returns to its idle size.
+                    shelfed_release_free_memory()
                     logger.debug("Closed the idle embedding model")
                     return
                 }
