@@ -279,4 +279,47 @@ struct MeaningSearchTests {
             #expect(section.contains("Because you loved <em>The Desert Prophet</em>"))
         }
     }
+
+    /// After an import of 1,000 books the background catches up, and a restart in the middle carries on where it
+    /// stopped: every book ends with exactly one vector. (Short texts keep the suite fast; the 5,000-book figures
+    /// are in benchmarks/README.md.)
+    @Test func embeddingCatchesUpAfterALargeImportAndARestart() async throws {
+        let app = Self.app()
+        try FileManager.default.createDirectory(at: app.config.dataDirectory, withIntermediateDirectories: true)
+        let database = try app.database()
+        try await database.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO user (username, display_name, email, password_hash, created_at)
+                    VALUES ('reader', 'Reader', 'reader@example.com', 'x', '2026-01-01 00:00:00.000')
+                    """)
+            for number in 0..<1_000 {
+                try db.execute(
+                    sql: """
+                        INSERT INTO book (title, authors, source, created_at, updated_at, owner_user_id)
+                        VALUES (?, '["An Author"]', 'import', '2026-01-01 00:00:00.000', '2026-01-01 00:00:00.000', 1)
+                        """, arguments: ["Imported book \(number)"])
+            }
+        }
+        @Sendable func embedded() async throws -> Int {
+            try await database.read { db in
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM book_embedding WHERE vector IS NOT NULL") ?? 0
+            }
+        }
+        // First run: stopped once some, not all, are embedded.
+        try await app.run(live: true, keepingData: true) { _ in
+            for _ in 0..<400 where try await embedded() < 50 { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        let afterStop = try await embedded()
+        #expect(afterStop >= 50 && afterStop < 1_000, "\(afterStop) embedded before the stop")
+        try await app.run(live: true) { _ in
+            for _ in 0..<1_200 where try await embedded() < 1_000 {
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            #expect(try await embedded() == 1_000)
+            let rows = try await database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM book_embedding")
+            }
+            #expect(rows == 1_000)
+        }
+    }
 }

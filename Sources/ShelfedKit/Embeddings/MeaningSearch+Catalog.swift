@@ -11,43 +11,51 @@ extension MeaningSearch {
     /// The books the server knows — provider rows, and the caller's own typed or imported ones (never another
     /// person's) — ranked by meaning (`hybrid`: plus 0.2 when every word typed is in the book's text), best first,
     /// with how many passed the floor. nil without a usable model.
+    ///
+    /// Every visible vector is scored from its bytes; only the nearest (enough for the page asked for) are read in
+    /// full, so a large catalog costs a scan of small blobs, not of every book row.
     func catalog(
         userID: Int64?, matching query: String, hybrid: Bool, limit: Int, offset: Int
     ) async throws -> (total: Int, matches: [CatalogMatch])? {
         guard let embedder, let vector = try await embedder.embed([query])?.first else { return nil }
         let words = query.lowercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map(String.init)
-        let ranked = try await embeddings.db.read { db -> [CatalogMatch] in
+        return try await embeddings.db.read { db -> (total: Int, matches: [CatalogMatch]) in
             let rows = try Row.fetchCursor(
                 db,
                 sql: """
-                    SELECT book.*, book_embedding.vector AS meaning FROM book
+                    SELECT book.id, book_embedding.vector FROM book
                     JOIN book_embedding ON book_embedding.book_id = book.id
                     WHERE book_embedding.model = ? AND book_embedding.vector IS NOT NULL
                         AND (book.owner_user_id IS NULL OR book.owner_user_id = ?)
                     """, arguments: [TextEmbedder.modelID, userID])
-            var matches: [CatalogMatch] = []
+            var cosines: [(id: Int64, cosine: Float)] = []
             while let row = try rows.next() {
-                guard let meaning = MeaningVector.dot(vector, stored: row["meaning"]) else { continue }
-                let book = try Book(row: row)
-                var score = meaning
+                if let cosine = MeaningVector.dot(vector, stored: row[1]) { cosines.append((row[0], cosine)) }
+            }
+            let passing = cosines.filter { $0.cosine >= Self.meaningFloor }
+                .sorted { $0.cosine != $1.cosine ? $0.cosine > $1.cosine : $0.id < $1.id }
+            let shortlist = Array(passing.prefix(max(offset + limit, 0) + 48))
+            guard !shortlist.isEmpty else { return (0, []) }
+            let books = try Book.fetchAll(
+                db, sql: "SELECT * FROM book WHERE id IN (\(shortlist.map { _ in "?" }.joined(separator: ",")))",
+                arguments: StatementArguments(shortlist.map(\.id)))
+            let cosineOf = Dictionary(uniqueKeysWithValues: shortlist.map { ($0.id, $0.cosine) })
+            let ranked = books.map { book -> CatalogMatch in
+                var score = cosineOf[book.id!] ?? 0
                 if hybrid, !words.isEmpty {
                     let text = EmbeddingStore.text(of: book).lowercased()
                     if words.allSatisfy({ text.contains($0) }) { score += Self.wordsWeight }
                 }
-                guard meaning >= Self.meaningFloor || score > meaning else { continue }
-                matches.append(CatalogMatch(book: book, score: score))
+                return CatalogMatch(book: book, score: score)
             }
-            return matches
+            // One answer per edition: a shared row and someone's own copy of it are the same book to the caller.
+            var seen = Set<String>()
+            let unique = ranked.sorted { $0.score != $1.score ? $0.score > $1.score : $0.book.id! < $1.book.id! }
+                .filter { seen.insert($0.book.isbn13 ?? "id:\($0.book.id!)").inserted }
+            return (passing.count, Array(unique.dropFirst(offset).prefix(limit)))
         }
-        // One answer per edition: a shared row and someone's own copy of it are the same book to the caller.
-        var seen = Set<String>()
-        let unique = ranked.sorted { $0.score != $1.score ? $0.score > $1.score : $0.book.id! < $1.book.id! }
-            .filter { seen.insert($0.book.isbn13 ?? "id:\($0.book.id!)").inserted }
-        return (unique.count, Array(unique.dropFirst(offset).prefix(limit)))
     }
-}
 
-extension MeaningSearch {
     /// The catalog books visible to `userID` whose title, authors or description hold every word of `query` (no
     /// model needed, no network): what a semantic search answers on a server without its model. Titles first.
     func catalogByWords(userID: Int64?, matching query: String, limit: Int, offset: Int) async throws -> (

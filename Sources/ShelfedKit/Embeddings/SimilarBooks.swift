@@ -28,8 +28,15 @@ struct SimilarBooks: Sendable {
         let shelf: Shelf?
     }
 
+    /// How many books, nearest in meaning, are looked at in full (authors, categories) before the final order.
+    static let shortlist = 48
+
     /// Up to `limit` books like `bookID`, best first; `userID` nil (a keyless API call) ranks shared rows only.
     /// nil when the book has no vector yet.
+    ///
+    /// In two passes, so a book page stays fast with a large catalog: every visible vector is scored from its bytes
+    /// alone, then only the nearest `shortlist` and the books sharing an author are read in full and scored with
+    /// their bonuses.
     func like(bookID: Int64, userID: Int64?, limit: Int) async throws -> [Similar]? {
         try await db.read { db in
             guard let book = try Book.fetchOne(db, key: bookID),
@@ -38,22 +45,56 @@ struct SimilarBooks: Sendable {
                         db, sql: "SELECT vector FROM book_embedding WHERE book_id = ? AND model = ?",
                         arguments: [bookID, TextEmbedder.modelID]))
             else { return nil }
-            let authors = Set(book.authors.map(Self.nameKey))
-            let categories = Set(book.categories.map { $0.lowercased() })
+            let visible = """
+                book_embedding.model = ? AND book_embedding.vector IS NOT NULL AND book.id != ?
+                    AND (book.owner_user_id IS NULL OR book.owner_user_id = ?)
+                    AND (book.isbn13 IS NULL OR book.isbn13 IS NOT ?)
+                """
+            let visibleArguments: StatementArguments = [TextEmbedder.modelID, bookID, userID, book.isbn13]
+            var cosines: [Int64: Float] = [:]
             let rows = try Row.fetchCursor(
                 db,
                 sql: """
-                    SELECT book.*, book_embedding.vector AS meaning, user_book.shelf AS my_shelf
-                    FROM book JOIN book_embedding ON book_embedding.book_id = book.id
-                    LEFT JOIN user_book ON user_book.book_id = book.id AND user_book.user_id = ?
-                    WHERE book_embedding.model = ? AND book_embedding.vector IS NOT NULL AND book.id != ?
-                        AND (book.owner_user_id IS NULL OR book.owner_user_id = ?)
-                        AND (book.isbn13 IS NULL OR book.isbn13 IS NOT ?)
-                    """, arguments: [userID, TextEmbedder.modelID, bookID, userID, book.isbn13])
-            var found: [Similar] = []
+                    SELECT book.id, book_embedding.vector FROM book
+                    JOIN book_embedding ON book_embedding.book_id = book.id WHERE \(visible)
+                    """, arguments: visibleArguments)
             while let row = try rows.next() {
-                guard let cosine = MeaningVector.dot(vector, stored: row["meaning"]) else { continue }
+                if let cosine = MeaningVector.dot(vector, stored: row[1]) { cosines[row[0]] = cosine }
+            }
+            let authors = Set(book.authors.map(Self.nameKey))
+            var shortlist = Set(
+                cosines.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(Self.shortlist)
+                    .map(\.key))
+            if !authors.isEmpty {
+                // Books by the same author, however far in meaning ("J. K." and "J.K." compared without dots and
+                // spaces here, letter by letter below).
+                let keys = book.authors.map { $0.lowercased().filter { $0 != " " && $0 != "." } }
+                let sameAuthor = try Int64.fetchAll(
+                    db,
+                    sql: """
+                        SELECT DISTINCT book.id FROM book_author
+                        JOIN book ON book.id = book_author.book_id
+                        JOIN book_embedding ON book_embedding.book_id = book.id
+                        WHERE replace(replace(lower(book_author.name), ' ', ''), '.', '')
+                            IN (\(keys.map { _ in "?" }.joined(separator: ","))) AND \(visible)
+                        LIMIT 200
+                        """, arguments: StatementArguments(keys) + visibleArguments)
+                shortlist.formUnion(sameAuthor)
+            }
+            guard !shortlist.isEmpty else { return [] }
+            let ids = Array(shortlist)
+            let categories = Set(book.categories.map { $0.lowercased() })
+            let candidates = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT book.*, user_book.shelf AS my_shelf FROM book
+                    LEFT JOIN user_book ON user_book.book_id = book.id AND user_book.user_id = ?
+                    WHERE book.id IN (\(ids.map { _ in "?" }.joined(separator: ",")))
+                    """, arguments: StatementArguments([userID]) + StatementArguments(ids))
+            var found: [Similar] = []
+            for row in candidates {
                 let candidate = try Book(row: row)
+                guard let cosine = cosines[candidate.id!] else { continue }
                 let sameAuthor = !authors.isDisjoint(with: candidate.authors.map(Self.nameKey))
                 let shared = candidate.categories.filter { categories.contains($0.lowercased()) }
                 var reasons: [String] = []

@@ -54,10 +54,11 @@ struct TestApp {
     }
 
     /// Runs `body` against the router (or a live server on 127.0.0.1), then deletes the data directory.
+    /// `keepingData`: the data directory is left for a second run (a restart), which deletes it.
     func run<Value: Sendable>(
-        live: Bool = false, _ body: @Sendable (any TestClientProtocol) async throws -> Value
+        live: Bool = false, keepingData: Bool = false, _ body: @Sendable (any TestClientProtocol) async throws -> Value
     ) async throws -> Value {
-        defer { try? FileManager.default.removeItem(at: config.dataDirectory) }
+        defer { if !keepingData { try? FileManager.default.removeItem(at: config.dataDirectory) } }
         var config = self.config
         if live { config.port = 0 }
         let app = try await buildApplication(config: config)
