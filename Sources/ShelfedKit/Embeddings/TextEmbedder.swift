@@ -78,7 +78,7 @@ public final class TextEmbedder: Sendable {
         else {
             let reason =
                 "The embedding model is not in \(folder.path). Run 'bash scripts/fetch-model.sh' (make run does) "
-                + "to fetch it; until then search uses keywords only."
+                + "to fetch it, then restart Shelfed; until then search uses keywords only."
             state.withLockedValue { $0.failure = reason }
             return .unavailable(reason)
         }
