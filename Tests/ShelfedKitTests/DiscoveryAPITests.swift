@@ -32,18 +32,6 @@ import Testing
         }
     }
 
-    static func waitForVectors(_ app: TestApp, count: Int) async throws {
-        let database = try app.database()
-        for _ in 0..<240 {
-            let done = try await database.read { db in
-                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM book_embedding WHERE vector IS NOT NULL") ?? 0
-            }
-            if done >= count { return }
-            try await Task.sleep(for: .milliseconds(250))
-        }
-        Issue.record("the books were not embedded within a minute")
-    }
-
     static func titles(_ response: TestResponse) -> [String] {
         let data = response.json?["data"] as? [String: Any]
         return (data?["books"] as? [[String: Any]] ?? []).compactMap { $0["title"] as? String }
@@ -65,7 +53,7 @@ import Testing
             try await alice.register("alice")
             let alicesBook = try await alice.addBook(
                 ["title": "Alice's dune notes", "description": "Notes on a desert planet and its prophet."])
-            try await Self.waitForVectors(app, count: Self.shared.count + 2)
+            try await MeaningSearchTests.waitForVectors(app, count: Self.shared.count + 2)
 
             // Keyless (the BooksTrack app sends none): provider rows only.
             let similar = try await client.execute(uri: "/v1/search/similar?isbn=9780000000019&limit=3", method: .get)

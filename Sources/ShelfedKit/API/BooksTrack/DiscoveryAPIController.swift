@@ -48,7 +48,7 @@ struct DiscoveryAPIController: Sendable {
                 code: .notFound, message: "This server knows no book with the ISBN \(isbn.isbn13).", retryable: false)
         }
         let found = meaning.embedder == nil ? nil : try await similar.like(bookID: bookID, userID: userID, limit: limit)
-        let books = (found ?? []).map { ScoredBook(book: BookDTO($0.book), score: Double($0.score)) }
+        let books = (found ?? []).map { ScoredBook(book: BookDTO(book: $0.book), score: Double($0.score)) }
         return Self.respond(
             Ranked(books: books, totalItems: books.count, mode: found == nil ? "text" : "semantic", query: isbn.isbn13))
     }
@@ -71,7 +71,7 @@ struct DiscoveryAPIController: Sendable {
             let (total, matches) = try await meaning.catalog(
                 userID: context.identity?.id, matching: text, hybrid: asked == "hybrid", limit: limit, offset: offset)
         {
-            let books = matches.map { ScoredBook(book: BookDTO($0.book), score: Double($0.score)) }
+            let books = matches.map { ScoredBook(book: BookDTO(book: $0.book), score: Double($0.score)) }
             return Self.respond(Ranked(books: books, totalItems: total, mode: asked, query: text))
         }
         if asked != "text" {
@@ -80,7 +80,8 @@ struct DiscoveryAPIController: Sendable {
                 userID: context.identity?.id, matching: text, limit: limit, offset: offset)
             return Self.respond(
                 Ranked(
-                    books: books.map { ScoredBook(book: BookDTO($0), score: nil) }, totalItems: total, mode: "text",
+                    books: books.map { ScoredBook(book: BookDTO(book: $0), score: nil) }, totalItems: total,
+                    mode: "text",
                     query: text))
         }
         // Keywords, asked for: the providers' search, as /v1/search/title answers it; no score to give.
@@ -109,24 +110,5 @@ struct DiscoveryAPIController: Sendable {
         _ data: Ranked, metadata: EnvelopeMetadata = EnvelopeMetadata(source: "cache", cached: true)
     ) -> Response {
         JSONBody.response(Envelope(data: data, metadata: metadata), headers: [.cacheControl: "private, max-age=0"])
-    }
-}
-
-extension BookDTO {
-    /// A book of this server's catalog: its cover is this server's copy, when it has one.
-    init(_ book: Book) {
-        isbn = book.isbn10 ?? book.isbn13
-        isbn13 = book.isbn13
-        title = book.title
-        authors = book.authors
-        publisher = book.publisher
-        publishedDate = book.publishedDate
-        description = book.description
-        pageCount = BoundedNumber.plausible(book.pageCount, in: BoundedNumber.pageCount)
-        categories = book.categories
-        language = book.language
-        coverUrl = book.coverPath.map { BookCover.url(for: $0) }
-        averageRating = nil
-        ratingsCount = nil
     }
 }
