@@ -108,7 +108,9 @@ import Testing
             #expect(montaigne["next_try_at"] as Date == ISO8601DateFormatter().date(from: "2026-11-21T08:00:00Z"))
             #expect(try queue("A Zine Without Numbers")["status"] as String == "failed")
             var progress = try await db.read { db in try EnrichmentQueueStore.progress(ofJob: jobID, db) }
-            #expect(progress == EnrichmentProgress(enriched: 2, failed: 1, pending: 2, waitingForBudget: 2))
+            #expect(
+                progress
+                    == EnrichmentProgress(enriched: 2, failed: 1, pending: 2, waitingForBudget: 2, withDescription: 2))
             #expect(try book("The Complete Essays")["description"] as String? == nil)
 
             // Still the same quota day an hour later: nothing is due, nothing is asked.
@@ -128,7 +130,9 @@ import Testing
                 try queue("Unbekannt")["last_error"] as String?
                     == "Neither Open Library nor Google Books knows ISBN 9783868943238.")
             progress = try await db.read { db in try EnrichmentQueueStore.progress(ofJob: jobID, db) }
-            #expect(progress == EnrichmentProgress(enriched: 3, failed: 2, pending: 0, waitingForBudget: 0))
+            #expect(
+                progress
+                    == EnrichmentProgress(enriched: 3, failed: 2, pending: 0, waitingForBudget: 0, withDescription: 3))
             #expect(fake.coverRequests.allSatisfy { $0.hasPrefix("/gcovers/") })
         }
     }
@@ -156,6 +160,35 @@ import Testing
             #expect(try queue("Sabriel")["status"] as String == "enriched")
             #expect(try book("Sabriel")["page_count"] as Int? == 491)
             #expect(fake.googleRequests.isEmpty)
+        }
+    }
+
+    /// openlibrary.org keeps most descriptions and subjects on the work, not the edition an ISBN leads to.
+    @Test func aDescriptionKeptOnTheWorkIsFollowedAndCounted() async throws {
+        let jobID = try await importCSV(
+            #"""
+            Book Id,Title,Author,ISBN,ISBN13,My Rating,Exclusive Shelf
+            1,The Quiet Orchard,,"=""""","=""9780000000026""",0,to-read
+
+            """#)
+        try await FakeBooksServer.run { fake in
+            try await worker(fake, budget: 0).runUntilIdle()
+            let orchard = try book("The Quiet Orchard")
+            #expect((orchard["description"] as String?)?.hasPrefix("A widowed beekeeper keeps") == true)
+            #expect(orchard["categories"] as String == #"["Orchards","Family life","Fiction"]"#)
+            #expect(orchard["page_count"] as Int? == 288)
+            // The work's well-formed author key is followed; the one pointing at another host is never asked for.
+            #expect(
+                fake.openLibraryRequests == [
+                    "/ol/isbn/9780000000026.json", "/ol/books/OL1000002M.json", "/ol/works/OL1000002W.json",
+                    "/ol/authors/OL382982A.json",
+                ])
+            let progress = try await db.read { db in try EnrichmentQueueStore.progress(ofJob: jobID, db) }
+            #expect(progress.withDescription == 1 && progress.enriched == 1)
+            var page = try #require(ImportJobPage.lines(progress))
+            #expect(page.described == "1 of 1 book has a description")
+            page = try #require(ImportJobPage.lines(EnrichmentProgress(enriched: 3, failed: 1, withDescription: 2)))
+            #expect(page.described == "2 of 4 books have a description")
         }
     }
 

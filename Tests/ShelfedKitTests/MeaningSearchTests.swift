@@ -86,8 +86,8 @@ struct MeaningSearchTests {
         Issue.record("the books were not embedded within a minute")
     }
 
-    static func app() -> TestApp {
-        var app = TestApp()
+    static func app(search: SearchSettings? = nil) -> TestApp {
+        var app = search.map { TestApp(search: $0) } ?? TestApp()
         app.config.modelDirectory = EmbeddingModelFiles.folder
         return app
     }

@@ -13,11 +13,15 @@ struct TextSearchController: Sendable {
         router.get(Route.librarySearch.routerPath, use: library)
     }
 
-    /// GET /quotes?q=
+    /// GET /quotes?q=: by meaning and words together when the model is there, by words alone when not.
     @Sendable func quotes(_ request: Request, context: SignedInContext) async throws -> HTML {
         let query = Self.query(request)
-        let matches = try await store.quotes(of: context.userID, matching: query)
-        let page = TextSearchPage(
+        var matches: [TextSearchStore.QuoteMatch] = []
+        var rankedBy: String?
+        if TextSearchStore.ftsQuery(query) != nil {
+            (matches, rankedBy) = try await quoteMatches(of: context.userID, query)
+        }
+        var page = TextSearchPage(
             context: context, kind: .quotes, query: query,
             results: matches.map { match in
                 TextSearchPage.Result(
@@ -26,6 +30,7 @@ struct TextSearchController: Sendable {
                     thumbURL: Paths.photoFile(match.photo.id!, .thumb),
                     passage: TextSearchStore.highlighted(match.snippet).html)
             })
+        page.rankedBy = matches.isEmpty ? nil : rankedBy
         return try renderer.render(page, template: "search/text")
     }
 
@@ -35,9 +40,7 @@ struct TextSearchController: Sendable {
         var matches: [TextSearchStore.LibraryMatch] = []
         var rankedBy: String?
         if TextSearchStore.ftsQuery(query) != nil {
-            let (matched, line) = try await libraryMatches(of: context.userID, query)
-            matches = matched
-            rankedBy = line
+            (matches, rankedBy) = try await libraryMatches(of: context.userID, query)
         }
         var page = TextSearchPage(
             context: context, kind: .library, query: query,
@@ -60,23 +63,51 @@ struct TextSearchController: Sendable {
         let (mode, ranked) = try await meaning.library(of: userID, matching: query, limit: TextSearchStore.limit)
         guard mode == .hybrid else {
             // Without meaning, every word must match (the last as a prefix), as before: precise, not a long tail.
-            let reason =
-                meaning.embedder == nil
-                ? "Matched by words only." : "Matched by words only: search by meaning is not available on this server."
-            return (try await store.library(of: userID, matching: query), reason)
+            return (try await store.library(of: userID, matching: query), wordsOnlyLine)
         }
         let highlighted = Dictionary(
             try await store.library(of: userID, matching: query).map { ($0.bookID, $0) },
             uniquingKeysWith: { a, _ in a })
-        let entries = try await store.libraryEntries(of: userID, ids: ranked.map(\.bookID))
+        let entries = try await store.libraryEntries(
+            of: userID, ids: ranked.map(\.id).filter { highlighted[$0] == nil })
         let progress = try await meaning.embeddings.libraryProgress(of: userID, model: TextEmbedder.modelID)
+        return (
+            ranked.compactMap { highlighted[$0.id] ?? entries[$0.id] },
+            Self.hybridLine(progress, of: "books")
+        )
+    }
+
+    /// The quotes, best first, and a line saying how they were ranked.
+    private func quoteMatches(of userID: Int64, _ query: String) async throws -> (
+        [TextSearchStore.QuoteMatch], String
+    ) {
+        let (mode, ranked) = try await meaning.quotes(of: userID, matching: query, limit: TextSearchStore.limit)
+        guard mode == .hybrid else { return (try await store.quotes(of: userID, matching: query), wordsOnlyLine) }
+        let highlighted = Dictionary(
+            try await store.quotes(of: userID, matching: query).map { ($0.photo.id!, $0) },
+            uniquingKeysWith: { a, _ in a })
+        let entries = try await store.quoteEntries(of: userID, ids: ranked.map(\.id).filter { highlighted[$0] == nil })
+        let progress = try await meaning.embeddings.photoProgress(of: userID, model: TextEmbedder.modelID)
+        return (
+            ranked.compactMap { highlighted[$0.id] ?? entries[$0.id] },
+            Self.hybridLine(progress, of: "page photos")
+        )
+    }
+
+    private var wordsOnlyLine: String {
+        meaning.embedder == nil
+            ? "Matched by words only." : "Matched by words only: search by meaning is not available on this server."
+    }
+
+    /// "Ranked by meaning and words.", and how many are still waiting for their meaning vectors.
+    static func hybridLine(_ progress: (embedded: Int, total: Int), of things: String) -> String {
         var line = "Ranked by meaning and words."
         if progress.embedded < progress.total {
             line +=
-                " \(progress.total - progress.embedded) of your \(progress.total) books are still being read for "
+                " \(progress.total - progress.embedded) of your \(progress.total) \(things) are still being read for "
                 + "meaning; until then they are found by their words."
         }
-        return (ranked.compactMap { highlighted[$0.bookID] ?? entries[$0.bookID] }, line)
+        return line
     }
 
     /// `q`, as typed (a `+` is a space), at most 300 characters.

@@ -92,17 +92,38 @@ struct EmbeddingStore: Sendable {
 
     /// The cosine of `query` to each book on `userID`'s shelves that has a vector.
     func libraryCosines(of userID: Int64, to query: [Float], model: String) async throws -> [(
-        bookID: Int64, cosine: Float
+        id: Int64, cosine: Float
+    )] {
+        try await cosines(
+            to: query,
+            sql: """
+                SELECT user_book.book_id, book_embedding.vector FROM user_book
+                JOIN book_embedding ON book_embedding.book_id = user_book.book_id
+                WHERE user_book.user_id = ? AND book_embedding.model = ? AND book_embedding.vector IS NOT NULL
+                """, arguments: [userID, model])
+    }
+
+    /// The cosine of `query` to each of `userID`'s page photos that has a vector.
+    func photoCosines(of userID: Int64, to query: [Float], model: String) async throws -> [(
+        id: Int64, cosine: Float
+    )] {
+        try await cosines(
+            to: query,
+            sql: """
+                SELECT photo.id, photo_embedding.vector FROM photo
+                JOIN photo_embedding ON photo_embedding.photo_id = photo.id
+                WHERE photo.user_id = ? AND photo.book_id IS NOT NULL AND photo_embedding.model = ?
+                    AND photo_embedding.vector IS NOT NULL
+                """, arguments: [userID, model])
+    }
+
+    /// The cosine of `query` to each `(id, vector)` row `sql` selects, read from the vectors' bytes.
+    private func cosines(to query: [Float], sql: String, arguments: StatementArguments) async throws -> [(
+        id: Int64, cosine: Float
     )] {
         try await db.read { db in
-            let rows = try Row.fetchCursor(
-                db,
-                sql: """
-                    SELECT user_book.book_id, book_embedding.vector FROM user_book
-                    JOIN book_embedding ON book_embedding.book_id = user_book.book_id
-                    WHERE user_book.user_id = ? AND book_embedding.model = ? AND book_embedding.vector IS NOT NULL
-                    """, arguments: [userID, model])
-            var cosines: [(bookID: Int64, cosine: Float)] = []
+            let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+            var cosines: [(id: Int64, cosine: Float)] = []
             while let row = try rows.next() {
                 if let cosine = MeaningVector.dot(query, stored: row[1]) { cosines.append((row[0], cosine)) }
             }
@@ -119,6 +140,21 @@ struct EmbeddingStore: Sendable {
                     SELECT COUNT(*), COUNT(book_embedding.book_id) FROM user_book
                     LEFT JOIN book_embedding ON book_embedding.book_id = user_book.book_id AND book_embedding.model = ?
                     WHERE user_book.user_id = ?
+                    """, arguments: [model, userID])
+            return (row?[1] ?? 0, row?[0] ?? 0)
+        }
+    }
+
+    /// How many of `userID`'s page photos with words or a comment have a vector, of how many.
+    func photoProgress(of userID: Int64, model: String) async throws -> (embedded: Int, total: Int) {
+        try await db.read { db in
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT COUNT(*), COUNT(photo_embedding.photo_id) FROM photo
+                    LEFT JOIN photo_embedding ON photo_embedding.photo_id = photo.id AND photo_embedding.model = ?
+                    WHERE photo.user_id = ? AND photo.book_id IS NOT NULL
+                        AND (COALESCE(photo.ocr_text, '') != '' OR COALESCE(photo.comment, '') != '')
                     """, arguments: [model, userID])
             return (row?[1] ?? 0, row?[0] ?? 0)
         }

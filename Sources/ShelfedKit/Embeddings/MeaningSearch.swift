@@ -25,10 +25,11 @@ struct MeaningSearch: Sendable {
         case hybrid, text
     }
 
+    /// One book (or, for quotes, one photo) in a ranking.
     struct Ranked: Sendable {
-        let bookID: Int64
+        let id: Int64
         let score: Float
-        /// The query's cosine to the book; nil when ranked by keywords alone.
+        /// The query's cosine to the item; nil when ranked by keywords alone.
         let meaning: Float?
         let keywords: Float
     }
@@ -36,36 +37,59 @@ struct MeaningSearch: Sendable {
     /// The user's books for `query`, best first, at most `limit`; `.text` when there is no model to rank by meaning.
     func library(of userID: Int64, matching query: String, limit: Int) async throws -> (Mode, [Ranked]) {
         let keywordScores = try await textSearch.libraryScores(of: userID, matching: query)
+        guard let vector = try await queryVector(query) else {
+            return (.text, Self.rank(keywordScores: keywordScores, cosines: nil, limit: limit))
+        }
+        let cosines = try await embeddings.libraryCosines(of: userID, to: vector, model: TextEmbedder.modelID)
+        return (.hybrid, Self.rank(keywordScores: keywordScores, cosines: cosines, limit: limit))
+    }
+
+    /// The user's page photos for `query` (their words and comments), best first, at most `limit`; `.text` when
+    /// there is no model. The same weights as the library's: a remembered phrase typed word for word still wins.
+    func quotes(of userID: Int64, matching query: String, limit: Int) async throws -> (Mode, [Ranked]) {
+        let keywordScores = try await textSearch.quoteScores(of: userID, matching: query)
+        guard let vector = try await queryVector(query) else {
+            return (.text, Self.rank(keywordScores: keywordScores, cosines: nil, limit: limit))
+        }
+        let cosines = try await embeddings.photoCosines(of: userID, to: vector, model: TextEmbedder.modelID)
+        return (.hybrid, Self.rank(keywordScores: keywordScores, cosines: cosines, limit: limit))
+    }
+
+    private func queryVector(_ query: String) async throws -> [Float]? {
+        guard let embedder else { return nil }
+        return try await embedder.embed([query])?.first
+    }
+
+    /// Meaning and words together: each item's cosine plus its BM25 score scaled to the best one. Items without a
+    /// vector yet are still found by their words; without `cosines` (no model) the words alone rank.
+    static func rank(keywordScores: [Int64: Double], cosines: [(id: Int64, cosine: Float)]?, limit: Int) -> [Ranked] {
         let best = keywordScores.values.max() ?? 0
         func scaled(_ id: Int64) -> Float { best > 0 ? Float((keywordScores[id] ?? 0) / best) : 0 }
-        guard let embedder, let vector = try await embedder.embed([query])?.first else {
+        guard let cosines else {
             let ranked = keywordScores.keys.map {
-                Ranked(bookID: $0, score: scaled($0), meaning: nil, keywords: scaled($0))
+                Ranked(id: $0, score: scaled($0), meaning: nil, keywords: scaled($0))
             }
-            return (.text, Array(ranked.sorted(by: Self.better).prefix(limit)))
+            return Array(ranked.sorted(by: better).prefix(limit))
         }
         var ranked: [Ranked] = []
         var seen = Set<Int64>()
-        for (bookID, meaning) in try await embeddings.libraryCosines(
-            of: userID, to: vector, model: TextEmbedder.modelID)
-        {
-            seen.insert(bookID)
-            let keywords = scaled(bookID)
-            guard meaning >= Self.meaningFloor || keywords > 0 else { continue }
+        for (id, meaning) in cosines {
+            seen.insert(id)
+            let keywords = scaled(id)
+            guard meaning >= meaningFloor || keywords > 0 else { continue }
             ranked.append(
                 Ranked(
-                    bookID: bookID, score: Self.meaningWeight * meaning + Self.wordsWeight * keywords,
-                    meaning: meaning, keywords: keywords))
+                    id: id, score: meaningWeight * meaning + wordsWeight * keywords, meaning: meaning,
+                    keywords: keywords))
         }
-        // Books not embedded yet are still found by their words.
-        for bookID in keywordScores.keys where !seen.contains(bookID) {
-            let keywords = scaled(bookID)
-            ranked.append(Ranked(bookID: bookID, score: Self.wordsWeight * keywords, meaning: nil, keywords: keywords))
+        for id in keywordScores.keys where !seen.contains(id) {
+            let keywords = scaled(id)
+            ranked.append(Ranked(id: id, score: wordsWeight * keywords, meaning: nil, keywords: keywords))
         }
-        return (.hybrid, Array(ranked.sorted(by: Self.better).prefix(limit)))
+        return Array(ranked.sorted(by: better).prefix(limit))
     }
 
     private static func better(_ a: Ranked, _ b: Ranked) -> Bool {
-        a.score != b.score ? a.score > b.score : a.bookID < b.bookID
+        a.score != b.score ? a.score > b.score : a.id < b.id
     }
 }

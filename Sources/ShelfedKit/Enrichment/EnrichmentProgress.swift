@@ -7,6 +7,9 @@ struct EnrichmentProgress: Sendable, Equatable {
     var pending = 0
     /// Of the pending, those waiting for the next day's Google Books allowance.
     var waitingForBudget = 0
+    /// Of all the job's books, those with a description now (from the export, a provider or a person): what search
+    /// by meaning reads.
+    var withDescription = 0
 
     var total: Int { enriched + failed + pending }
     var isFinished: Bool { pending == 0 }

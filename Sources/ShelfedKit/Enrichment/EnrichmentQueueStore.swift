@@ -77,6 +77,13 @@ struct EnrichmentQueueStore: Sendable {
                 progress.waitingForBudget += row["waiting"] ?? 0
             }
         }
+        progress.withDescription =
+            try Int.fetchOne(
+                db,
+                sql: """
+                    SELECT COUNT(*) FROM enrichment_queue JOIN book ON book.id = enrichment_queue.book_id
+                    WHERE enrichment_queue.job_id = ? AND book.description IS NOT NULL AND book.description != ''
+                    """, arguments: [jobID]) ?? 0
         return progress
     }
 

@@ -83,7 +83,9 @@ final class EnrichmentWorker: BackgroundWorker {
         var found: [VolumeResult] = []
         var failure: UpstreamFailure?
         do {
-            if let edition = try await search.openLibrary.edition(isbn: isbn) { found.append(edition) }
+            if let edition = try await search.openLibrary.edition(isbn: isbn, followingWork: true) {
+                found.append(edition)
+            }
         } catch let upstream as UpstreamFailure {
             failure = upstream
         }

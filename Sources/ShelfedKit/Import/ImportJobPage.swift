@@ -124,6 +124,8 @@ struct ImportJobPage: Sendable {
 
     struct EnrichmentLines: Sendable {
         let done: String
+        /// How many books have a description, which is what search by meaning and More like this read.
+        let described: String
         let waiting: String?
         let isRunning: Bool
     }
@@ -198,17 +200,24 @@ struct ImportJobPage: Sendable {
     }
 
     mutating func setEnrichment(_ progress: EnrichmentProgress) {
-        guard progress.total > 0 else { return }
-        var done = "\(progress.enriched) of \(Self.count(progress.total, "book", "books")) filled in"
+        enrichment = Self.lines(progress)
+    }
+
+    /// What the results say about the filling-in; nil when the import queued no book for it.
+    static func lines(_ progress: EnrichmentProgress) -> EnrichmentLines? {
+        guard progress.total > 0 else { return nil }
+        var done = "\(progress.enriched) of \(count(progress.total, "book", "books")) filled in"
         if progress.failed > 0 { done += ", \(progress.failed) not found" }
         if progress.pending > 0 { done += ", \(progress.pending) still to look up" }
         var waiting: String?
         if progress.waitingForBudget > 0 {
             waiting =
-                Self.count(progress.waitingForBudget, "book waits", "books wait")
+                count(progress.waitingForBudget, "book waits", "books wait")
                 + " for tomorrow: Google Books answers a limited number of lookups a day, and the rest carry on then."
         }
-        enrichment = EnrichmentLines(done: done, waiting: waiting, isRunning: !progress.isFinished)
+        let described =
+            "\(progress.withDescription) of \(count(progress.total, "book has", "books have")) a description"
+        return EnrichmentLines(done: done, described: described, waiting: waiting, isRunning: !progress.isFinished)
     }
 
     mutating func setMapping(_ mapping: ColumnMapping, error: String?) {

@@ -76,19 +76,20 @@ struct OpenLibraryEditionRecord: Decodable {
     }
 }
 
-/// A work record: title, subjects, first publication and authors (as `{"author": {"key": …}}`).
+/// A work record: title, description, subjects, first publication and authors (as `{"author": {"key": …}}`).
 struct OpenLibraryWork: Decodable {
     struct Role: Decodable {
         let author: OpenLibraryEditionRecord.Key?
     }
 
     let title: String?
+    let description: TextValue?
     let subjects: [String]?
     let firstPublishDate: String?
     let authors: [Role]?
 
     enum CodingKeys: String, CodingKey {
-        case title, subjects, authors
+        case title, description, subjects, authors
         case firstPublishDate = "first_publish_date"
     }
 }

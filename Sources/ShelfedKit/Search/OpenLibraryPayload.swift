@@ -18,9 +18,10 @@ struct OpenLibraryEdition: Decodable {
     let authors: [Key]?
     let languages: [Key]?
     let subjects: [String]?
+    let works: [Key]?
 
     enum CodingKeys: String, CodingKey {
-        case title, subtitle, publishers, description, covers, authors, languages, subjects
+        case title, subtitle, publishers, description, covers, authors, languages, subjects, works
         case publishDate = "publish_date"
         case numberOfPages = "number_of_pages"
         case isbn10 = "isbn_10"

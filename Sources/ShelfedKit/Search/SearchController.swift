@@ -10,6 +10,7 @@ struct SearchController: Sendable {
     let library: LibraryStore
     let books: LibraryService
     let textSearch: TextSearchStore
+    let meaning: MeaningSearch
     let renderer: PageRenderer
     /// How long the page waits for the providers (`SearchSettings.pageWait`).
     let pageWait: Duration
@@ -47,6 +48,9 @@ struct SearchController: Sendable {
             var page = SearchPage(
                 context: context, request: searchRequest, results: views, total: answer.results.totalItems, failure: nil
             )
+            if views.isEmpty, searchRequest.startIndex == 0 {
+                page.meaningMatches = try await meaningMatches(for: searchRequest.text, userID: userID)
+            }
             page.chrome.toast = toast
             return try renderer.render(page, template: "search/index")
         } catch let failure as UpstreamFailure {
@@ -59,6 +63,11 @@ struct SearchController: Sendable {
             var page = SearchPage(
                 context: context, request: searchRequest, results: [], total: 0, failure: failure.userMessage,
                 fromLibrary: fromLibrary)
+            // Books already listed under "In your library" are not offered twice.
+            let listed = Set(fromLibrary.map(\.path))
+            page.meaningMatches = try await meaningMatches(for: searchRequest.text, userID: userID).filter {
+                $0.bookPath.map { !listed.contains($0) } ?? true
+            }
             page.chrome.toast = toast
             return try renderer.render(page, template: "search/index", status: failure.pageStatus)
         }

@@ -9,7 +9,7 @@ struct SearchResultView: Sendable {
     let year: String?
     let pageCount: Int?
     let thumbnailURL: String
-    let detailPath: String?
+    var detailPath: String?
     let volumeId: String?
     let isbn: String?
     let inLibraryShelf: String?
@@ -55,6 +55,8 @@ struct SearchPage: Sendable {
     let failure: String?
     /// While the providers cannot answer: the person's own books that match, so the search still finds something.
     let fromLibrary: [LibraryMatchView]
+    /// When Google Books finds nothing or cannot answer: books this server knows that match the meaning.
+    var meaningMatches: [SearchResultView] = []
     let retryPath: String
     let librarySearchPath: String
     let manualAddPath: String
@@ -201,6 +203,8 @@ extension SearchPage: MustacheParent {
         case "failure": failure
         case "fromLibrary": fromLibrary
         case "hasFromLibrary": !fromLibrary.isEmpty
+        case "meaningMatches": meaningMatches
+        case "hasMeaningMatches": !meaningMatches.isEmpty
         case "retryPath": retryPath
         case "librarySearchPath": librarySearchPath
         case "manualAddPath": manualAddPath

@@ -120,18 +120,24 @@ final class FakeBooksServer: Sendable {
         }
         router.get("/ol/isbn/:file") { request, context in
             try await self.answer(request, provider: \.openLibraryFaults) {
-                // Open Library redirects ISBN lookups to the edition; Sabriel's is the edition written for the tests.
-                context.parameters.get("file") == "9780060273224.json" ? "redirect:/ol/books/OL22951843M.json" : nil
+                // Open Library redirects ISBN lookups to the edition; the editions are written for the tests.
+                switch context.parameters.get("file") {
+                case "9780060273224.json": "redirect:/ol/books/OL22951843M.json"
+                case "9780000000026.json": "redirect:/ol/books/OL1000002M.json"
+                default: nil
+                }
             }
         }
-        router.get("/ol/books/:file") { request, _ in
+        router.get("/ol/books/:file") { request, context in
             try await self.answer(request, provider: \.openLibraryFaults) {
-                "openlibrary/edition_OL22951843M.json"
+                context.parameters.get("file") == "OL1000002M.json"
+                    ? "openlibrary/edition_OL1000002M.json" : "openlibrary/edition_OL22951843M.json"
             }
         }
-        router.get("/ol/works/:file") { request, _ in
+        router.get("/ol/works/:file") { request, context in
             try await self.answer(request, provider: \.openLibraryFaults) {
-                "openlibrary/work_OL15832982W.json"
+                context.parameters.get("file") == "OL1000002W.json"
+                    ? "openlibrary/work_OL1000002W.json" : "openlibrary/work_OL15832982W.json"
             }
         }
         router.get("/ol/authors/:file") { request, _ in

@@ -1,0 +1,148 @@
+import Foundation
+import GRDB
+import Testing
+
+@testable import ShelfedKit
+
+/// Pages that find by meaning (issue 23): "Search my quotes" — a question about a passage finds the page photo whose
+/// words are about that, though it shares none of them — and the search page, which offers books the server knows
+/// when Google Books finds nothing or cannot answer. Never another person's photo or typed book.
+@Suite(.enabled(if: EmbeddingModelFiles.present, Comment(rawValue: EmbeddingModelFiles.missing)))
+struct MeaningPagesTests {
+    /// Passages written for this test, each on a page photo of its own book.
+    static let passages: [(title: String, words: String)] = [
+        (
+            "The Long Crossing",
+            "The wind tore at the sails all night and the waves rose over the rail, yet she kept telling the crew "
+                + "that morning would come and they would see the harbour lights again."
+        ),
+        (
+            "Rent Day",
+            "He counted the coins twice and put them back in the tin under the floorboard; the landlord would "
+                + "knock on Friday."
+        ),
+        (
+            "A June Garden",
+            "The garden smelled of roses and cut grass, and the children ran barefoot between the beds until dark."
+        ),
+        (
+            "The Blackboard",
+            "The old professor went through the proof line by line until the whole class saw why the theorem "
+                + "could not be false."
+        ),
+    ]
+
+    /// The photo links of a quotes page's results, in order.
+    static func photoLinks(_ page: String) -> [String] {
+        page.components(separatedBy: "<h2 class=\"result-title\"><a href=\"").dropFirst().compactMap {
+            $0.split(separator: "\"", maxSplits: 1).first.map(String.init)
+        }
+    }
+
+    /// The titles of a search page's results, linked or not, in order.
+    static func resultTitles(_ page: String) -> [String] {
+        page.components(separatedBy: "<h2 class=\"result-title\">").dropFirst().compactMap { part in
+            let heading = part.components(separatedBy: "</h2>").first ?? ""
+            return heading.replacing(#/<[^>]*>/#, with: "").replacingOccurrences(of: "&#39;", with: "'")
+        }
+    }
+
+    static func waitForPhotoVectors(_ app: TestApp, count: Int) async throws {
+        let database = try app.database()
+        for _ in 0..<240 {
+            let done = try await database.read { db in
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM photo_embedding WHERE vector IS NOT NULL") ?? 0
+            }
+            if done >= count { return }
+            try await Task.sleep(for: .milliseconds(250))
+        }
+        Issue.record("the photos were not embedded within a minute")
+    }
+
+    @Test func aQuestionAboutAPassageFindsItsPhotoAndOnlyYourOwn() async throws {
+        let app = MeaningSearchTests.app()
+        try await app.run(live: true) { client in
+            let alice = WebSession(client)
+            try await alice.register("alice")
+            var photos: [Int64] = []
+            for passage in Self.passages {
+                let book = try await alice.addBook(["title": passage.title, "authors": "A. Writer"])
+                let photo = try await Self.photo(alice, of: book)
+                try TextSearchTests.read(passage.words, photo: photo, in: app)
+                photos.append(photo)
+            }
+            let bob = WebSession(client)
+            let (_, bobsPhoto) = try await TextSearchTests.photoOfAPage(bob, "bob", title: "Storm Log")
+            try TextSearchTests.read(
+                "Through the storm he held on to hope: the lighthouse would be lit again by dawn.", photo: bobsPhoto,
+                in: app)
+            try await Self.waitForPhotoVectors(app, count: Self.passages.count + 1)
+
+            let question = "the passage about hope in the storm"
+            // Words alone find nothing: no photo has every word of the question.
+            #expect(try await TextSearchStore(db: app.database()).quotes(of: 1, matching: question).isEmpty)
+            let page = try await alice.get("/quotes?q=the+passage+about+hope+in+the+storm")
+            #expect(page.status == .ok)
+            #expect(page.text.contains("Ranked by meaning and words."))
+            let links = Self.photoLinks(page.text)
+            #expect(links.first == "/photos/\(photos[0])")
+            #expect(!page.text.contains("/photos/\(bobsPhoto)"))
+            #expect(page.text.contains("yet she kept telling the crew"))
+
+            // A remembered phrase typed word for word is still first, with its words marked.
+            let typed = try await alice.get("/quotes?q=counted+the+coins")
+            #expect(Self.photoLinks(typed.text).first == "/photos/\(photos[1])")
+            #expect(typed.text.contains("<mark>counted</mark>"))
+            let bobs = try await bob.get("/quotes?q=the+passage+about+hope+in+the+storm")
+            #expect(Self.photoLinks(bobs.text) == ["/photos/\(bobsPhoto)"])
+        }
+    }
+
+    @Test func theSearchPageOffersBooksCloseInMeaningWhenGoogleCannotHelp() async throws {
+        let question = "/search?q=a+novel+about+a+messiah+among+nomads"
+        try await FakeBooksServer.run { fake in
+            let app = MeaningSearchTests.app(search: fake.settings())
+            try await DiscoveryAPITests.seedShared(app)
+            try await app.run(live: true) { client in
+                let alice = WebSession(client)
+                try await alice.register("alice")
+                let alicesBook = try await alice.addBook(
+                    ["title": "Alice's dune notes", "description": "Notes on a desert messiah and the nomads."])
+                let bob = WebSession(client)
+                try await bob.register("bob")
+                _ = try await bob.addBook([
+                    "title": "Bob's own prophet", "isbn": "9780306406157",
+                    "description": "A messiah rises among desert nomads.",
+                ])
+                try await MeaningSearchTests.waitForVectors(app, count: DiscoveryAPITests.shared.count + 2)
+
+                // Google Books finds nothing: the books the server knows, closest first, each addable by its ISBN.
+                let page = try await alice.get(question)
+                #expect(page.status == .ok)
+                #expect(page.text.contains("No books found for"))
+                #expect(page.text.contains("Google Books found nothing, but these"))
+                let titles = Self.resultTitles(page.text)
+                #expect(titles.prefix(3).contains("The Desert Prophet"))
+                #expect(page.text.contains(#"name="isbn" value="9780000000019""#))
+                // Alice's own typed book is hers: on her shelf, linked to its page; Bob's never shows.
+                #expect(page.text.contains("href=\"/books/\(alicesBook)\""))
+                #expect(!page.text.contains("Bob's own prophet") && !page.text.contains("9780306406157"))
+
+                // Google Books down: the same offer, under the friendly failure.
+                fake.failGoogle(.status(503), .status(503), .status(503))
+                let down = try await alice.get("/search?q=the+prophet+of+the+desert+tribes")
+                #expect(down.text.contains("Search is unavailable"))
+                #expect(down.text.contains("While Google Books cannot answer, these"))
+                #expect(Self.resultTitles(down.text).contains("The Desert Prophet"))
+            }
+        }
+    }
+
+    /// Uploads a page photo of `book`; returns its id.
+    static func photo(_ web: WebSession, of book: Int64) async throws -> Int64 {
+        let uploaded = try await web.upload(
+            "/books/\(book)/photos", fields: [("page_number", "3"), ("comment", "")],
+            files: [.init(data: try TestImages.fixture("Portrait_1.jpg"))])
+        return try #require(uploaded.headers[.location].flatMap { Int64($0.split(separator: "/").last ?? "") })
+    }
+}
