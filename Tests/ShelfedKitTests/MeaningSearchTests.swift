@@ -268,6 +268,9 @@ struct MeaningSearchTests {
             try await Self.waitForVectors(app, count: 3)
             let before = try await alice.get("/").text
             #expect(before.contains("Read next") && before.contains("Rate the books you loved"))
+            var api = APIClient(client)
+            try await api.signIn("alice@example.com")
+            #expect(try await api.get("/api/v1/recommendations").json?["status"] as? String == "nothing_loved")
             _ = try await alice.post("/books/\(loved)/review", ["rating": "5"])
             let home = try await alice.get("/").text
             let section = try #require(home.components(separatedBy: "Read next</h2>").last)
@@ -277,6 +280,15 @@ struct MeaningSearchTests {
             // A cookbook is nothing like a desert epic: not suggested "because you loved" it.
             #expect(!suggested.contains("Sourdough at Home"))
             #expect(section.contains("Because you loved <em>The Desert Prophet</em>"))
+
+            // The same for Shelfed's own clients.
+            let answer = try await api.get("/api/v1/recommendations?limit=5")
+            #expect(answer.status == .ok && answer.json?["status"] as? String == "ready")
+            let first = try #require((answer.json?["books"] as? [[String: Any]])?.first)
+            #expect(first["title"] as? String == "Sand and Spice")
+            #expect(first["reasons"] as? [String] == ["Because you loved The Desert Prophet"])
+            #expect(first["shelf_id"] as? Int == Shelf.wantToRead.readerID && first["book_id"] is Int)
+            #expect(try await api.get("/api/v1/recommendations?limit=0").status == .badRequest)
         }
     }
 

@@ -16,7 +16,7 @@ enum APIRoute: String, CaseIterable, Sendable {
     case sessions, shelves, shelf, books, book
     case bookPhotos, photo, photoFile, profile, scanBarcode, scanShelf, quotes
     case searchISBN, searchTitle, searchAuthor, enrich
-    case searchSimilar, searchV2, bookSimilar
+    case searchSimilar, searchV2, bookSimilar, searchAdvanced, trendingSearches, recommendations
     case imports, batchEnrich, importStatus, importStream, importResults, jobCancel
     case openAPI, docs
 
@@ -42,6 +42,9 @@ enum APIRoute: String, CaseIterable, Sendable {
         case .searchSimilar: "/v1/search/similar"
         case .searchV2: "/api/v2/search"
         case .bookSimilar: "/api/v1/books/:id/similar"
+        case .searchAdvanced: "/v1/search/advanced"
+        case .trendingSearches: "/api/v2/trending-searches"
+        case .recommendations: "/api/v1/recommendations"
         case .imports: "/api/v2/imports"
         case .batchEnrich: "/api/batch-enrich"
         case .importStatus: "/api/v2/imports/:jobId"
@@ -64,7 +67,7 @@ enum APIRoute: String, CaseIterable, Sendable {
         case .jobCancel: [.delete]
         case .importStatus, .importStream, .importResults: [.get]
         case .shelves, .shelf, .photoFile, .profile, .quotes, .searchISBN, .searchTitle, .searchAuthor, .openAPI, .docs,
-            .searchSimilar, .searchV2, .bookSimilar:
+            .searchSimilar, .searchV2, .bookSimilar, .searchAdvanced, .trendingSearches, .recommendations:
             [.get]
         }
     }
@@ -72,7 +75,8 @@ enum APIRoute: String, CaseIterable, Sendable {
     /// The BooksTrack limit per key (or per address without one), in calls a minute; nil for unlimited routes.
     var callsPerMinute: Int? {
         switch self {
-        case .searchISBN, .searchTitle, .searchAuthor: 100
+        case .searchISBN, .searchTitle, .searchAuthor, .searchAdvanced: 100
+        case .trendingSearches: 30
         // As the BooksTrack backend documents them: the model is the expensive part.
         case .searchSimilar: 10
         case .searchV2: 5

@@ -21,6 +21,8 @@ func addAPIRoutes(to router: Router<AppRequestContext>, _ services: AppServices)
     SimilarAPIController(
         library: services.library, similar: services.embedder == nil ? nil : SimilarBooks(db: services.database)
     ).addRoutes(to: keyed)
+    RecommendationsAPIController(readNext: services.embedder == nil ? nil : ReadNext(db: services.database))
+        .addRoutes(to: keyed)
     ProfileAPIController(
         library: services.library, photos: services.photos, statistics: services.statistics, clock: clock
     ).addRoutes(to: keyed)
@@ -33,10 +35,13 @@ func addAPIRoutes(to router: Router<AppRequestContext>, _ services: AppServices)
     let booksTrack = router.group().add(middleware: EnvelopeResponseMiddleware())
         .add(middleware: APIKeyAuthenticator(keys: services.keys, now: clock.now))
         .add(middleware: BooksTrackGate(access: config.apiSearchAccess, limiter: RateLimiter(now: clock.now)))
-    SearchAPIController(search: services.search).addRoutes(to: booksTrack)
+    SearchAPIController(search: services.search, history: services.searchHistory, now: clock.now)
+        .addRoutes(to: booksTrack)
     DiscoveryAPIController(
-        search: services.search, meaning: services.meaning, similar: SimilarBooks(db: services.database)
+        search: services.search, meaning: services.meaning, similar: SimilarBooks(db: services.database),
+        history: services.searchHistory, now: clock.now
     ).addRoutes(to: booksTrack)
+    TrendingAPIController(history: services.searchHistory, now: clock.now).addRoutes(to: booksTrack)
     EnrichAPIController(search: services.search, cache: services.search.cache).addRoutes(to: booksTrack)
     let importAPI = ImportAPIController(
         imports: services.imports, runner: services.importRunner, barcodeJobs: services.barcodeJobs,

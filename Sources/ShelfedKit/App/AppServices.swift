@@ -28,6 +28,8 @@ struct AppServices: Sendable {
     let throttle: LoginThrottle
     let signIn: SignInService
     let search: BookSearchService
+    /// Each person's own searches of the last week, for trending searches.
+    let searchHistory: SearchHistory
     let covers: CoverStore
     /// Every way of adding a book goes through this one service.
     let books: LibraryService
@@ -75,6 +77,7 @@ struct AppServices: Sendable {
         // One search service for the pages, the API, adding books and enrichment: they share its cache and breakers.
         search = BookSearchService(
             settings: config.search, database: database, clock: clock, logger: logger, http: http)
+        searchHistory = SearchHistory(db: database)
         covers = CoverStore(
             http: http, directory: config.coversDirectory, timeout: config.search.timeout,
             maxBytes: config.search.maxCoverBytes, logger: logger)

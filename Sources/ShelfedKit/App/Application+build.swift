@@ -117,7 +117,8 @@ func buildRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
         .addRoutes(to: signedIn)
     SearchController(
         search: services.search, library: library, books: services.books, textSearch: services.textSearch,
-        meaning: services.meaning, renderer: renderer, pageWait: config.search.pageWait, clock: clock
+        meaning: services.meaning, history: services.searchHistory, renderer: renderer,
+        pageWait: config.search.pageWait, clock: clock
     ).addRoutes(to: signedIn)
     ScanController(
         scanner: services.scanner, media: media, renderer: renderer, maxUploadBytes: config.maxUploadBytes,

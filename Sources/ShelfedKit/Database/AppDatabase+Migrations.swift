@@ -167,6 +167,17 @@ extension AppDatabase {
             }
         }
         migrator.registerMigration("v13 embeddings", migrate: migrateToEmbeddings)
+        migrator.registerMigration("v14 search history") { db in
+            // A person's own book searches of the last week, for their trending searches; nobody else's.
+            try db.create(table: "search_history") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("user_id", .integer).notNull().references("user", onDelete: .cascade)
+                t.column("query", .text).notNull()
+                t.column("query_key", .text).notNull()
+                t.column("searched_at", .datetime).notNull()
+            }
+            try db.create(index: "search_history_by_user", on: "search_history", columns: ["user_id", "searched_at"])
+        }
         return migrator
     }
 }

@@ -19,6 +19,7 @@ struct ReadNext: Sendable {
         let title: String
         let authors: String
         let coverPath: String?
+        let isbn: String?
         let because: String
         let score: Float
     }
@@ -73,7 +74,7 @@ struct ReadNext: Sendable {
                 return Suggestion(
                     bookID: candidate.id, title: candidate.book.title,
                     authors: candidate.book.authors.joined(separator: ", "), coverPath: candidate.book.coverPath,
-                    because: best.title, score: best.score)
+                    isbn: candidate.book.isbn13 ?? candidate.book.isbn10, because: best.title, score: best.score)
             }
             let alike = suggestions.filter { $0.score >= Self.floor }
             guard !alike.isEmpty else { return .nothingAlike }

@@ -88,12 +88,17 @@ public struct BookSearchService: Sendable {
         case .title: query = "intitle:" + request.text
         case .author: query = "inauthor:" + request.text
         }
-        let key = "google:q:\(query.lowercased()):\(request.startIndex)"
+        return try await search(googleQuery: query, startIndex: request.startIndex)
+    }
+
+    /// Google Books' answer to `query` as written (`intitle:`, `inauthor:` …), cached and shared like any search.
+    func search(googleQuery query: String, startIndex: Int) async throws -> SearchAnswer {
+        let key = "google:q:\(query.lowercased()):\(startIndex)"
         if let cached = try await cache.value(VolumeSearchResults.self, for: key) {
             return SearchAnswer(results: cached, cached: true)
         }
         let results = try await searches.value(for: key) { [google, cache] in
-            let results = try await google.search(query, startIndex: request.startIndex)
+            let results = try await google.search(query, startIndex: startIndex)
             try await cache.store(results, for: key, lifetime: Self.queryLifetime)
             return results
         }

@@ -11,6 +11,7 @@ struct SearchController: Sendable {
     let books: LibraryService
     let textSearch: TextSearchStore
     let meaning: MeaningSearch
+    let history: SearchHistory
     let renderer: PageRenderer
     /// How long the page waits for the providers (`SearchSettings.pageWait`).
     let pageWait: Duration
@@ -38,6 +39,9 @@ struct SearchController: Sendable {
             var page = SearchPage(context: context, request: searchRequest, results: [], total: 0, failure: nil)
             page.chrome.toast = toast
             return try renderer.render(page, template: "search/index")
+        }
+        if searchRequest.startIndex == 0 {
+            try await history.record(searchRequest.text, userID: userID, now: clock.now())
         }
         do {
             let answer = try await resultWithin(pageWait) { [search] in try await search.search(searchRequest) }

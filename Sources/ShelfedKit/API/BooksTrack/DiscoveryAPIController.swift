@@ -8,6 +8,9 @@ struct DiscoveryAPIController: Sendable {
     let search: BookSearchService
     let meaning: MeaningSearch
     let similar: SimilarBooks
+    /// A caller with a key has their searches kept for their trending searches.
+    let history: SearchHistory
+    let now: @Sendable () -> Date
 
     func addRoutes(to router: RouterGroup<AppRequestContext>) {
         router.get(APIRoute.searchSimilar.routerPath, use: similarByISBN)
@@ -67,6 +70,7 @@ struct DiscoveryAPIController: Sendable {
         }
         let limit = try Self.number(query["limit"], in: BoundedNumber.searchLimit, default: 20, name: "limit")
         let offset = try Self.number(query["offset"], in: BoundedNumber.searchStart, default: 0, name: "offset")
+        if let userID = context.identity?.id, offset == 0 { try await history.record(text, userID: userID, now: now()) }
         if asked != "text",
             let (total, matches) = try await meaning.catalog(
                 userID: context.identity?.id, matching: text, hybrid: asked == "hybrid", limit: limit, offset: offset)

@@ -5,11 +5,15 @@ import Hummingbird
 /// service as the pages (cache, coalescing, retries, breakers, Open Library fallback).
 struct SearchAPIController: Sendable {
     let search: BookSearchService
+    /// A caller with a key has their searches kept for their trending searches.
+    let history: SearchHistory
+    let now: @Sendable () -> Date
 
     func addRoutes(to router: RouterGroup<AppRequestContext>) {
         router.get(APIRoute.searchISBN.routerPath, use: isbn)
         router.get(APIRoute.searchTitle.routerPath, use: title)
         router.get(APIRoute.searchAuthor.routerPath, use: author)
+        router.get(APIRoute.searchAdvanced.routerPath, use: advanced)
     }
 
     struct BookList: Encodable {
@@ -32,35 +36,34 @@ struct SearchAPIController: Sendable {
 
     /// GET /v1/search/title?q=&limit=
     @Sendable func title(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try await list(request, field: .title)
+        try await list(request, field: .title, context: context)
     }
 
     /// GET /v1/search/author?q=&limit=
     @Sendable func author(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try await list(request, field: .author)
+        try await list(request, field: .author, context: context)
     }
 
-    private func list(_ request: Request, field: SearchRequest.Field) async throws -> Response {
+    private func list(_ request: Request, field: SearchRequest.Field, context: AppRequestContext) async throws
+        -> Response
+    {
         let query = Self.query(of: request)
-        let text = query["q"] ?? ""
-        guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+        guard let text = try Self.text(query["q"], name: "q") else {
             throw BooksTrackError.invalid("q is required: the \(field.rawValue) to search for.")
         }
-        guard text.unicodeScalars.count <= SearchRequest.maxTextLength else {
-            throw BooksTrackError.invalid("q can be at most \(SearchRequest.maxTextLength) characters.")
+        let limit = try Self.limit(query)
+        if let userID = context.identity?.id { try await history.record(text, userID: userID, now: now()) }
+        return try await respondWithPages(limit: limit) { start in
+            try await search.search(SearchRequest(text: text, field: field, startIndex: start))
         }
-        var limit = 20
-        if let given = query["limit"] {
-            guard let parsed = BoundedNumber.parse(given, in: BoundedNumber.searchLimit) else {
-                throw BooksTrackError.invalid("limit must be a whole number from 1 to 40.")
-            }
-            limit = parsed
-        }
-        var answer = try await search.search(SearchRequest(text: text, field: field))
+    }
+
+    /// Google answers 20 at a time; a larger limit takes the next page too.
+    func respondWithPages(limit: Int, _ page: (Int) async throws -> SearchAnswer) async throws -> Response {
+        var answer = try await page(0)
         var items = answer.results.items
-        // Google answers 20 at a time; a larger limit takes the next page too.
         if limit > items.count, items.count == GoogleBooksClient.pageSize, answer.results.totalItems > items.count {
-            let next = try await search.search(SearchRequest(text: text, field: field, startIndex: items.count))
+            let next = try await page(items.count)
             items += next.results.items
             answer = SearchAnswer(results: answer.results, cached: answer.cached && next.cached)
         }
@@ -69,6 +72,24 @@ struct SearchAPIController: Sendable {
         return Self.respond(
             BookList(books: books, totalItems: max(answer.results.totalItems, books.count)), answer: answer,
             provider: provider, maxAge: BookSearchService.queryLifetime)
+    }
+
+    /// A query parameter trimmed; nil when absent or blank; 400 when longer than a provider query may be.
+    static func text(_ value: String?, name: String) throws -> String? {
+        guard let value = value?.trimmingCharacters(in: .whitespacesAndNewlines), !value.isEmpty else { return nil }
+        guard value.unicodeScalars.count <= SearchRequest.maxTextLength else {
+            throw BooksTrackError.invalid("\(name) can be at most \(SearchRequest.maxTextLength) characters.")
+        }
+        return value
+    }
+
+    /// `limit`: 1–40, 20 when not given.
+    static func limit(_ query: FormFields) throws -> Int {
+        guard let given = query["limit"] else { return 20 }
+        guard let parsed = BoundedNumber.parse(given, in: BoundedNumber.searchLimit) else {
+            throw BooksTrackError.invalid("limit must be a whole number from 1 to 40.")
+        }
+        return parsed
     }
 
     /// The query string as a form would send it: `+` is a space (apps and browsers both send it so).
