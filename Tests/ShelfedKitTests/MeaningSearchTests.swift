@@ -16,6 +16,7 @@ struct MeaningSearchTests {
         let title: String
         let authors: String
         let description: String
+        var categories: [String] = []
     }
 
     /// Every distinct book with a description in the recorded answers, its description as Shelfed stores it.
@@ -36,7 +37,8 @@ struct MeaningSearchTests {
                 else { continue }
                 books[title] = RealBook(
                     title: title, authors: ((info["authors"] as? [String]) ?? []).joined(separator: ", "),
-                    description: String(DescriptionText.plain(description).prefix(4000)))
+                    description: String(DescriptionText.plain(description).prefix(4000)),
+                    categories: (info["categories"] as? [String]) ?? [])
             }
         }
         return books.values.sorted { $0.title < $1.title }

@@ -8,7 +8,8 @@ import Foundation
 /// that avoid their books' words): meaning 0.8, words 0.2 put the right book first for 8 of 9 and in the top 3 for
 /// all; 0.6/0.4 did no better, and scoring books that have only *some* of the words (BM25 over an OR query) pushed
 /// paraphrases down to #2–#6, because a question's common words match everywhere. The word score still puts a
-/// typed title or author first.
+/// typed title or author first. On the larger set in MeaningQualityTests (30 questions) meaning alone puts 77 % first
+/// and all in the top 5 (benchmarks/README.md).
 struct MeaningSearch: Sendable {
     let embeddings: EmbeddingStore
     let textSearch: TextSearchStore

@@ -15,6 +15,12 @@ struct SimilarBooks: Sendable {
     /// A cosine from which the reasons say "similar themes".
     static let themesFrom: Float = 0.35
 
+    /// How alike two books are to a reader: their cosine, plus a bonus for the same author and for each shared
+    /// category (at most three count). Chosen on the "similar to" set in MeaningQualityTests.
+    static func score(cosine: Float, sameAuthor: Bool, sharedCategories: Int) -> Float {
+        cosine + (sameAuthor ? sameAuthorBonus : 0) + sharedCategoryBonus * Float(min(sharedCategories, 3))
+    }
+
     /// An author's name as compared: letters only, lower case ("J.K. Rowling" and "J. K. Rowling" are one author).
     static func nameKey(_ name: String) -> String {
         String(name.lowercased().unicodeScalars.filter { $0.properties.isAlphabetic }.map(Character.init))
@@ -104,9 +110,7 @@ struct SimilarBooks: Sendable {
                 if !shared.isEmpty { reasons.append("Also in \(shared.prefix(2).joined(separator: ", "))") }
                 if cosine >= Self.themesFrom { reasons.append("Similar themes") }
                 guard !reasons.isEmpty else { continue }
-                let score =
-                    cosine + (sameAuthor ? Self.sameAuthorBonus : 0)
-                    + Self.sharedCategoryBonus * Float(min(shared.count, 3))
+                let score = Self.score(cosine: cosine, sameAuthor: sameAuthor, sharedCategories: shared.count)
                 found.append(
                     Similar(
                         book: candidate, score: score, reasons: reasons,
