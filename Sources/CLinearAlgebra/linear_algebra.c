@@ -13,25 +13,45 @@ typedef void (*sgemm_function)(int order, int transpose_a, int transpose_b, int 
                                const float *a, int lda, const float *b, int ldb, float beta, float *c, int ldc);
 
 static sgemm_function sgemm;
-static pthread_once_t load_once = PTHREAD_ONCE_INIT;
-static int load_result = -1;
+static pthread_mutex_t library_lock = PTHREAD_MUTEX_INITIALIZER;
+static void *library;
+static int users;
 
-static void load(void) {
+static int load(void) {
     // Read by OpenBLAS when it starts: without it the library starts a thread per core at dlopen.
     setenv("OPENBLAS_NUM_THREADS", "1", 0);
-    void *library = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_LOCAL);
+    library = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_LOCAL);
     if (library == NULL) library = dlopen("libopenblas.so", RTLD_NOW | RTLD_LOCAL);
-    if (library == NULL) return;
+    if (library == NULL) return -1;
     sgemm = (sgemm_function)dlsym(library, "cblas_sgemm");
     void (*set_threads)(int) = (void (*)(int))dlsym(library, "openblas_set_num_threads");
-    if (sgemm == NULL || set_threads == NULL) return;
+    if (sgemm == NULL || set_threads == NULL) {
+        dlclose(library);
+        library = NULL;
+        sgemm = NULL;
+        return -1;
+    }
     set_threads(1);
-    load_result = 0;
+    return 0;
 }
 
 int shelfed_blas_start(void) {
-    pthread_once(&load_once, load);
-    return load_result;
+    pthread_mutex_lock(&library_lock);
+    int result = library != NULL ? 0 : load();
+    if (result == 0) users += 1;
+    pthread_mutex_unlock(&library_lock);
+    return result;
+}
+
+void shelfed_blas_stop(void) {
+    pthread_mutex_lock(&library_lock);
+    if (users > 0 && --users == 0 && library != NULL) {
+        // OpenBLAS's own clean-up runs at dlclose and frees its GEMM buffer (~21 MiB kept from the first call on).
+        dlclose(library);
+        library = NULL;
+        sgemm = NULL;
+    }
+    pthread_mutex_unlock(&library_lock);
 }
 
 void shelfed_sgemm(int transpose_a, int transpose_b, int m, int n, int k, float alpha, const float *a, int lda,

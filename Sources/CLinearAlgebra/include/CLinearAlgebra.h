@@ -1,15 +1,20 @@
 // Shelfed's window on OpenBLAS, for the sentence-embedding encoder (DESIGN §14). Like libvips, OpenBLAS is opened
-// with dlopen the first time a text is embedded, not linked: a server that has not embedded anything since it
-// started maps none of it and starts none of its threads.
+// with dlopen when a text is embedded, not linked, and closed again with the idle model: a server that is not
+// embedding maps none of it and keeps none of its buffers.
 #ifndef SHELFED_CLINEARALGEBRA_H
 #define SHELFED_CLINEARALGEBRA_H
 
-/// Loads OpenBLAS (Debian's libopenblas0) once, limited to one thread so a Pi keeps a core for pages. 0 on success,
-/// -1 when it is not installed or lacks a function used here.
+/// Loads OpenBLAS (Debian's libopenblas0) if it is not loaded, limited to one thread so a Pi keeps a core for pages,
+/// and counts one more user of it. 0 on success, -1 when it is not installed or lacks a function used here.
 int shelfed_blas_start(void);
 
+/// Counts one user fewer; the last one unloads OpenBLAS, so an idle server gives back the buffers it keeps. No
+/// `shelfed_sgemm` may be under way for a user that has stopped.
+void shelfed_blas_stop(void);
+
 /// C = alpha · op(A) · op(B) + beta · C for row-major float matrices, where op(X) is X, or X transposed when
-/// `transpose_x` is set; op(A) is m × k, op(B) k × n, C m × n. Only call after shelfed_blas_start returned 0.
+/// `transpose_x` is set; op(A) is m × k, op(B) k × n, C m × n. Only call between a shelfed_blas_start that returned 0
+/// and its shelfed_blas_stop.
 void shelfed_sgemm(int transpose_a, int transpose_b, int m, int n, int k, float alpha, const float *a, int lda,
                    const float *b, int ldb, float beta, float *c, int ldc);
 

@@ -45,6 +45,8 @@ struct AppServices: Sendable {
     let textReader: PhotoTextReader
     /// Gives books and photo text their meaning vectors; nil without a model.
     let embeddingWorker: EmbeddingWorker?
+    /// The requests being answered, which background work that would slow them waits for.
+    let activity = ServerActivity()
     /// Runs all of them.
     let queue: BackgroundQueue
 
@@ -122,7 +124,8 @@ struct AppServices: Sendable {
             case .available: logger.info("Search by meaning uses the model in \(folder.path)")
             case .unavailable(let reason): logger.warning("\(reason)")
             }
-            let worker = EmbeddingWorker(db: database, embedder: embedder, clock: clock, logger: logger)
+            let worker = EmbeddingWorker(
+                db: database, embedder: embedder, clock: clock, logger: logger, activity: activity)
             workers.append(worker)
             self.embedder = embedder
             embeddingWorker = worker

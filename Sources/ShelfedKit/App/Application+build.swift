@@ -45,6 +45,7 @@ func buildRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
     let (config, renderer, logger, clock) = (services.config, services.renderer, services.logger, services.config.clock)
     let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
 
+    router.add(middleware: ServerActivityMiddleware(activity: services.activity))
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: RequestLogMiddleware())
     router.add(middleware: ErrorPageMiddleware(renderer: renderer))

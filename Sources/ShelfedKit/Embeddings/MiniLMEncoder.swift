@@ -32,15 +32,14 @@ final class MiniLMEncoder: @unchecked Sendable {
         let description: String
     }
 
+    private let blas: OpenBLASUse
     private let file: SafeTensorsFile
     private let wordEmbeddings, positionEmbeddings, tokenTypeEmbeddings: UnsafePointer<Float>
     private let embeddingNormWeight, embeddingNormBias: UnsafePointer<Float>
     private let layers: [Layer]
 
     init(weights path: String) throws {
-        guard shelfed_blas_start() == 0 else {
-            throw Unavailable(description: "OpenBLAS (Debian's libopenblas0) is not installed")
-        }
+        blas = try OpenBLASUse()
         let file = try SafeTensorsFile(path: path)
         let hidden = Self.hidden
         func vector(_ name: String, _ size: Int = hidden) throws -> UnsafePointer<Float> {
@@ -263,5 +262,19 @@ final class MiniLMEncoder: @unchecked Sendable {
             vectors.append(length > 0 ? sum.map { $0 / length } : sum)
         }
         return vectors
+    }
+}
+
+/// One encoder's hold on OpenBLAS: loaded (if it is not) when made, and unloaded when the last is released, so an
+/// idle server keeps none of the library's buffers. The encoder holds it for as long as a batch may run.
+final class OpenBLASUse: Sendable {
+    init() throws {
+        guard shelfed_blas_start() == 0 else {
+            throw MiniLMEncoder.Unavailable(description: "OpenBLAS (Debian's libopenblas0) is not installed")
+        }
+    }
+
+    deinit {
+        shelfed_blas_stop()
     }
 }
