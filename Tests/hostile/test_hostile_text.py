@@ -69,10 +69,11 @@ class Structure(html.parser.HTMLParser):
             self.dangers.append(f"script body {data[:40]!r}")
 
 
-# What a search ranked (stored books, not the reflected value): "Search my library" ranks by meaning, so any two
-# queries may find different books. Left out of the structural comparison only; dangers are looked for everywhere.
+# What a search ranked (stored books, not the reflected value): "Search my library" and "Search my quotes" rank by
+# meaning, and the search page offers books close in meaning when Google finds nothing, so any two queries may find
+# different books. Left out of the structural comparison only; dangers are looked for everywhere.
 RESULTS = re.compile(r'<ol class="results text-results">.*?</ol>|<p class="(?:list-summary|muted ranked-by)">.*?</p>'
-                     r'|<section class="empty-state">.*?</section>', re.S)
+                     r'|<section class="(?:empty-state|meaning-matches)"[^>]*>.*?</section>', re.S)
 
 
 def same_structure(page, harmless_page, what):
