@@ -89,14 +89,16 @@ func buildRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
     let signedIn = router.group().add(middleware: LoginRedirectMiddleware()).group(context: SignedInContext.self)
     let (library, photos, media) = (services.library, services.photos, services.media)
     HomeController(
-        library: library, renderer: renderer, clock: clock,
+        library: library, renderer: renderer, clock: clock, journal: ReadingJournal(db: services.database),
         readNext: services.embedder == nil ? nil : ReadNext(db: services.database)
     ).addRoutes(to: signedIn)
     ShelfController(library: library, renderer: renderer, clock: clock).addRoutes(to: signedIn)
-    BookController(
+    let bookController = BookController(
         library: library, books: services.books, photos: photos, media: media, renderer: renderer, clock: clock,
-        similar: services.embedder == nil ? nil : SimilarBooks(db: services.database)
-    ).addRoutes(to: signedIn)
+        journal: ReadingJournal(db: services.database),
+        similar: services.embedder == nil ? nil : SimilarBooks(db: services.database))
+    bookController.addRoutes(to: signedIn)
+    JournalController(books: bookController).addRoutes(to: signedIn)
     BookEditController(
         library: library, search: services.search, covers: services.covers, uploader: services.uploader,
         renderer: renderer, clock: clock, maxUploadBytes: config.maxUploadBytes

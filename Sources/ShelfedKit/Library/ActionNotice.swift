@@ -48,6 +48,9 @@ struct ActionNotice: Sendable {
         "photo": "Saved the photo.",
         "book": "Saved the book's details.",
         "cover": "Saved the new cover.",
+        "progress": "Saved your progress.",
+        "journal": "Saved the journal entry.",
+        "journal-deleted": "Deleted the journal entry.",
     ]
 
     /// The toast for `query` on the page at `path`, or nil when it names nothing of this person's.

@@ -56,6 +56,8 @@ public struct UserBook: Codable, Sendable, Identifiable, FetchableRecord, Mutabl
     public var owned: Bool? = nil
     /// As the old tracker named it: `paperback`, `ebook`, `audio`, ….
     public var format: String? = nil
+    /// The latest progress in percent, for books read by percent (e-books, audiobooks); `currentPage` otherwise.
+    public var currentPercent: Double? = nil
 
     public static let databaseTableName = "user_book"
     public static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase

@@ -9,6 +9,7 @@ struct BookController: Sendable {
     let media: MediaStore
     let renderer: PageRenderer
     let clock: AppClock
+    let journal: ReadingJournal
     /// "More like this"; nil without a model.
     var similar: SimilarBooks? = nil
 
@@ -57,9 +58,7 @@ struct BookController: Sendable {
     /// GET /books/:id
     @Sendable func show(_ request: Request, context: SignedInContext) async throws -> HTML {
         let entry = try await requireEntry(context)
-        var page = BookPage(
-            context: context, entry: entry, photos: try await photoStrip(entry),
-            earlierReads: try await library.earlierReads(of: entry.userBook))
+        var page = try await bookPage(entry, context: context)
         if let similar {
             let found = try await similar.like(bookID: entry.book.id!, userID: context.userID, limit: 8)
             page.similar = .init(
@@ -149,10 +148,11 @@ struct BookController: Sendable {
             errors["finished_at"] = "The finish date is before the start date."
         }
         guard errors.isEmpty else {
-            let page = BookPage(
+            var page = BookPage(
                 context: context, entry: entry, photos: try await photoStrip(entry),
                 dates: (started ?? "", finished ?? ""),
                 errors: errors, earlierReads: try await library.earlierReads(of: entry.userBook))
+            page.journal = try await journalSection(entry)
             return try renderer.render(page, template: "library/book", status: .unprocessableContent).response
         }
         try await library.setDates(
@@ -191,9 +191,10 @@ struct BookController: Sendable {
             errors = problems
         }
         guard errors.isEmpty else {
-            let page = BookPage(
+            var page = BookPage(
                 context: context, entry: entry, photos: try await photoStrip(entry), review: typed, errors: errors,
                 earlierReads: try await library.earlierReads(of: entry.userBook))
+            page.journal = try await journalSection(entry)
             return try renderer.render(page, template: "library/book", status: .unprocessableContent).response
         }
         return .seeOther(
@@ -220,6 +221,26 @@ struct BookController: Sendable {
             media.remove(removed.flatMap(\.files))
         }
         return .seeOther(Paths.shelves)
+    }
+
+    /// The book page for `entry`, its progress form showing `typed` and `errors` when an update was refused.
+    func bookPage(
+        _ entry: LibraryEntry, context: SignedInContext, typed: JournalSection.Typed? = nil,
+        errors: FieldErrors = .init()
+    ) async throws -> BookPage {
+        var page = BookPage(
+            context: context, entry: entry, photos: try await photoStrip(entry),
+            earlierReads: try await library.earlierReads(of: entry.userBook))
+        page.journal = try await journalSection(entry, typed: typed, errors: errors)
+        return page
+    }
+
+    private func journalSection(
+        _ entry: LibraryEntry, typed: JournalSection.Typed? = nil, errors: FieldErrors = .init()
+    ) async throws -> JournalSection {
+        JournalSection(
+            entry: entry, journal: try await journal.entries(of: entry.userBook.id!), today: clock.today(),
+            typed: typed, errors: errors)
     }
 
     /// The latest few thumbnails and the total count, for the book page.

@@ -101,6 +101,8 @@ struct BookPage: Sendable {
     let hasEarlierReads: Bool
     /// "More like this"; nil when the server has no model (the section is left out).
     var similar: SimilarSection?
+    /// Progress, the update form and the reading journal.
+    var journal: JournalSection?
 
     /// The books like this one, or a note saying why there are none yet.
     struct SimilarSection: Sendable {

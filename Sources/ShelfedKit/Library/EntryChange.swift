@@ -67,8 +67,12 @@ struct EntryChange: Sendable {
 
     /// Applies the change; a move first (it may set today's dates, keeping any it replaces as an earlier read),
     /// then any dates given explicitly.
-    func apply(to entry: inout UserBook, today: String, _ db: Database) throws {
-        if let shelf { try entry.move(to: shelf, today: today, db) }
+    func apply(to entry: inout UserBook, today: String, now: Date, _ db: Database) throws {
+        if let shelf {
+            let finishing = shelf == .read && entry.shelf != .read
+            try entry.move(to: shelf, today: today, db)
+            if finishing { try ReadingJournal.finish(&entry, on: entry.finishedAt ?? today, now: now, db) }
+        }
         if let favourite { entry.favourite = favourite }
         entry.startedAt = started.applied(to: entry.startedAt)
         entry.finishedAt = finished.applied(to: entry.finishedAt)
@@ -91,7 +95,7 @@ extension LibraryStore {
             var problems = FieldErrors()
             // Nothing is written for a refused change, not even the read a move would have kept.
             try db.inSavepoint {
-                try change.apply(to: &entry, today: today, db)
+                try change.apply(to: &entry, today: today, now: now, db)
                 problems = change.problems(after: entry)
                 return problems.isEmpty ? .commit : .rollback
             }

@@ -5,6 +5,7 @@ struct HomeController: Sendable {
     let library: LibraryStore
     let renderer: PageRenderer
     let clock: AppClock
+    let journal: ReadingJournal
     /// "Read next"; nil when the server has no model.
     var readNext: ReadNext? = nil
     static let recentCount = 6
@@ -24,6 +25,7 @@ struct HomeController: Sendable {
         async let finished = library.items(
             of: userID, filter: .shelf(.read), sort: LibrarySort(key: .finished), page: 1, pageSize: Self.recentCount)
         let (readingItems, addedItems, finishedItems) = try await (reading.items, added.items, finished.items)
+        let progress = readingItems.isEmpty ? [:] : try await journal.readingProgress(of: userID)
         func cards(_ items: [LibraryItem]) -> HTMLFragment {
             BookCardList.html(items, csrfToken: context.csrfToken, returnTo: Paths.home)
         }
@@ -34,7 +36,9 @@ struct HomeController: Sendable {
         var page = HomePage(
             chrome: chrome,
             hasBooks: !addedItems.isEmpty,
-            readingCards: readingItems.isEmpty ? nil : cards(readingItems),
+            inProgress: readingItems.map { item in
+                HomePage.ProgressItem(item, progress: progress[item.bookID], csrf: context.csrfToken)
+            },
             recentlyAddedCards: addedItems.isEmpty ? nil : cards(addedItems),
             recentlyFinishedCards: finishedItems.isEmpty ? nil : cards(finishedItems))
         if let readNext, !addedItems.isEmpty {
@@ -48,10 +52,41 @@ struct HomeController: Sendable {
 struct HomePage: Sendable {
     let chrome: PageChrome
     let hasBooks: Bool
-    let readingCards: HTMLFragment?
+    /// Each book on the Reading shelf with its bar and a one-field update form.
+    let inProgress: [ProgressItem]
     let recentlyAddedCards: HTMLFragment?
     let recentlyFinishedCards: HTMLFragment?
     var readNext: ReadNextSection?
+
+    struct ProgressItem: Sendable {
+        let bookID: Int64
+        let title: String
+        let authors: String?
+        let path: String
+        let coverURL: String
+        let hasCover: Bool
+        let bar: ProgressBar?
+        let byPercent: Bool
+        let pageCount: Int?
+        let progressPath: String
+        let shelfPath: String
+        let csrf: String
+
+        init(_ item: LibraryItem, progress: (progress: ReadingProgress, byPercent: Bool)?, csrf: String) {
+            bookID = item.bookID
+            title = item.title
+            authors = item.authors.isEmpty ? nil : item.authors
+            path = Paths.book(item.bookID)
+            coverURL = BookCover.url(for: item.coverPath)
+            hasCover = item.coverPath != nil
+            bar = progress.flatMap { ProgressBar($0.progress) }
+            byPercent = progress?.byPercent ?? false
+            pageCount = progress?.progress.pageCount
+            progressPath = Paths.bookProgress(item.bookID)
+            shelfPath = Paths.bookShelf(item.bookID)
+            self.csrf = csrf
+        }
+    }
 
     /// Suggestions from the Want-to-read shelf, or what Shelfed needs before it can make any.
     struct ReadNextSection: Sendable {

@@ -79,7 +79,9 @@ extension LibraryStore {
         bookID: Int64, to shelf: Shelf, for userID: Int64, now: Date, today: String, leavingUnsureUndated: Bool = false
     ) async throws -> Bool {
         try await update(bookID: bookID, for: userID, now: now) { entry, db in
+            let finishing = shelf == .read && entry.shelf != .read
             try entry.move(to: shelf, today: today, leavingUnsureUndated: leavingUnsureUndated, db)
+            if finishing { try ReadingJournal.finish(&entry, on: entry.finishedAt ?? today, now: now, db) }
         }
     }
 

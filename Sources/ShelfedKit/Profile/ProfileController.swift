@@ -41,6 +41,7 @@ struct ProfileController: Sendable {
         async let allTime = statistics.allTime(of: userID)
         async let reading = library.items(of: userID, filter: .shelf(.reading), sort: LibrarySort(key: .added), page: 1)
         async let photoCount = photos.count(of: userID)
+        async let journalStatistics = statistics.journal(of: userID, today: today)
         let (shelfCounts, latest, stats, totals, current) = try await (
             counts, uploads, yearStatistics, allTime, reading
         )
@@ -82,6 +83,7 @@ struct ProfileController: Sendable {
             readWithoutDate: totals.readWithoutDate > 0 ? totals.readWithoutDate : nil,
             yearsChart: ReadingChart.years(totals.perYear))
         page.goalError = goalError
+        page.journal = ProfilePage.JournalLines(try await journalStatistics)
         return try renderer.render(
             page, template: "profile/show", status: goalError == nil ? .ok : .unprocessableContent)
     }

@@ -52,6 +52,44 @@ struct ProfilePage: Sendable {
     let goal: GoalProgress?
     let goalValue: String
     var goalError: String?
+    /// Pages read per week and month from the reading journal, and the streak; nil before the first update.
+    var journal: JournalLines?
+
+    struct JournalLines: Sendable {
+        struct Row: Sendable {
+            let label: String
+            let pages: Int
+            /// 0–100 of the largest row, for the bar.
+            let share: Int
+        }
+
+        let thisWeek: Int
+        let thisMonth: Int
+        let streak: String
+        let weeks: [Row]
+        let months: [Row]
+
+        init?(_ statistics: JournalStatistics) {
+            guard statistics.hasEntries else { return nil }
+            thisWeek = statistics.pagesThisWeek
+            thisMonth = statistics.pagesThisMonth
+            streak =
+                switch statistics.streak {
+                case 0: "No reading streak right now: update your progress today to start one."
+                case 1: "A 1-day reading streak."
+                default: "A \(statistics.streak)-day reading streak."
+                }
+            func rows(_ periods: [JournalStatistics.Period], label: (String) -> String) -> [Row] {
+                let most = max(periods.map(\.pages).max() ?? 0, 1)
+                return periods.map { Row(label: label($0.start), pages: $0.pages, share: $0.pages * 100 / most) }
+            }
+            weeks = rows(statistics.weeks) { "Week of \($0)" }
+            months = rows(statistics.months) { start in
+                let month = Int(start.suffix(2)) ?? 1
+                return "\(ReadingChart.monthNames[max(0, min(11, month - 1))]) \(start.prefix(4))"
+            }
+        }
+    }
     // All time
     let allTimeBooks: Int
     let allTimePages: Int

@@ -72,6 +72,9 @@ enum Paths {
     static func bookDates(_ id: Int64) -> String { Route.bookDates.link(id) }
     static func bookReview(_ id: Int64) -> String { Route.bookReview.link(id) }
     static func bookRemove(_ id: Int64) -> String { Route.bookRemove.link(id) }
+    static func bookProgress(_ id: Int64) -> String { Route.bookProgress.link(id) }
+    static func journalEntry(_ id: Int64) -> String { Route.journalEntry.link(id) }
+    static func journalEntryDelete(_ id: Int64) -> String { Route.journalEntryDelete.link(id) }
     static func bookEdit(_ id: Int64) -> String { Route.bookEdit.link(id) }
     static func bookCover(_ id: Int64) -> String { Route.bookCover.link(id) }
     static func bookCoverChoices(_ id: Int64) -> String { Route.bookCoverChoices.link(id) }

@@ -7,6 +7,7 @@ enum Route: String, CaseIterable, Sendable {
     case home, health, login, forgotPassword, register, logout
     case shelves, shelf, favourites
     case newBook, books, book, bookShelf, bookFavourite, bookDates, bookReview, bookRemove
+    case bookProgress, journalEntry, journalEntryDelete
     case bookEdit, bookCover, bookCoverChoices
     case bookPhotos, newBookPhoto, photo, photoDelete, photoFile
     case profile, profileEdit, profileAvatar, profileGoal, profilePassword, profileDelete, devices, deviceRevoke
@@ -36,6 +37,9 @@ enum Route: String, CaseIterable, Sendable {
         case .bookDates: "/books/:id/dates"
         case .bookReview: "/books/:id/review"
         case .bookRemove: "/books/:id/remove"
+        case .bookProgress: "/books/:id/progress"
+        case .journalEntry: "/journal/:entryID"
+        case .journalEntryDelete: "/journal/:entryID/delete"
         case .bookEdit: "/books/:id/edit"
         case .bookCover: "/books/:id/cover"
         case .bookCoverChoices: "/books/:id/cover/choices"

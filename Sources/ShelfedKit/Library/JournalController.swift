@@ -1,0 +1,124 @@
+import Foundation
+import Hummingbird
+
+/// Reading progress on the web: "I'm on page N" from a book page or the home page, and the journal's entries
+/// edited and deleted. Every id is the signed-in person's own; anything else is a 404.
+struct JournalController: Sendable {
+    let books: BookController
+    var library: LibraryStore { books.library }
+    var journal: ReadingJournal { books.journal }
+    var clock: AppClock { books.clock }
+    var renderer: PageRenderer { books.renderer }
+
+    func addRoutes(to router: RouterGroup<SignedInContext>) {
+        router.post(Route.bookProgress.routerPath, use: add)
+        router.get(Route.journalEntry.routerPath, use: edit)
+        router.post(Route.journalEntry.routerPath, use: update)
+        router.get(Route.journalEntryDelete.routerPath, use: confirmDelete)
+        router.post(Route.journalEntryDelete.routerPath, use: delete)
+    }
+
+    /// POST /books/:id/progress (`page` or `percent`, `read_on`, `note`, optional `return_to`)
+    @Sendable func add(_ request: Request, context: SignedInContext) async throws -> Response {
+        let entry = try await library.requireEntry(
+            bookID: BoundedNumber.id(context.parameters.get("id")), of: context.userID)
+        let form = try await Self.fields(request)
+        let typed = Self.typed(form)
+        let returnTo = safeRelativePath(form.trimmed("return_to"))
+        guard entry.userBook.shelf != .read else {
+            var errors = FieldErrors()
+            errors["page"] = "You finished this book. Move it to Reading to keep a journal of a new read."
+            return try await refused(entry, context: context, typed: typed, errors: errors)
+        }
+        switch values(typed, for: entry) {
+        case .failure(let errors):
+            return try await refused(entry, context: context, typed: typed, errors: errors)
+        case .success(let values):
+            _ = try await journal.add(values, bookID: entry.book.id!, userID: context.userID, now: clock.now())
+            let bookID = entry.book.id!
+            return .seeOther(
+                ActionNotice.link(
+                    returnTo ?? Paths.book(bookID), adding: [("saved", "progress")],
+                    anchor: returnTo == nil ? "progress-heading" : "progress-\(bookID)"))
+        }
+    }
+
+    /// GET /journal/:entryID
+    @Sendable func edit(_ request: Request, context: SignedInContext) async throws -> HTML {
+        let (entry, book) = try await requireEntry(context)
+        return try renderer.render(
+            JournalEntryPage(context: context, entry: entry, book: book), template: "library/journal-entry")
+    }
+
+    /// POST /journal/:entryID (`read_on`, `page` or `percent`, `note`)
+    @Sendable func update(_ request: Request, context: SignedInContext) async throws -> Response {
+        let (entry, book) = try await requireEntry(context)
+        let typed = Self.typed(try await Self.fields(request))
+        switch values(typed, for: book) {
+        case .failure(let errors):
+            let page = JournalEntryPage(context: context, entry: entry, book: book, typed: typed, errors: errors)
+            return try renderer.render(page, template: "library/journal-entry", status: .unprocessableContent)
+                .response
+        case .success(let values):
+            _ = try await journal.update(entry.id, with: values, userID: context.userID, now: clock.now())
+            return .seeOther(
+                ActionNotice.link(Paths.book(book.book.id!), adding: [("saved", "journal")], anchor: "journal-heading"))
+        }
+    }
+
+    /// GET /journal/:entryID/delete: asks first.
+    @Sendable func confirmDelete(_ request: Request, context: SignedInContext) async throws -> HTML {
+        let (entry, book) = try await requireEntry(context)
+        let amount = entry.percent.map { "\(ProgressValues.percentText($0)) %" } ?? "page \(entry.page ?? 0)"
+        let page = JournalDeletePage(
+            chrome: PageChrome(title: "Delete this journal entry?", context: context, tab: .shelves),
+            bookTitle: book.book.title, summary: "\(entry.readOn): \(amount)",
+            deletePath: Paths.journalEntryDelete(entry.id), keepPath: Paths.journalEntry(entry.id))
+        return try renderer.render(page, template: "library/journal-delete")
+    }
+
+    /// POST /journal/:entryID/delete
+    @Sendable func delete(_ request: Request, context: SignedInContext) async throws -> Response {
+        let (entry, book) = try await requireEntry(context)
+        _ = try await journal.delete(entry.id, userID: context.userID, now: clock.now())
+        return .seeOther(
+            ActionNotice.link(
+                Paths.book(book.book.id!), adding: [("saved", "journal-deleted")], anchor: "progress-heading"))
+    }
+
+    private func values(_ typed: JournalSection.Typed, for entry: LibraryEntry)
+        -> Result<ProgressValues, FieldErrors>
+    {
+        ProgressValues.parse(
+            readOn: typed.readOn, page: typed.page, percent: typed.percent, note: typed.note,
+            pageCount: entry.book.pageCount,
+            byPercent: entry.userBook.currentPercent != nil || ProgressValues.byPercent(format: entry.userBook.format),
+            today: clock.today())
+    }
+
+    private func refused(
+        _ entry: LibraryEntry, context: SignedInContext, typed: JournalSection.Typed, errors: FieldErrors
+    ) async throws -> Response {
+        let page = try await books.bookPage(entry, context: context, typed: typed, errors: errors)
+        return try renderer.render(page, template: "library/book", status: .unprocessableContent).response
+    }
+
+    /// The signed-in person's journal entry `:entryID` and its book; a 404 for anything else.
+    private func requireEntry(_ context: SignedInContext) async throws -> (JournalEntry, LibraryEntry) {
+        guard let id = BoundedNumber.id(context.parameters.get("entryID")),
+            let (entry, bookID) = try await journal.entry(id, of: context.userID)
+        else { throw AppError.notFound("There is no such journal entry. It may have been deleted.") }
+        return (entry, try await library.requireEntry(bookID: bookID, of: context.userID))
+    }
+
+    static func fields(_ request: Request) async throws -> FormFields {
+        var request = request
+        return FormFields(urlEncoded: String(buffer: try await request.collectBody(upTo: CSRFMiddleware.maxFormBytes)))
+    }
+
+    static func typed(_ form: FormFields) -> JournalSection.Typed {
+        JournalSection.Typed(
+            readOn: form["read_on"] ?? "", page: form["page"] ?? "", percent: form["percent"] ?? "",
+            note: form["note"] ?? "")
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+
+/// A progress bar as the pages draw it: a `<progress>` element and the words beside it.
+struct ProgressBar: Sendable {
+    /// 0–100, for `<progress value max="100">`.
+    let percent: Int
+    let summary: String
+
+    init?(_ progress: ReadingProgress) {
+        guard let summary = progress.summary else { return nil }
+        self.summary = summary
+        percent = Int(((progress.fraction ?? 0) * 100).rounded())
+    }
+}
+
+/// The book page's "Reading progress": the bar, the update form (kept with the typed values and the messages
+/// when it was refused) and the journal, newest first.
+struct JournalSection: Sendable {
+    struct Item: Sendable {
+        let readOn: String
+        let amount: String
+        let note: String?
+        let editPath: String
+    }
+
+    let formPath: String
+    let byPercent: Bool
+    let showsForm: Bool
+    let hint: String?
+    let bar: ProgressBar?
+    let readOnValue: String
+    let pageValue: String
+    let percentValue: String
+    let noteValue: String
+    let readOnError: String?
+    let pageError: String?
+    let percentError: String?
+    let noteError: String?
+    let pageCount: Int?
+    let entries: [Item]
+    let hasEntries: Bool
+    let more: String?
+
+    struct Typed: Sendable {
+        var readOn = ""
+        var page = ""
+        var percent = ""
+        var note = ""
+    }
+
+    init(
+        entry: LibraryEntry, journal: (entries: [JournalEntry], total: Int), today: String, typed: Typed? = nil,
+        errors: FieldErrors = .init()
+    ) {
+        let userBook = entry.userBook
+        formPath = Paths.bookProgress(entry.book.id!)
+        byPercent = userBook.currentPercent != nil || ProgressValues.byPercent(format: userBook.format)
+        showsForm = userBook.shelf != .read
+        hint =
+            switch userBook.shelf {
+            case .wantToRead: "Started it? Saving your page moves it to Reading."
+            case .read: journal.total == 0 ? nil : "You finished it. Your journal of this read:"
+            case .reading: nil
+            }
+        bar = ProgressBar(
+            ReadingProgress(
+                page: userBook.currentPage, percent: userBook.currentPercent, pageCount: entry.book.pageCount))
+        readOnValue = typed?.readOn ?? today
+        pageValue = typed?.page ?? ""
+        percentValue = typed?.percent ?? ""
+        noteValue = typed?.note ?? ""
+        readOnError = errors["read_on"]
+        pageError = errors["page"]
+        percentError = errors["percent"]
+        noteError = errors["note"]
+        pageCount = entry.book.pageCount
+        entries = journal.entries.map { entry in
+            Item(
+                readOn: entry.readOn,
+                amount: entry.percent.map { "\(ProgressValues.percentText($0)) %" } ?? "Page \(entry.page ?? 0)",
+                note: entry.note, editPath: Paths.journalEntry(entry.id))
+        }
+        hasEntries = !entries.isEmpty
+        more =
+            journal.total > journal.entries.count
+            ? "The latest \(journal.entries.count) of \(journal.total) entries." : nil
+    }
+}
+
+/// `library/journal-entry`: one journal entry's edit form, and the way to delete it.
+struct JournalEntryPage: Sendable {
+    let chrome: PageChrome
+    let bookTitle: String
+    let bookPath: String
+    let savePath: String
+    let deletePath: String
+    let byPercent: Bool
+    let readOnValue: String
+    let pageValue: String
+    let percentValue: String
+    let noteValue: String
+    let readOnError: String?
+    let pageError: String?
+    let percentError: String?
+    let noteError: String?
+
+    init(
+        context: some PageContext, entry: JournalEntry, book: LibraryEntry, typed: JournalSection.Typed? = nil,
+        errors: FieldErrors = .init()
+    ) {
+        chrome = PageChrome(title: "Journal entry: \(book.book.title)", context: context, tab: .shelves)
+        bookTitle = book.book.title
+        bookPath = Paths.book(book.book.id!)
+        savePath = Paths.journalEntry(entry.id)
+        deletePath = Paths.journalEntryDelete(entry.id)
+        byPercent = entry.percent != nil
+        readOnValue = typed?.readOn ?? entry.readOn
+        pageValue = typed?.page ?? entry.page.map(String.init) ?? ""
+        percentValue = typed?.percent ?? entry.percent.map(ProgressValues.percentText) ?? ""
+        noteValue = typed?.note ?? entry.note ?? ""
+        readOnError = errors["read_on"]
+        pageError = errors["page"]
+        percentError = errors["percent"]
+        noteError = errors["note"]
+    }
+}
+
+/// `library/journal-delete`: asks before deleting an entry.
+struct JournalDeletePage: Sendable {
+    let chrome: PageChrome
+    let bookTitle: String
+    let summary: String
+    let deletePath: String
+    let keepPath: String
+}

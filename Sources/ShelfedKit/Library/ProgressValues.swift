@@ -1,0 +1,87 @@
+import Foundation
+
+/// A progress update as the journal keeps it, checked from what was typed (the book page's form, the home page's
+/// one-field form, the API) against the book and the calendar. What a person would expect:
+/// - the day is today unless given; a day still to come is refused; a day before the start moves the start back;
+/// - a page past the book's last page is refused (the page count may be wrong: the message says where to fix it);
+/// - going backwards is allowed (re-reading a chapter, a typo put right); pages read only count forward progress.
+struct ProgressValues: Sendable, Equatable {
+    var readOn: String
+    var page: Int?
+    var percent: Double?
+    var note: String?
+
+    static let maxNoteLength = 2_000
+    static let pages = 0...BoundedNumber.pageCount.upperBound
+
+    /// Formats whose progress is a percent rather than a page: e-books and audiobooks have no fixed pages.
+    static func byPercent(format: String?) -> Bool {
+        guard let format = format?.lowercased() else { return false }
+        return ["ebook", "e-book", "kindle", "audio", "audiobook", "audible", "digital"].contains {
+            format.contains($0)
+        }
+    }
+
+    /// The values, or what is wrong with each field (`read_on`, `page`, `percent`, `note`), from the typed text.
+    static func parse(
+        readOn: String?, page: String?, percent: String?, note: String?, pageCount: Int?, byPercent: Bool,
+        today: String
+    ) -> Result<ProgressValues, FieldErrors> {
+        var errors = FieldErrors()
+        let day = clean(readOn) ?? today
+        if !CalendarDate.isValidDay(day) {
+            errors["read_on"] = "Use a date like 2024-03-17."
+        } else if day > today {
+            errors["read_on"] = "That day is still to come: the date can be today at the latest."
+        }
+        var values = ProgressValues(readOn: day)
+        switch (clean(page), clean(percent?.replacingOccurrences(of: "%", with: ""))) {
+        case (nil, nil):
+            if byPercent {
+                errors["percent"] = "Say how far you are, from 0 to 100 %."
+            } else {
+                errors["page"] = "Say which page you are on."
+            }
+        case (.some, .some):
+            errors["page"] = "Give a page or a percent, not both."
+        case (let text?, nil):
+            if let number = BoundedNumber.parse(text, in: pages) {
+                if let pageCount, number > pageCount {
+                    errors["page"] =
+                        "This book has \(pageCount) pages. Check the number, or correct the page count with "
+                        + "Edit details."
+                } else {
+                    values.page = number
+                }
+            } else {
+                errors["page"] = "Type the page number as a whole number, like 120."
+            }
+        case (nil, let text?):
+            if let number = Double(text), number.isFinite, (0...100).contains(number) {
+                values.percent = (number * 10).rounded() / 10
+            } else {
+                errors["percent"] = "Give a percent from 0 to 100, like 45."
+            }
+        }
+        if let note = clean(note) {
+            if note.count > maxNoteLength {
+                errors["note"] = "A note can be at most \(maxNoteLength) characters."
+            } else if NewBookForm.hasControlCharacters(note, allowingLineBreaks: true) {
+                errors["note"] = "A note cannot contain control characters."
+            } else {
+                values.note = note
+            }
+        }
+        return errors.isEmpty ? .success(values) : .failure(errors)
+    }
+
+    /// "45" or "45.5".
+    static func percentText(_ percent: Double) -> String {
+        percent == percent.rounded() ? String(Int(percent)) : String(format: "%.1f", percent)
+    }
+
+    private static func clean(_ text: String?) -> String? {
+        guard let text = text?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else { return nil }
+        return text
+    }
+}
