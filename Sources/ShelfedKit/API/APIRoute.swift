@@ -17,6 +17,7 @@ enum APIRoute: String, CaseIterable, Sendable {
     case bookPhotos, photo, photoFile, profile, scanBarcode, scanShelf, quotes
     case searchISBN, searchTitle, searchAuthor, enrich
     case searchSimilar, searchV2, bookSimilar, searchAdvanced, trendingSearches, recommendations
+    case bookProgress, progressEntry
     case imports, batchEnrich, importStatus, importStream, importResults, jobCancel
     case openAPI, docs
 
@@ -45,6 +46,8 @@ enum APIRoute: String, CaseIterable, Sendable {
         case .searchAdvanced: "/v1/search/advanced"
         case .trendingSearches: "/api/v2/trending-searches"
         case .recommendations: "/api/v1/recommendations"
+        case .bookProgress: "/api/v1/books/:id/progress"
+        case .progressEntry: "/api/v1/progress/:entryID"
         case .imports: "/api/v2/imports"
         case .batchEnrich: "/api/batch-enrich"
         case .importStatus: "/api/v2/imports/:jobId"
@@ -62,7 +65,8 @@ enum APIRoute: String, CaseIterable, Sendable {
         case .sessions: [.post]
         case .books: [.get, .post]
         case .book, .photo: [.get, .patch, .delete]
-        case .bookPhotos: [.get, .post]
+        case .bookPhotos, .bookProgress: [.get, .post]
+        case .progressEntry: [.patch, .delete]
         case .enrich, .imports, .batchEnrich, .scanBarcode, .scanShelf: [.post]
         case .jobCancel: [.delete]
         case .importStatus, .importStream, .importResults: [.get]

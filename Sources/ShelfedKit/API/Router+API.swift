@@ -21,6 +21,8 @@ func addAPIRoutes(to router: Router<AppRequestContext>, _ services: AppServices)
     SimilarAPIController(
         library: services.library, similar: services.embedder == nil ? nil : SimilarBooks(db: services.database)
     ).addRoutes(to: keyed)
+    ProgressAPIController(library: services.library, journal: ReadingJournal(db: services.database), clock: clock)
+        .addRoutes(to: keyed)
     RecommendationsAPIController(readNext: services.embedder == nil ? nil : ReadNext(db: services.database))
         .addRoutes(to: keyed)
     ProfileAPIController(
