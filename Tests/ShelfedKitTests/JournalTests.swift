@@ -188,6 +188,12 @@ import Testing
             let profile = try await web.get("/profile").text
             #expect(profile.contains("From your reading journal") && profile.contains("A 3-day reading streak."))
             #expect(profile.contains("<strong>150</strong> pages this week"))
+
+            // The my-data download carries the journal of each book, oldest first.
+            let export = try MyDataStore(db: app.database()).export(of: 1)
+            let emmaEntry = try #require(export.books.first { $0.title == "Emma" })
+            #expect(emmaEntry.journal.map(\.page) == [50, 120, 100] && emmaEntry.currentPage == 100)
+            #expect(export.books.first { $0.title == "Dune" }?.journal.last?.percent == 10)
         }
     }
 }

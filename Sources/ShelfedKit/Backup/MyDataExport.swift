@@ -24,6 +24,17 @@ struct MyDataExport: Encodable {
         let reads: [ReadThrough]
         let lists: [String]
         let externalIds: [String: String]
+        let currentPage: Int?
+        let currentPercent: Double?
+        /// The reading journal, oldest first.
+        let journal: [JournalLine]
+    }
+
+    struct JournalLine: Encodable {
+        let readOn: String
+        let page: Int?
+        let percent: Double?
+        let note: String?
     }
 
     struct PhotoEntry: Encodable {

@@ -36,6 +36,18 @@ struct MyDataStore: Sendable {
         {
             reads[row[0], default: []].append(ReadThrough(startedOn: row[1], finishedOn: row[2]))
         }
+        var journal: [Int64: [MyDataExport.JournalLine]] = [:]
+        for row in try Row.fetchAll(
+            db,
+            sql: """
+                SELECT journal_entry.* FROM journal_entry
+                JOIN user_book ON user_book.id = journal_entry.user_book_id WHERE user_book.user_id = ?
+                ORDER BY journal_entry.read_on, journal_entry.id
+                """, arguments: [userID])
+        {
+            journal[row["user_book_id"], default: []].append(
+                .init(readOn: row["read_on"], page: row["page"], percent: row["percent"], note: row["note"]))
+        }
         let decoder = JSONDecoder()
         let books = try Row.fetchAll(
             db,
@@ -59,7 +71,9 @@ struct MyDataStore: Sendable {
                 lists: listsByEntry[entryID] ?? [],
                 externalIds: (try? decoder.decode(
                     [String: String].self, from: Data((row["external_ids"] as String).utf8)))
-                    ?? [:])
+                    ?? [:],
+                currentPage: row["current_page"], currentPercent: row["current_percent"],
+                journal: journal[entryID] ?? [])
         }
         let photos = try Row.fetchAll(
             db,
