@@ -197,3 +197,56 @@ import Testing
         }
     }
 }
+
+/// "Read it again" (issue 24): the finished read is kept, a new one starts today, and the book counts in each year
+/// it was finished.
+@Suite struct ReReadTests {
+    @Test func aReReadKeepsTheFirstReadAndCountsInBothYears() async throws {
+        let app = TestApp()
+        try await app.run { client in
+            let web = WebSession(client)
+            try await web.register("alice")
+            let book = try await web.addBook(["title": "Persuasion", "page_count": "250", "shelf": "read"])
+            _ = try await web.post("/books/\(book)/dates", ["started_at": "2025-06-01", "finished_at": "2025-06-20"])
+            let page = try await web.get("/books/\(book)").text
+            #expect(page.contains("Read it again") && page.contains("/books/\(book)/read-again"))
+
+            let again = try await web.post("/books/\(book)/read-again")
+            #expect(again.headers[.location]?.contains("saved=read-again") == true)
+            let entry = try JournalTests.entry(app, book: book)
+            #expect(entry["shelf"] as String == "reading" && entry["started_at"] as String? == "2026-03-15")
+            #expect(entry["finished_at"] as String? == nil)
+            let reading = try await web.get("/books/\(book)").text
+            #expect(reading.contains("Earlier reads") && reading.contains("2025-06-20"))
+            _ = try await web.post("/books/\(book)/progress", ["page": "100"])
+
+            // Finished again five days later: it counts in 2025 and in 2026, once each.
+            app.clock.advance(by: 5 * 24 * 3_600)
+            _ = try await web.post("/books/\(book)/shelf", ["shelf": "read"])
+            let statistics = StatisticsStore(db: try app.database())
+            #expect(try await statistics.year(2025, of: 1).booksFinished == 1)
+            #expect(try await statistics.year(2026, of: 1).booksFinished == 1)
+            #expect(try await statistics.year(2026, of: 1).pagesRead == 250)
+            let allTime = try await statistics.allTime(of: 1)
+            #expect(allTime.perYear.map(\.year) == [2025, 2026] && allTime.perYear.map(\.books) == [1, 1])
+            #expect(allTime.readWithoutDate == 0)
+
+            // A book not finished cannot be read again; another person's is not found.
+            let other = try await web.addBook(["title": "Emma", "shelf": "reading"])
+            #expect(try await web.post("/books/\(other)/read-again").headers[.location] == "/books/\(other)")
+            #expect(try JournalTests.entry(app, book: other)["shelf"] as String == "reading")
+            let bob = WebSession(client)
+            try await bob.register("bob")
+            #expect(try await bob.post("/books/\(book)/read-again").status == .notFound)
+
+            var api = APIClient(client)
+            try await api.signIn("alice@example.com")
+            let viaAPI = try await api.send(.post, "/api/v1/books/\(book)/read-again")
+            #expect(viaAPI.status == .ok)
+            #expect(((viaAPI.json?["book"] as? [String: Any])?["shelf_id"] as? Int) == Shelf.reading.readerID)
+            #expect(try await api.send(.post, "/api/v1/books/\(other)/read-again").status == .conflict)
+            // Both finished reads are kept; the second read-again kept the 2026 one.
+            #expect(try await statistics.year(2026, of: 1).booksFinished == 1)
+        }
+    }
+}

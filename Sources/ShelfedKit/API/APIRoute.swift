@@ -17,7 +17,7 @@ enum APIRoute: String, CaseIterable, Sendable {
     case bookPhotos, photo, photoFile, profile, scanBarcode, scanShelf, quotes
     case searchISBN, searchTitle, searchAuthor, enrich
     case searchSimilar, searchV2, bookSimilar, searchAdvanced, trendingSearches, recommendations
-    case bookProgress, progressEntry
+    case bookProgress, progressEntry, bookReadAgain
     case imports, batchEnrich, importStatus, importStream, importResults, jobCancel
     case openAPI, docs
 
@@ -48,6 +48,7 @@ enum APIRoute: String, CaseIterable, Sendable {
         case .recommendations: "/api/v1/recommendations"
         case .bookProgress: "/api/v1/books/:id/progress"
         case .progressEntry: "/api/v1/progress/:entryID"
+        case .bookReadAgain: "/api/v1/books/:id/read-again"
         case .imports: "/api/v2/imports"
         case .batchEnrich: "/api/batch-enrich"
         case .importStatus: "/api/v2/imports/:jobId"
@@ -67,7 +68,7 @@ enum APIRoute: String, CaseIterable, Sendable {
         case .book, .photo: [.get, .patch, .delete]
         case .bookPhotos, .bookProgress: [.get, .post]
         case .progressEntry: [.patch, .delete]
-        case .enrich, .imports, .batchEnrich, .scanBarcode, .scanShelf: [.post]
+        case .enrich, .imports, .batchEnrich, .scanBarcode, .scanShelf, .bookReadAgain: [.post]
         case .jobCancel: [.delete]
         case .importStatus, .importStream, .importResults: [.get]
         case .shelves, .shelf, .photoFile, .profile, .quotes, .searchISBN, .searchTitle, .searchAuthor, .openAPI, .docs,

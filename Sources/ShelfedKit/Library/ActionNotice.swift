@@ -51,6 +51,7 @@ struct ActionNotice: Sendable {
         "progress": "Saved your progress.",
         "journal": "Saved the journal entry.",
         "journal-deleted": "Deleted the journal entry.",
+        "read-again": "A new read starts today; the one you finished is kept under Earlier reads.",
     ]
 
     /// The toast for `query` on the page at `path`, or nil when it names nothing of this person's.

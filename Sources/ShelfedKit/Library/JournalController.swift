@@ -12,6 +12,7 @@ struct JournalController: Sendable {
 
     func addRoutes(to router: RouterGroup<SignedInContext>) {
         router.post(Route.bookProgress.routerPath, use: add)
+        router.post(Route.bookReadAgain.routerPath, use: readAgain)
         router.get(Route.journalEntry.routerPath, use: edit)
         router.post(Route.journalEntry.routerPath, use: update)
         router.get(Route.journalEntryDelete.routerPath, use: confirmDelete)
@@ -27,7 +28,7 @@ struct JournalController: Sendable {
         let returnTo = safeRelativePath(form.trimmed("return_to"))
         guard entry.userBook.shelf != .read else {
             var errors = FieldErrors()
-            errors["page"] = "You finished this book. Move it to Reading to keep a journal of a new read."
+            errors["page"] = "You finished this book. Choose “Read it again” to keep a journal of a new read."
             return try await refused(entry, context: context, typed: typed, errors: errors)
         }
         switch values(typed, for: entry) {
@@ -41,6 +42,21 @@ struct JournalController: Sendable {
                     returnTo ?? Paths.book(bookID), adding: [("saved", "progress")],
                     anchor: returnTo == nil ? "progress-heading" : "progress-\(bookID)"))
         }
+    }
+
+    /// POST /books/:id/read-again: a new read of a finished book starts today; the finished one is kept.
+    @Sendable func readAgain(_ request: Request, context: SignedInContext) async throws -> Response {
+        let entry = try await library.requireEntry(
+            bookID: BoundedNumber.id(context.parameters.get("id")), of: context.userID)
+        let bookID = entry.book.id!
+        guard
+            try await library.readAgain(bookID: bookID, for: context.userID, now: clock.now(), today: clock.today())
+        else {
+            // Not finished (yet): nothing to read again; the page shows where the book is.
+            return .seeOther(Paths.book(bookID))
+        }
+        return .seeOther(
+            ActionNotice.link(Paths.book(bookID), adding: [("saved", "read-again")], anchor: "progress-heading"))
     }
 
     /// GET /journal/:entryID

@@ -24,6 +24,8 @@ struct JournalSection: Sendable {
     }
 
     let formPath: String
+    /// On the Read shelf: "Read it again".
+    let readAgainPath: String?
     let byPercent: Bool
     let showsForm: Bool
     let hint: String?
@@ -54,12 +56,13 @@ struct JournalSection: Sendable {
     ) {
         let userBook = entry.userBook
         formPath = Paths.bookProgress(entry.book.id!)
+        readAgainPath = userBook.shelf == .read ? Paths.bookReadAgain(entry.book.id!) : nil
         byPercent = userBook.currentPercent != nil || ProgressValues.byPercent(format: userBook.format)
         showsForm = userBook.shelf != .read
         hint =
             switch userBook.shelf {
             case .wantToRead: "Started it? Saving your page moves it to Reading."
-            case .read: journal.total == 0 ? nil : "You finished it. Your journal of this read:"
+            case .read: "You finished it. Reading it again keeps this read and starts a new one today."
             case .reading: nil
             }
         bar = ProgressBar(

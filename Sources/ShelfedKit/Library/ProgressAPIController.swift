@@ -13,6 +13,18 @@ struct ProgressAPIController: Sendable {
         router.post(APIRoute.bookProgress.routerPath, use: create)
         router.patch(APIRoute.progressEntry.routerPath, use: update)
         router.delete(APIRoute.progressEntry.routerPath, use: delete)
+        router.post(APIRoute.bookReadAgain.routerPath, use: readAgain)
+    }
+
+    /// POST /api/v1/books/:id/read-again: a new read starts today, the finished one kept; 409 unless on Read.
+    @Sendable func readAgain(_ request: Request, context: APIContext) async throws -> Response {
+        let entry = try await requireBook(context)
+        guard
+            try await library.readAgain(
+                bookID: entry.book.id!, for: context.userID, now: clock.now(), today: clock.today())
+        else { throw HTTPError(.conflict, message: "Only a book on the Read shelf can be read again.") }
+        let updated = try await library.requireEntry(bookID: entry.book.id!, of: context.userID)
+        return JSONBody.response(ReaderAPIController.BookResponse(book: ReaderBookDetail(updated)))
     }
 
     /// `{"page": 120}` or `{"percent": 45.5}`, with an optional `read_on` (`yyyy-mm-dd`, today when absent) and

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 /// The reads kept for a shelf entry besides its current one (`read_through`). A shelf move that has to replace a
@@ -80,6 +81,28 @@ extension UserBook {
 }
 
 extension LibraryStore {
+    /// "Read it again": the finished read is kept in `read_through` and a new one starts today on the Reading shelf,
+    /// from the first page (the journal of the earlier read stays). False when the book is not the person's, or not
+    /// on the Read shelf.
+    @discardableResult
+    func readAgain(bookID: Int64, for userID: Int64, now: Date, today: String) async throws -> Bool {
+        try await db.write { db in
+            guard
+                var entry = try UserBook.filter(Column("user_id") == userID && Column("book_id") == bookID)
+                    .fetchOne(db), entry.shelf == .read, let id = entry.id
+            else { return false }
+            try ReadHistory.keep(ReadThrough(startedOn: entry.startedAt, finishedOn: entry.finishedAt), of: id, db)
+            entry.shelf = .reading
+            entry.startedAt = today
+            entry.finishedAt = nil
+            entry.currentPage = nil
+            entry.currentPercent = nil
+            entry.updatedAt = now
+            try entry.update(db)
+            return true
+        }
+    }
+
     /// The reads of this entry before its current one, latest first.
     func earlierReads(of entry: UserBook) async throws -> [ReadThrough] {
         try await db.read { db in try ReadHistory.earlier(than: entry, db) }

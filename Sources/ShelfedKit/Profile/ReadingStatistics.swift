@@ -36,13 +36,13 @@ public struct YearStatistics: Sendable, Equatable {
 public struct AllTimeStatistics: Sendable, Equatable {
     public var booksRead = 0
     public var pagesRead = 0
-    /// Books finished per year, oldest first (only years with a finished book).
+    /// Reads finished per year, oldest first (only years with a finished read; a re-read counts in each year).
     public var perYear: [(year: Int, books: Int)] = []
 
     public var yearsActive: Int { perYear.count }
     /// Books on the Read shelf with no finish date (imported from trackers that had none): counted here, never
     /// put in a year.
-    public var readWithoutDate: Int { booksRead - perYear.reduce(0) { $0 + $1.books } }
+    public var readWithoutDate = 0
 
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.booksRead == rhs.booksRead && lhs.pagesRead == rhs.pagesRead
@@ -67,13 +67,23 @@ public struct StatisticsStore: Sendable {
     public func year(_ year: Int, of userID: Int64) async throws -> YearStatistics {
         try await db.read { db in
             var statistics = YearStatistics(year: year)
+            // Every read finished in the year: the current one of each book on the Read shelf, and the earlier reads
+            // kept for any book (a re-read counts in each year it was finished; a read kept twice counts once).
             let finished = """
-                FROM user_book JOIN book ON book.id = user_book.book_id
-                WHERE user_book.user_id = ? AND user_book.shelf = 'read' AND user_book.finished_at LIKE ?
+                FROM (
+                    SELECT user_book.id AS entry_id, user_book.book_id, user_book.finished_at AS finished_on
+                    FROM user_book
+                    WHERE user_book.user_id = ? AND user_book.shelf = 'read' AND user_book.finished_at LIKE ?
+                    UNION
+                    SELECT user_book.id, user_book.book_id, read_through.finished_at FROM read_through
+                    JOIN user_book ON user_book.id = read_through.user_book_id
+                    WHERE user_book.user_id = ? AND read_through.finished_at LIKE ?
+                ) AS finish JOIN book ON book.id = finish.book_id
                 """
-            let arguments: StatementArguments = [userID, String(format: "%04d-%%", year)]
+            let pattern = String(format: "%04d-%%", year)
+            let arguments: StatementArguments = [userID, pattern, userID, pattern]
             let rows = try Row.fetchAll(
-                db, sql: "SELECT book.id, book.title, book.page_count, user_book.finished_at \(finished)",
+                db, sql: "SELECT book.id, book.title, book.page_count, finish.finished_on \(finished)",
                 arguments: arguments)
             var lengths: [YearStatistics.BookLength] = []
             for row in rows {
@@ -101,8 +111,8 @@ public struct StatisticsStore: Sendable {
                     db,
                     sql: """
                         SELECT names.value AS name, COUNT(*) AS n \(finished.replacingOccurrences(
-                            of: "JOIN book ON book.id = user_book.book_id",
-                            with: "JOIN book ON book.id = user_book.book_id JOIN json_each(book.\(column)) AS names"))
+                            of: "JOIN book ON book.id = finish.book_id",
+                            with: "JOIN book ON book.id = finish.book_id JOIN json_each(book.\(column)) AS names"))
                         GROUP BY names.value ORDER BY n DESC, names.value LIMIT \(Self.ranked)
                         """, arguments: arguments
                 ).map { YearStatistics.RankedName(name: $0["name"], count: $0["n"]) }
@@ -117,12 +127,19 @@ public struct StatisticsStore: Sendable {
             let rows = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT substr(user_book.finished_at, 1, 4) AS year, COUNT(*) AS books,
+                    SELECT substr(finish.finished_on, 1, 4) AS year, COUNT(*) AS books,
                         \(Self.plausiblePagesSum) AS pages
-                    FROM user_book JOIN book ON book.id = user_book.book_id
-                    WHERE user_book.user_id = ? AND user_book.shelf = 'read' AND user_book.finished_at IS NOT NULL
+                    FROM (
+                        SELECT user_book.id AS entry_id, user_book.book_id, user_book.finished_at AS finished_on
+                        FROM user_book
+                        WHERE user_book.user_id = ? AND user_book.shelf = 'read' AND user_book.finished_at IS NOT NULL
+                        UNION
+                        SELECT user_book.id, user_book.book_id, read_through.finished_at FROM read_through
+                        JOIN user_book ON user_book.id = read_through.user_book_id
+                        WHERE user_book.user_id = ? AND read_through.finished_at IS NOT NULL
+                    ) AS finish JOIN book ON book.id = finish.book_id
                     GROUP BY year ORDER BY year
-                    """, arguments: [userID])
+                    """, arguments: [userID, userID])
             for row in rows {
                 guard let year = BoundedNumber.parse(row["year"] as String, in: BoundedNumber.year) else { continue }
                 statistics.perYear.append((year, row["books"]))
@@ -131,12 +148,14 @@ public struct StatisticsStore: Sendable {
             let totals = try Row.fetchOne(
                 db,
                 sql: """
-                    SELECT COUNT(*) AS books, \(Self.plausiblePagesSum) AS pages
+                    SELECT COUNT(*) AS books, \(Self.plausiblePagesSum) AS pages,
+                        COUNT(*) - COUNT(user_book.finished_at) AS undated
                     FROM user_book JOIN book ON book.id = user_book.book_id
                     WHERE user_book.user_id = ? AND user_book.shelf = 'read'
                     """, arguments: [userID])
             statistics.booksRead = totals?["books"] ?? 0
             statistics.pagesRead = totals?["pages"] ?? 0
+            statistics.readWithoutDate = totals?["undated"] ?? 0
             return statistics
         }
     }

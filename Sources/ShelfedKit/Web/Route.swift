@@ -7,7 +7,7 @@ enum Route: String, CaseIterable, Sendable {
     case home, health, login, forgotPassword, register, logout
     case shelves, shelf, favourites
     case newBook, books, book, bookShelf, bookFavourite, bookDates, bookReview, bookRemove
-    case bookProgress, journalEntry, journalEntryDelete
+    case bookProgress, journalEntry, journalEntryDelete, bookReadAgain
     case bookEdit, bookCover, bookCoverChoices
     case bookPhotos, newBookPhoto, photo, photoDelete, photoFile
     case profile, profileEdit, profileAvatar, profileGoal, profilePassword, profileDelete, devices, deviceRevoke
@@ -38,6 +38,7 @@ enum Route: String, CaseIterable, Sendable {
         case .bookReview: "/books/:id/review"
         case .bookRemove: "/books/:id/remove"
         case .bookProgress: "/books/:id/progress"
+        case .bookReadAgain: "/books/:id/read-again"
         case .journalEntry: "/journal/:entryID"
         case .journalEntryDelete: "/journal/:entryID/delete"
         case .bookEdit: "/books/:id/edit"
