@@ -250,3 +250,23 @@ import Testing
         }
     }
 }
+
+@Suite struct JournalCalendarTests {
+    /// The statistics count days by arithmetic; it must agree with the calendar on every day, leap years too.
+    @Test func dayNumbersAgreeWithTheCalendar() {
+        #expect(JournalStatistics.dayNumber("1970-01-01") == 0)
+        #expect(JournalStatistics.dayNumber("2000-03-01") == 11_017)
+        #expect(JournalStatistics.dayNumber("2026-02-30") == nil)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let start = calendar.date(from: DateComponents(year: 1899, month: 12, day: 25))!
+        for offset in stride(from: 0, to: 80_000, by: 37) {
+            let date = calendar.date(byAdding: .day, value: offset, to: start)!
+            let parts = calendar.dateComponents([.year, .month, .day], from: date)
+            let text = String(format: "%04d-%02d-%02d", parts.year!, parts.month!, parts.day!)
+            let number = JournalStatistics.dayNumber(text)
+            #expect(number == Int(date.timeIntervalSince1970 / 86_400), "\(text)")
+            #expect(number.map(JournalStatistics.day) == text)
+        }
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import Mustache
 
 /// A progress bar as the pages draw it: a `<progress>` element and the words beside it.
 struct ProgressBar: Sendable {
@@ -135,4 +136,48 @@ struct JournalDeletePage: Sendable {
     let summary: String
     let deletePath: String
     let keepPath: String
+}
+
+// Lists are looked up field by field; answering directly spares Mustache a Mirror per lookup (100 journal entries,
+// a bar and a form per book in progress).
+extension JournalSection.Item: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "readOn": readOn
+        case "amount": amount
+        case "note": note
+        case "editPath": editPath
+        default: nil
+        }
+    }
+}
+
+extension ProgressBar: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "percent": percent
+        case "summary": summary
+        default: nil
+        }
+    }
+}
+
+extension HomePage.ProgressItem: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "bookID": bookID
+        case "title": title
+        case "authors": authors
+        case "path": path
+        case "coverURL": coverURL
+        case "hasCover": hasCover
+        case "bar": bar
+        case "byPercent": byPercent
+        case "pageCount": pageCount
+        case "progressPath": progressPath
+        case "shelfPath": shelfPath
+        case "csrf": csrf
+        default: nil
+        }
+    }
 }

@@ -25,8 +25,9 @@ struct JournalStatistics: Sendable, Equatable {
     static let weeksShown = 8
     static let monthsShown = 6
 
-    /// Pages read on each day, from `userID`'s whole journal.
-    static func pagesByDay(of userID: Int64, _ db: Database) throws -> (pages: [String: Int], days: Set<String>) {
+    /// Pages read on each day (by day number, days since 1970-01-01), and the days with an update, from
+    /// `userID`'s whole journal.
+    static func pagesByDay(of userID: Int64, _ db: Database) throws -> (pages: [Int: Int], days: Set<Int>) {
         let rows = try Row.fetchCursor(
             db,
             sql: """
@@ -37,14 +38,14 @@ struct JournalStatistics: Sendable, Equatable {
                 WHERE user_book.user_id = ?
                 ORDER BY journal_entry.user_book_id, journal_entry.read_on, journal_entry.id
                 """, arguments: [userID])
-        var pages: [String: Int] = [:]
-        var days = Set<String>()
+        var pages: [Int: Int] = [:]
+        var days = Set<Int>()
         var book: Int64 = -1
         var previous = 0
         while let row = try rows.next() {
             let entryBook: Int64 = row[0]
             if entryBook != book { (book, previous) = (entryBook, 0) }
-            let day: String = row[1]
+            guard let day = dayNumber(row[1]) else { continue }
             days.insert(day)
             let pageCount = (row[4] as Int?).flatMap { BoundedNumber.pageCount.contains($0) ? $0 : nil }
             let page: Int? =
@@ -61,52 +62,65 @@ struct JournalStatistics: Sendable, Equatable {
 
     init() {}
 
-    init(pagesByDay pages: [String: Int], days: Set<String>, today: String) {
+    init(pagesByDay pages: [Int: Int], days: Set<Int>, today: String) {
         hasEntries = !days.isEmpty
-        guard let todayDate = Self.date(today) else { return }
-        let calendar = Self.calendar
-        let weekday = calendar.component(.weekday, from: todayDate)  // 1 = Sunday
-        let monday = calendar.date(byAdding: .day, value: -((weekday + 5) % 7), to: todayDate)!
+        guard let todayNumber = Self.dayNumber(today) else { return }
+        // Day 0, 1970-01-01, was a Thursday: Monday is 0 in this count.
+        let monday = todayNumber - (todayNumber + 3) % 7
         weeks = (0..<Self.weeksShown).reversed().map { back in
-            let start = calendar.date(byAdding: .day, value: -7 * back, to: monday)!
-            let total = (0..<7).reduce(0) { sum, offset in
-                sum + (pages[Self.day(calendar.date(byAdding: .day, value: offset, to: start)!)] ?? 0)
-            }
-            return Period(start: Self.day(start), pages: total)
+            let start = monday - 7 * back
+            return Period(start: Self.day(start), pages: (start..<start + 7).reduce(0) { $0 + (pages[$1] ?? 0) })
         }
         pagesThisWeek = weeks.last?.pages ?? 0
-        var monthTotals: [String: Int] = [:]
-        for (day, count) in pages { monthTotals[String(day.prefix(7)), default: 0] += count }
+        var monthTotals: [Int: Int] = [:]
+        for (day, count) in pages {
+            let (year, month, _) = Self.civil(day)
+            monthTotals[year * 12 + month - 1, default: 0] += count
+        }
+        let (year, month, _) = Self.civil(todayNumber)
         months = (0..<Self.monthsShown).reversed().map { back in
-            let month = Self.day(calendar.date(byAdding: .month, value: -back, to: todayDate)!).prefix(7)
-            return Period(start: String(month), pages: monthTotals[String(month)] ?? 0)
+            let index = year * 12 + month - 1 - back
+            return Period(
+                start: String(format: "%04d-%02d", index / 12, index % 12 + 1), pages: monthTotals[index] ?? 0)
         }
         pagesThisMonth = months.last?.pages ?? 0
         // Today without an update yet does not break a streak that ran to yesterday.
-        var cursor = days.contains(today) ? todayDate : calendar.date(byAdding: .day, value: -1, to: todayDate)!
-        var count = 0
-        while days.contains(Self.day(cursor)), count < 100_000 {
-            count += 1
-            cursor = calendar.date(byAdding: .day, value: -1, to: cursor)!
-        }
-        streak = count
+        var cursor = days.contains(todayNumber) ? todayNumber : todayNumber - 1
+        while days.contains(cursor) { cursor -= 1 }
+        streak = max(0, (days.contains(todayNumber) ? todayNumber : todayNumber - 1) - cursor)
     }
 
-    private static let calendar: Calendar = {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        return calendar
-    }()
-
-    static func date(_ day: String) -> Date? {
+    /// Days since 1970-01-01 of a `yyyy-mm-dd` date, by arithmetic (the civil-calendar formula): a journal of
+    /// thousands of days is summed without a Calendar call per day.
+    static func dayNumber(_ day: String) -> Int? {
+        guard CalendarDate.isValidDay(day) else { return nil }
         let parts = day.split(separator: "-").compactMap { Int($0) }
-        guard parts.count == 3 else { return nil }
-        return calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2]))
+        let (month, dayOfMonth) = (parts[1], parts[2])
+        let year = parts[0] - (month <= 2 ? 1 : 0)
+        let era = (year >= 0 ? year : year - 399) / 400
+        let yearOfEra = year - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + dayOfMonth - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
     }
 
-    static func day(_ date: Date) -> String {
-        let parts = calendar.dateComponents([.year, .month, .day], from: date)
-        return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+    /// The year, month and day of a day number.
+    static func civil(_ number: Int) -> (year: Int, month: Int, day: Int) {
+        let shifted = number + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthPart = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthPart + 2) / 5 + 1
+        let month = monthPart < 10 ? monthPart + 3 : monthPart - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    /// `yyyy-mm-dd` of a day number.
+    static func day(_ number: Int) -> String {
+        let (year, month, day) = civil(number)
+        return String(format: "%04d-%02d-%02d", year, month, day)
     }
 }
 
