@@ -251,6 +251,26 @@ import Testing
     }
 }
 
+extension ReReadTests {
+    /// A finished book put back on Want to read keeps its dates; a page logged on it starts a new read and keeps
+    /// the finished one.
+    @Test func progressOnAFinishedBookPutBackKeepsItsRead() async throws {
+        let app = TestApp()
+        try await app.run { client in
+            let web = WebSession(client)
+            try await web.register("alice")
+            let book = try await web.addBook(["title": "Emma", "page_count": "400", "shelf": "read"])
+            _ = try await web.post("/books/\(book)/dates", ["started_at": "2025-01-02", "finished_at": "2025-02-03"])
+            _ = try await web.post("/books/\(book)/shelf", ["shelf": "want_to_read"])
+            _ = try await web.post("/books/\(book)/progress", ["page": "12"])
+            let entry = try JournalTests.entry(app, book: book)
+            #expect(entry["shelf"] as String == "reading" && entry["finished_at"] as String? == nil)
+            #expect(entry["started_at"] as String? == "2026-03-15")
+            #expect(try await StatisticsStore(db: app.database()).year(2025, of: 1).booksFinished == 1)
+        }
+    }
+}
+
 @Suite struct JournalCalendarTests {
     /// The statistics count days by arithmetic; it must agree with the calendar on every day, leap years too.
     @Test func dayNumbersAgreeWithTheCalendar() {

@@ -4,7 +4,7 @@ import Testing
 
 @testable import ShelfedKit
 
-/// Pages that find by meaning (issue 23): "Search my quotes" — a question about a passage finds the page photo whose
+/// Pages that find by meaning (issue 23): "Read next" on the home page (and for the API), "Search my quotes" — a question about a passage finds the page photo whose
 /// words are about that, though it shares none of them — and the search page, which offers books the server knows
 /// when Google Books finds nothing or cannot answer. Never another person's photo or typed book.
 @Suite(.enabled(if: EmbeddingModelFiles.present, Comment(rawValue: EmbeddingModelFiles.missing)))
@@ -135,6 +135,55 @@ struct MeaningPagesTests {
                 #expect(down.text.contains("While Google Books cannot answer, these"))
                 #expect(Self.resultTitles(down.text).contains("The Desert Prophet"))
             }
+        }
+    }
+
+    /// "Read next" on the home page: what to read from Want to read, by the books the person loved; an empty state
+    /// that says what it needs first.
+    @Test func readNextSuggestsFromWantToReadBecauseOfLovedBooks() async throws {
+        let app = MeaningSearchTests.app()
+        try await app.run(live: true) { client in
+            let alice = WebSession(client)
+            try await alice.register("alice")
+            let loved = try await alice.addBook(
+                [
+                    "title": "The Desert Prophet", "shelf": "read",
+                    "description": "A young duke leads desert nomads against an empire on a planet of spice.",
+                ])
+            _ = try await alice.addBook(
+                [
+                    "title": "Sourdough at Home", "shelf": "want_to_read",
+                    "description": "Recipes for bread, rye and brioche, with starters.",
+                ])
+            _ = try await alice.addBook(
+                [
+                    "title": "Sand and Spice", "shelf": "want_to_read",
+                    "description": "Spice wars on a desert planet ruled by great houses.",
+                ])
+            try await MeaningSearchTests.waitForVectors(app, count: 3)
+            let before = try await alice.get("/").text
+            #expect(before.contains("Read next") && before.contains("Rate the books you loved"))
+            var api = APIClient(client)
+            try await api.signIn("alice@example.com")
+            #expect(try await api.get("/api/v1/recommendations").json?["status"] as? String == "nothing_loved")
+            _ = try await alice.post("/books/\(loved)/review", ["rating": "5"])
+            let home = try await alice.get("/").text
+            let section = try #require(home.components(separatedBy: "Read next</h2>").last)
+            let suggested = MeaningSearchTests.similarTitles(section)
+            #expect(suggested.first == "Sand and Spice", "\(suggested)")
+            #expect(!suggested.contains("The Desert Prophet"))
+            // A cookbook is nothing like a desert epic: not suggested "because you loved" it.
+            #expect(!suggested.contains("Sourdough at Home"))
+            #expect(section.contains("Because you loved <em>The Desert Prophet</em>"))
+
+            // The same for Shelfed's own clients.
+            let answer = try await api.get("/api/v1/recommendations?limit=5")
+            #expect(answer.status == .ok && answer.json?["status"] as? String == "ready")
+            let first = try #require((answer.json?["books"] as? [[String: Any]])?.first)
+            #expect(first["title"] as? String == "Sand and Spice")
+            #expect(first["reasons"] as? [String] == ["Because you loved The Desert Prophet"])
+            #expect(first["shelf_id"] as? Int == Shelf.wantToRead.readerID && first["book_id"] is Int)
+            #expect(try await api.get("/api/v1/recommendations?limit=0").status == .badRequest)
         }
     }
 

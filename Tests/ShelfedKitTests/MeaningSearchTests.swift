@@ -245,55 +245,6 @@ struct MeaningSearchTests {
         }
     }
 
-    /// "Read next" on the home page: what to read from Want to read, by the books the person loved; an empty state
-    /// that says what it needs first.
-    @Test func readNextSuggestsFromWantToReadBecauseOfLovedBooks() async throws {
-        let app = Self.app()
-        try await app.run(live: true) { client in
-            let alice = WebSession(client)
-            try await alice.register("alice")
-            let loved = try await alice.addBook(
-                [
-                    "title": "The Desert Prophet", "shelf": "read",
-                    "description": "A young duke leads desert nomads against an empire on a planet of spice.",
-                ])
-            _ = try await alice.addBook(
-                [
-                    "title": "Sourdough at Home", "shelf": "want_to_read",
-                    "description": "Recipes for bread, rye and brioche, with starters.",
-                ])
-            _ = try await alice.addBook(
-                [
-                    "title": "Sand and Spice", "shelf": "want_to_read",
-                    "description": "Spice wars on a desert planet ruled by great houses.",
-                ])
-            try await Self.waitForVectors(app, count: 3)
-            let before = try await alice.get("/").text
-            #expect(before.contains("Read next") && before.contains("Rate the books you loved"))
-            var api = APIClient(client)
-            try await api.signIn("alice@example.com")
-            #expect(try await api.get("/api/v1/recommendations").json?["status"] as? String == "nothing_loved")
-            _ = try await alice.post("/books/\(loved)/review", ["rating": "5"])
-            let home = try await alice.get("/").text
-            let section = try #require(home.components(separatedBy: "Read next</h2>").last)
-            let suggested = Self.similarTitles(section)
-            #expect(suggested.first == "Sand and Spice", "\(suggested)")
-            #expect(!suggested.contains("The Desert Prophet"))
-            // A cookbook is nothing like a desert epic: not suggested "because you loved" it.
-            #expect(!suggested.contains("Sourdough at Home"))
-            #expect(section.contains("Because you loved <em>The Desert Prophet</em>"))
-
-            // The same for Shelfed's own clients.
-            let answer = try await api.get("/api/v1/recommendations?limit=5")
-            #expect(answer.status == .ok && answer.json?["status"] as? String == "ready")
-            let first = try #require((answer.json?["books"] as? [[String: Any]])?.first)
-            #expect(first["title"] as? String == "Sand and Spice")
-            #expect(first["reasons"] as? [String] == ["Because you loved The Desert Prophet"])
-            #expect(first["shelf_id"] as? Int == Shelf.wantToRead.readerID && first["book_id"] is Int)
-            #expect(try await api.get("/api/v1/recommendations?limit=0").status == .badRequest)
-        }
-    }
-
     /// After an import of 1,000 books the background catches up, and a restart in the middle carries on where it
     /// stopped: every book ends with exactly one vector. (Short texts keep the suite fast; the 5,000-book figures
     /// are in benchmarks/README.md.)

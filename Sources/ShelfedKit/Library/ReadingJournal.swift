@@ -119,7 +119,8 @@ struct ReadingJournal: Sendable {
                     VALUES (?, ?, ?, ?, ?, ?)
                     """, arguments: [entryID, values.readOn, values.page, values.percent, values.note, now])
             let id = db.lastInsertedRowID
-            if entry.shelf == .wantToRead { entry.shelf = .reading }
+            // As a move to Reading on that day would: a read finished before is kept as an earlier read.
+            if entry.shelf == .wantToRead { try entry.move(to: .reading, today: values.readOn, db) }
             if entry.startedAt.map({ values.readOn < $0 }) ?? true { entry.startedAt = values.readOn }
             try Self.keepLatest(&entry, db)
             entry.updatedAt = now
