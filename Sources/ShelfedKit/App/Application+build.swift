@@ -95,9 +95,10 @@ func buildRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
     ShelfController(library: library, renderer: renderer, clock: clock).addRoutes(to: signedIn)
     let bookController = BookController(
         library: library, books: services.books, photos: photos, media: media, renderer: renderer, clock: clock,
-        journal: ReadingJournal(db: services.database),
+        journal: ReadingJournal(db: services.database), series: SeriesStore(db: services.database),
         similar: services.embedder == nil ? nil : SimilarBooks(db: services.database))
     bookController.addRoutes(to: signedIn)
+    SeriesController(series: SeriesStore(db: services.database), renderer: renderer).addRoutes(to: signedIn)
     JournalController(books: bookController).addRoutes(to: signedIn)
     BookEditController(
         library: library, search: services.search, covers: services.covers, uploader: services.uploader,

@@ -11,6 +11,8 @@ struct MyDataExport: Encodable {
         let publisher: String?
         let publishedDate: String?
         let pageCount: Int?
+        let series: String?
+        let seriesPosition: Double?
         let shelf: String
         let favourite: Bool
         let rating: Double?

@@ -53,7 +53,8 @@ struct MyDataStore: Sendable {
             db,
             sql: """
                 SELECT user_book.*, user_book.id AS entry_id, book.title, book.subtitle, book.authors, book.isbn13,
-                    book.isbn10, book.publisher, book.published_date, book.page_count, book.external_ids
+                    book.isbn10, book.publisher, book.published_date, book.page_count, book.external_ids, book.series,
+                    book.series_position
                 FROM user_book JOIN book ON book.id = user_book.book_id WHERE user_book.user_id = ?
                 ORDER BY user_book.added_at, user_book.id
                 """, arguments: [userID]
@@ -63,7 +64,8 @@ struct MyDataStore: Sendable {
                 title: row["title"], subtitle: row["subtitle"],
                 authors: (try? decoder.decode([String].self, from: Data((row["authors"] as String).utf8))) ?? [],
                 isbn13: row["isbn13"], isbn10: row["isbn10"], publisher: row["publisher"],
-                publishedDate: row["published_date"], pageCount: row["page_count"], shelf: row["shelf"],
+                publishedDate: row["published_date"], pageCount: row["page_count"], series: row["series"],
+                seriesPosition: row["series_position"], shelf: row["shelf"],
                 favourite: row["favourite"], rating: row["rating"], review: row["review"],
                 privateNotes: row["private_notes"], owned: row["owned"], format: row["format"],
                 addedAt: row["added_at"],

@@ -179,6 +179,7 @@ extension AppDatabase {
             try db.create(index: "search_history_by_user", on: "search_history", columns: ["user_id", "searched_at"])
         }
         migrator.registerMigration("v15 reading journal", migrate: migrateToJournal)
+        migrator.registerMigration("v16 series", migrate: migrateToSeries)
         return migrator
     }
 }

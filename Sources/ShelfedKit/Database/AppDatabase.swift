@@ -19,12 +19,6 @@ public struct AppDatabase: Sendable {
         self.writer = pool
     }
 
-    /// Gives back the page caches the connections filled (and closes idle readers), without waiting for reads under
-    /// way: after background work that read the whole catalog, so an idle server returns to its idle size.
-    public func releaseMemoryEventually() {
-        (writer as? DatabasePool)?.releaseMemoryEventually()
-    }
-
     /// The names of the migrations applied so far, for diagnostics and tests.
     public func appliedMigrations() throws -> [String] {
         try writer.read { db in try Self.migrator.appliedMigrations(db) }

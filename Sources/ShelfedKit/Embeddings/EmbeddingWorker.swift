@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import NIOConcurrencyHelpers
 
 /// Gives every catalog book and every page photo with words its meaning vector, in the background, at low priority,
 /// a batch at a time (DESIGN §14). The queue is the tables themselves — a row without a vector from the current
@@ -28,8 +27,6 @@ final class EmbeddingWorker: BackgroundWorker {
     let activity: ServerActivity?
     static let quiet: Duration = .milliseconds(300)
     static let longestWait: Duration = .seconds(20)
-    /// Whether everything waiting has been embedded since the last batch (the memory is then given back once).
-    private let caughtUp = NIOLockedValueBox(true)
 
     init(
         db: AppDatabase, embedder: TextEmbedder, clock: AppClock, logger: Logger, batchSize: Int = 8,
@@ -56,19 +53,10 @@ final class EmbeddingWorker: BackgroundWorker {
         let books = try await store.booksWaiting(model: TextEmbedder.modelID, limit: batchSize)
         if !books.isEmpty { return Batch(kind: .book, items: books) }
         let photos = try await store.photosWaiting(model: TextEmbedder.modelID, limit: batchSize)
-        if !photos.isEmpty { return Batch(kind: .photo, items: photos) }
-        if caughtUp.withLockedValue({ state in
-            defer { state = true }
-            return !state
-        }) {
-            // Catching up read every waiting book through the readers' page caches; give them back.
-            store.db.releaseMemoryEventually()
-        }
-        return nil
+        return photos.isEmpty ? nil : Batch(kind: .photo, items: photos)
     }
 
     func run(_ batch: Batch) async throws {
-        caughtUp.withLockedValue { $0 = false }
         await activity?.waitForQuiet(Self.quiet, atMost: Self.longestWait)
         guard let vectors = try await embedder.embed(batch.items.map(\.text), priority: .background) else { return }
         try await store.save(batch.kind, batch.items, vectors: vectors, model: TextEmbedder.modelID, now: clock.now())

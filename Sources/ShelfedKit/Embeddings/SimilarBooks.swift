@@ -5,11 +5,12 @@ import GRDB
 /// the server knows from providers — never another member's typed or imported rows — each with its reasons.
 ///
 /// Cosine alone only ties a good keyword ranking on "similar to" questions (DESIGN §14), so what a reader means by
-/// similar weighs in too: the same author, and shared categories. (Series join when the reading-life issue stores
-/// them.)
+/// similar weighs in too: the same series (its other books come first), the same author, and shared categories.
 struct SimilarBooks: Sendable {
     let db: AppDatabase
 
+    /// Larger than any cosine gap: the other books of a series lead "More like this".
+    static let sameSeriesBonus: Float = 1
     static let sameAuthorBonus: Float = 0.15
     static let sharedCategoryBonus: Float = 0.05
     /// A cosine from which the reasons say "similar themes".
@@ -17,8 +18,9 @@ struct SimilarBooks: Sendable {
 
     /// How alike two books are to a reader: their cosine, plus a bonus for the same author and for each shared
     /// category (at most three count). Chosen on the "similar to" set in MeaningQualityTests.
-    static func score(cosine: Float, sameAuthor: Bool, sharedCategories: Int) -> Float {
-        cosine + (sameAuthor ? sameAuthorBonus : 0) + sharedCategoryBonus * Float(min(sharedCategories, 3))
+    static func score(cosine: Float, sameAuthor: Bool, sharedCategories: Int, sameSeries: Bool = false) -> Float {
+        cosine + (sameSeries ? sameSeriesBonus : 0) + (sameAuthor ? sameAuthorBonus : 0) + sharedCategoryBonus
+            * Float(min(sharedCategories, 3))
     }
 
     /// An author's name as compared: letters only, lower case ("J.K. Rowling" and "J. K. Rowling" are one author).
@@ -87,6 +89,15 @@ struct SimilarBooks: Sendable {
                         """, arguments: StatementArguments(keys) + visibleArguments)
                 shortlist.formUnion(sameAuthor)
             }
+            if let series = book.series {
+                shortlist.formUnion(
+                    try Int64.fetchAll(
+                        db,
+                        sql: """
+                            SELECT book.id FROM book JOIN book_embedding ON book_embedding.book_id = book.id
+                            WHERE book.series = ? COLLATE NOCASE AND \(visible) LIMIT 200
+                            """, arguments: StatementArguments([series]) + visibleArguments))
+            }
             guard !shortlist.isEmpty else { return [] }
             let ids = Array(shortlist)
             let categories = Set(book.categories.map { $0.lowercased() })
@@ -103,14 +114,18 @@ struct SimilarBooks: Sendable {
                 guard let cosine = cosines[candidate.id!] else { continue }
                 let sameAuthor = !authors.isDisjoint(with: candidate.authors.map(Self.nameKey))
                 let shared = candidate.categories.filter { categories.contains($0.lowercased()) }
+                let sameSeries =
+                    book.series != nil && candidate.series?.caseInsensitiveCompare(book.series!) == .orderedSame
                 var reasons: [String] = []
+                if sameSeries, let place = candidate.seriesPlace { reasons.append(place.phrase) }
                 if sameAuthor {
                     reasons.append("Also by \(candidate.authors.first { authors.contains(Self.nameKey($0)) } ?? "")")
                 }
                 if !shared.isEmpty { reasons.append("Also in \(shared.prefix(2).joined(separator: ", "))") }
                 if cosine >= Self.themesFrom { reasons.append("Similar themes") }
                 guard !reasons.isEmpty else { continue }
-                let score = Self.score(cosine: cosine, sameAuthor: sameAuthor, sharedCategories: shared.count)
+                let score = Self.score(
+                    cosine: cosine, sameAuthor: sameAuthor, sharedCategories: shared.count, sameSeries: sameSeries)
                 found.append(
                     Similar(
                         book: candidate, score: score, reasons: reasons,

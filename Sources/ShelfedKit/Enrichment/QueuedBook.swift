@@ -41,6 +41,7 @@ struct QueuedBook: Sendable, Equatable {
             if publisher == nil, fill.publisher == nil { fill.publisher = volume.publisher }
             if publishedDate == nil, fill.publishedDate == nil { fill.publishedDate = volume.publishedDate }
             if coverPath == nil, fill.coverURL == nil { fill.coverURL = volume.coverURL }
+            if fill.series == nil { fill.series = volume.series }
         }
         return fill
     }
@@ -54,6 +55,8 @@ struct BookFill: Sendable, Equatable {
     var publisher: String?
     var publishedDate: String?
     var coverURL: String?
+    /// Written only where the book has no series yet.
+    var series: SeriesPlace?
     /// The downloaded cover, in the covers folder.
     var coverFile: String?
 

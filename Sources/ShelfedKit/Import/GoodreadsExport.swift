@@ -23,8 +23,8 @@ struct GoodreadsExport: Sendable {
                 db,
                 sql: """
                     SELECT user_book.id AS entry_id, book.title, book.subtitle, book.authors, book.isbn10, book.isbn13,
-                        book.publisher, book.page_count, book.published_date, book.external_ids,
-                        user_book.shelf, user_book.favourite, user_book.rating, user_book.review,
+                        book.publisher, book.page_count, book.published_date, book.external_ids, book.series,
+                        book.series_position, user_book.shelf, user_book.favourite, user_book.rating, user_book.review,
                         user_book.private_notes, user_book.owned, user_book.format, user_book.added_at,
                         user_book.finished_at,
                         (SELECT COUNT(*) FROM read_through WHERE user_book_id = user_book.id
@@ -61,6 +61,11 @@ struct GoodreadsExport: Sendable {
         let pages: Int? = row["page_count"]
         var title: String = row["title"]
         if let subtitle = row["subtitle"] as String?, !subtitle.isEmpty { title += ": " + subtitle }
+        // Goodreads keeps a book's series in its title, so an export read back (here or there) keeps it.
+        if let series = (row["series"] as String?).flatMap({ SeriesPlace(name: $0, position: row["series_position"]) })
+        {
+            title = series.goodreadsTitle(title)
+        }
         let cells: [String] = [
             ids["goodreads"] ?? "",
             title,

@@ -82,11 +82,14 @@ struct ImportApplier {
     /// A new catalog row of the user's own and their entry for it, written through `CatalogWriter`.
     private func create(_ book: ImportedBook, shelf: Shelf, _ db: Database) throws -> Int64 {
         let writer = CatalogWriter(db: db)
+        // "Leviathan Wakes (The Expanse, #1)": the series goes where series are kept, the title stays a title.
+        let series = SeriesPlace.split(title: book.title)
         let bookID = try writer.insert(
             CatalogWriter.NewRow(
-                title: book.title, authors: book.authors, isbn10: book.isbn10, isbn13: book.isbn13,
+                title: series?.title ?? book.title, authors: book.authors, isbn10: book.isbn10, isbn13: book.isbn13,
                 publisher: book.publisher, publishedDate: book.publishedDate, description: book.description,
-                pageCount: book.pageCount, source: .import, owner: userID, externalIDs: book.externalIDs),
+                pageCount: book.pageCount, source: .import, owner: userID, externalIDs: book.externalIDs,
+                series: series?.series),
             at: nowValue)
         let latest = book.readThroughs.last
         let entryID = try writer.insert(

@@ -27,6 +27,14 @@ public struct Book: Codable, Sendable, Identifiable, FetchableRecord, MutablePer
     public var updatedAt: Date
     /// The user who typed or imported this row; nil for a provider's shared row.
     public var ownerUserId: Int64?
+    /// The series it belongs to, and its place there (`SeriesPlace`).
+    public var series: String? = nil
+    public var seriesPosition: Double? = nil
+
+    /// Its place in a series, when it has one.
+    var seriesPlace: SeriesPlace? {
+        series.flatMap { SeriesPlace(name: $0, position: seriesPosition) }
+    }
 
     public static let databaseTableName = "book"
     public static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
@@ -58,6 +66,9 @@ public struct UserBook: Codable, Sendable, Identifiable, FetchableRecord, Mutabl
     public var format: String? = nil
     /// The latest progress in percent, for books read by percent (e-books, audiobooks); `currentPage` otherwise.
     public var currentPercent: Double? = nil
+
+    /// Whether progress on this book is given in percent (`ProgressValues.readsByPercent`).
+    var readsByPercent: Bool { ProgressValues.readsByPercent(percent: currentPercent, format: format) }
 
     public static let databaseTableName = "user_book"
     public static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase

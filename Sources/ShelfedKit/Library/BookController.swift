@@ -10,6 +10,7 @@ struct BookController: Sendable {
     let renderer: PageRenderer
     let clock: AppClock
     let journal: ReadingJournal
+    let series: SeriesStore
     /// "More like this"; nil without a model.
     var similar: SimilarBooks? = nil
 
@@ -232,6 +233,7 @@ struct BookController: Sendable {
             context: context, entry: entry, photos: try await photoStrip(entry),
             earlierReads: try await library.earlierReads(of: entry.userBook))
         page.journal = try await journalSection(entry, typed: typed, errors: errors)
+        page.series = try await series.place(of: entry.book, for: entry.userBook.userId).map(BookPage.SeriesLine.init)
         return page
     }
 

@@ -42,7 +42,7 @@ struct BookEditController: Sendable {
             let change = LibraryStore.BookEdit(
                 title: book.title, subtitle: book.subtitle, authors: book.authors, isbn: book.isbn,
                 pageCount: book.pageCount, publisher: book.publisher, publishedDate: book.publishedDate,
-                description: book.description)
+                description: book.description, series: book.series)
             switch try await library.edit(bookID: entry.book.id!, for: context.userID, change, now: clock.now()) {
             case .edited(let bookID):
                 return .seeOther(ActionNotice.link(Paths.book(bookID), adding: [("saved", "book")]))
@@ -149,6 +149,8 @@ extension NewBookForm {
         publishedDate = book.publishedDate ?? ""
         publisher = book.publisher ?? ""
         description = book.description ?? ""
+        series = book.series ?? ""
+        seriesPosition = book.seriesPosition.map(SeriesPlace.spelled) ?? ""
     }
 }
 
@@ -164,6 +166,7 @@ struct EditBookPage: Sendable {
     let hasCover: Bool
     let isShared: Bool
     let titleError, subtitleError, isbnError, pageCountError, publishedDateError, descriptionError: String?
+    let seriesError, seriesPositionError: String?
     var duplicatePath: String?
     var coverError: String?
 
@@ -184,6 +187,8 @@ struct EditBookPage: Sendable {
         pageCountError = errors["page_count"]
         publishedDateError = errors["published_date"]
         descriptionError = errors["description"]
+        seriesError = errors["series"]
+        seriesPositionError = errors["series_position"]
     }
 }
 

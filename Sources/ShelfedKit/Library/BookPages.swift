@@ -36,6 +36,7 @@ struct NewBookPage: Sendable {
 /// The typed values of the manual-add form, as Mustache reads them.
 struct NewBookValues: Sendable {
     let title, subtitle, authors, isbn, pageCount, publishedDate, publisher, description: String
+    let series, seriesPosition: String
 
     init(_ form: NewBookForm) {
         title = form.title
@@ -46,6 +47,8 @@ struct NewBookValues: Sendable {
         publishedDate = form.publishedDate
         publisher = form.publisher
         description = form.description
+        series = form.series
+        seriesPosition = form.seriesPosition
     }
 }
 
@@ -103,6 +106,29 @@ struct BookPage: Sendable {
     var similar: SimilarSection?
     /// Progress, the update form and the reading journal.
     var journal: JournalSection?
+    /// "Book 3 of The Expanse — next: …"; nil for a book in no series.
+    var series: SeriesLine?
+
+    /// The book's place in its series, linking to the series page and to the next book.
+    struct SeriesLine: Sendable {
+        let phrase: String
+        let seriesPath: String
+        let nextTitle: String?
+        let nextPath: String?
+        let nextShelf: String?
+
+        init(_ found: (place: SeriesPlace, next: SeriesStore.Member?)) {
+            phrase = found.place.phrase
+            seriesPath = Paths.series(found.place.name)
+            nextTitle = found.next?.book.title
+            let next = found.next
+            nextPath =
+                next.map { next in
+                    next.shelf != nil ? Paths.book(next.book.id!) : next.book.googleVolumeId.map(Paths.searchVolume)
+                } ?? nil
+            nextShelf = next?.shelf?.title
+        }
+    }
 
     /// The books like this one, or a note saying why there are none yet.
     struct SimilarSection: Sendable {

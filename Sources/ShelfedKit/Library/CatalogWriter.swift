@@ -26,6 +26,7 @@ struct CatalogWriter {
         var source: Book.Source
         var owner: Int64?
         var externalIDs: [String: String] = [:]
+        var series: SeriesPlace? = nil
     }
 
     /// Someone's new shelf entry for a catalog row.
@@ -50,13 +51,14 @@ struct CatalogWriter {
             sql: """
                 INSERT INTO book (google_volume_id, isbn10, isbn13, title, subtitle, authors, publisher, published_date,
                     description, page_count, categories, language, source, created_at, updated_at, owner_user_id,
-                    external_ids)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    external_ids, series, series_position)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
         ).execute(arguments: [
             row.googleVolumeID, row.isbn10, row.isbn13, row.title, row.subtitle, Self.jsonArray(row.authors),
             row.publisher, row.publishedDate, row.description, row.pageCount, Self.jsonArray(row.categories),
             row.language, row.source.rawValue, now, now, row.owner, Self.jsonObject(row.externalIDs),
+            row.series?.name, row.series?.position,
         ])
         let bookID = db.lastInsertedRowID
         let author = try db.cachedStatement(sql: "INSERT INTO book_author (book_id, position, name) VALUES (?, ?, ?)")
@@ -91,12 +93,14 @@ struct CatalogWriter {
                 UPDATE book SET description = COALESCE(description, ?),
                     categories = CASE WHEN categories = '[]' AND ? != '[]' THEN ? ELSE categories END,
                     page_count = COALESCE(page_count, ?), publisher = COALESCE(publisher, ?),
-                    published_date = COALESCE(published_date, ?), updated_at = ?
+                    published_date = COALESCE(published_date, ?),
+                    series_position = CASE WHEN series IS NULL AND ? IS NOT NULL THEN ? ELSE series_position END,
+                    series = COALESCE(series, ?), updated_at = ?
                 WHERE id = ?
                 """,
             arguments: [
-                fill.description, categories, categories, fill.pageCount, fill.publisher, fill.publishedDate, now,
-                bookID,
+                fill.description, categories, categories, fill.pageCount, fill.publisher, fill.publishedDate,
+                fill.series?.name, fill.series?.position, fill.series?.name, now, bookID,
             ])
         guard let coverFile = fill.coverFile else { return false }
         try db.execute(

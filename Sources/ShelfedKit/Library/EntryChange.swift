@@ -68,11 +68,7 @@ struct EntryChange: Sendable {
     /// Applies the change; a move first (it may set today's dates, keeping any it replaces as an earlier read),
     /// then any dates given explicitly.
     func apply(to entry: inout UserBook, today: String, now: Date, _ db: Database) throws {
-        if let shelf {
-            let finishing = shelf == .read && entry.shelf != .read
-            try entry.move(to: shelf, today: today, db)
-            if finishing { try ReadingJournal.finish(&entry, on: entry.finishedAt ?? today, now: now, db) }
-        }
+        if let shelf { try entry.move(to: shelf, today: today, now: now, db) }
         if let favourite { entry.favourite = favourite }
         entry.startedAt = started.applied(to: entry.startedAt)
         entry.finishedAt = finished.applied(to: entry.finishedAt)

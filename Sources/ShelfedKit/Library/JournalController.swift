@@ -108,7 +108,7 @@ struct JournalController: Sendable {
         ProgressValues.parse(
             readOn: typed.readOn, page: typed.page, percent: typed.percent, note: typed.note,
             pageCount: entry.book.pageCount,
-            byPercent: entry.userBook.currentPercent != nil || ProgressValues.byPercent(format: entry.userBook.format),
+            byPercent: entry.userBook.readsByPercent,
             today: clock.today())
     }
 

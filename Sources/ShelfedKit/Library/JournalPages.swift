@@ -58,7 +58,7 @@ struct JournalSection: Sendable {
         let userBook = entry.userBook
         formPath = Paths.bookProgress(entry.book.id!)
         readAgainPath = userBook.shelf == .read ? Paths.bookReadAgain(entry.book.id!) : nil
-        byPercent = userBook.currentPercent != nil || ProgressValues.byPercent(format: userBook.format)
+        byPercent = userBook.readsByPercent
         showsForm = userBook.shelf != .read
         hint =
             switch userBook.shelf {

@@ -15,6 +15,7 @@ public struct NewBook: Sendable {
     public var categories: [String] = []
     public var language: String?
     public var source: Book.Source = .manual
+    var series: SeriesPlace? = nil
 
     public init(title: String) {
         self.title = title
@@ -54,7 +55,7 @@ extension LibraryStore {
                         isbn13: new.isbn?.isbn13, googleVolumeID: new.googleVolumeId, publisher: new.publisher,
                         publishedDate: new.publishedDate, description: new.description, pageCount: new.pageCount,
                         categories: new.categories, language: new.language, source: new.source,
-                        owner: new.isShared ? nil : userID),
+                        owner: new.isShared ? nil : userID, series: new.series),
                     at: nowValue)
             if try Self.request(of: userID, filter: .all).filter(Column("book_id") == bookID).fetchCount(db) > 0 {
                 throw AlreadyInLibrary(bookID: bookID)
@@ -79,9 +80,7 @@ extension LibraryStore {
         bookID: Int64, to shelf: Shelf, for userID: Int64, now: Date, today: String, leavingUnsureUndated: Bool = false
     ) async throws -> Bool {
         try await update(bookID: bookID, for: userID, now: now) { entry, db in
-            let finishing = shelf == .read && entry.shelf != .read
-            try entry.move(to: shelf, today: today, leavingUnsureUndated: leavingUnsureUndated, db)
-            if finishing { try ReadingJournal.finish(&entry, on: entry.finishedAt ?? today, now: now, db) }
+            try entry.move(to: shelf, today: today, now: now, leavingUnsureUndated: leavingUnsureUndated, db)
         }
     }
 

@@ -20,6 +20,7 @@ extension LibraryStore {
         var publisher: String?
         var publishedDate: String?
         var description: String?
+        var series: SeriesPlace? = nil
     }
 
     /// Changes the catalog fields of the user's book. A row they own (typed or imported) changes in place. A
@@ -45,13 +46,14 @@ extension LibraryStore {
             try db.execute(
                 sql: """
                     UPDATE book SET title = ?, subtitle = ?, authors = ?, isbn10 = ?, isbn13 = ?, page_count = ?,
-                        publisher = ?, published_date = ?, description = ?, updated_at = ?
+                        publisher = ?, published_date = ?, description = ?, series = ?, series_position = ?,
+                        updated_at = ?
                     WHERE id = ? AND owner_user_id = ?
                     """,
                 arguments: [
                     edit.title, edit.subtitle, CatalogWriter.jsonArray(edit.authors), edit.isbn?.isbn10,
-                    edit.isbn?.isbn13, edit.pageCount, edit.publisher, edit.publishedDate, edit.description, now,
-                    target, userID,
+                    edit.isbn?.isbn13, edit.pageCount, edit.publisher, edit.publishedDate, edit.description,
+                    edit.series?.name, edit.series?.position, now, target, userID,
                 ])
             try db.execute(sql: "DELETE FROM book_author WHERE book_id = ?", arguments: [target])
             for (position, name) in edit.authors.enumerated() {
@@ -92,13 +94,15 @@ extension LibraryStore {
             || edit.isbn?.isbn13 != book.isbn13 || (edit.isbn == nil && book.isbn10 != nil)
             || edit.pageCount != book.pageCount || edit.publisher != book.publisher
             || edit.publishedDate != book.publishedDate || edit.description != book.description
+            || edit.series != book.seriesPlace
     }
 
     /// A copy of shared row `bookID` owned by `userID`, with their shelf entry and photos moved onto it.
     private static func ownCopy(of bookID: Int64, for userID: Int64, _ db: Database) throws -> Int64 {
         let columns = """
             google_volume_id, isbn10, isbn13, title, subtitle, authors, publisher, published_date, description, \
-            page_count, categories, language, cover_path, source, created_at, updated_at, external_ids
+            page_count, categories, language, cover_path, source, created_at, updated_at, external_ids, series, \
+            series_position
             """
         try db.execute(
             sql: "INSERT INTO book (\(columns), owner_user_id) SELECT \(columns), ? FROM book WHERE id = ?",

@@ -11,12 +11,16 @@ struct NewBookForm: Sendable, Decodable {
     var publishedDate = ""
     var publisher = ""
     var description = ""
+    /// The series and the book's place in it; only the edit form has them.
+    var series = ""
+    var seriesPosition = ""
     var shelf = Shelf.wantToRead.rawValue
 
     init() {}
 
     enum CodingKeys: String, CodingKey {
-        case title, subtitle, authors, isbn, publisher, description, shelf
+        case title, subtitle, authors, isbn, publisher, description, shelf, series
+        case seriesPosition = "series_position"
         case pageCount = "page_count"
         case publishedDate = "published_date"
     }
@@ -31,6 +35,8 @@ struct NewBookForm: Sendable, Decodable {
         publishedDate = try form.trimmed(.publishedDate)
         publisher = try form.trimmed(.publisher)
         description = try form.trimmed(.description)
+        series = try form.optionalTrimmed(.series) ?? ""
+        seriesPosition = try form.optionalTrimmed(.seriesPosition) ?? ""
         shelf = try form.optionalTrimmed(.shelf) ?? Shelf.wantToRead.rawValue
     }
 
@@ -66,8 +72,24 @@ struct NewBookForm: Sendable, Decodable {
             errors["subtitle"] =
                 "Keep the subtitle to \(CatalogLimits.spelled(CatalogLimits.title)) characters or fewer."
         }
+        var seriesPlace: SeriesPlace?
+        if series.count > SeriesPlace.maxNameLength {
+            errors["series"] =
+                "Keep the series name to \(CatalogLimits.spelled(SeriesPlace.maxNameLength)) characters or fewer."
+        }
+        var position: Double?
+        if !seriesPosition.isEmpty {
+            position = SeriesPlace.parsePosition(seriesPosition)
+            if position == nil {
+                errors["series_position"] = "Enter the book's number in the series, like 3 or 2.5 (0 to 9,999)."
+            } else if series.isEmpty {
+                errors["series"] = "Enter the series this is book \(seriesPosition) of, or leave the number empty."
+            }
+        }
+        if !series.isEmpty { seriesPlace = SeriesPlace(name: series, position: position) }
         for (field, value) in [
             ("title", title), ("subtitle", subtitle), ("authors", authors), ("publisher", publisher),
+            ("series", series),
         ]
         where Self.hasControlCharacters(value) {
             errors[field] = "Remove the invisible control characters from this field."
@@ -90,6 +112,7 @@ struct NewBookForm: Sendable, Decodable {
         book.publishedDate = publishedDate.isEmpty ? nil : publishedDate
         book.publisher = publisher.isEmpty ? nil : publisher
         book.description = description.isEmpty ? nil : description
+        book.series = seriesPlace
         book.source = .manual
         return .success((book, chosenShelf))
     }

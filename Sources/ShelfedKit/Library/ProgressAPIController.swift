@@ -154,7 +154,7 @@ struct ProgressAPIController: Sendable {
         let result = ProgressValues.parse(
             readOn: body.readOn, page: body.page.map(String.init), percent: body.percent.map { String($0) },
             note: body.note, pageCount: entry.book.pageCount,
-            byPercent: entry.userBook.currentPercent != nil || ProgressValues.byPercent(format: entry.userBook.format),
+            byPercent: entry.userBook.readsByPercent,
             today: clock.today())
         switch result {
         case .success(let values): return values
@@ -170,8 +170,7 @@ struct ProgressAPIController: Sendable {
             progress: Progress(
                 page: progress.page, percent: progress.percent, pageCount: progress.pageCount,
                 fraction: progress.fraction,
-                byPercent: entry.userBook.currentPercent != nil
-                    || ProgressValues.byPercent(format: entry.userBook.format)),
+                byPercent: entry.userBook.readsByPercent),
             entries: entries.map { Entry($0, bookID: entry.book.id!) }, entryCount: total)
     }
 

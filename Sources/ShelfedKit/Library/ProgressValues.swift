@@ -14,8 +14,10 @@ struct ProgressValues: Sendable, Equatable {
     static let maxNoteLength = 2_000
     static let pages = 0...BoundedNumber.pageCount.upperBound
 
-    /// Formats whose progress is a percent rather than a page: e-books and audiobooks have no fixed pages.
-    static func byPercent(format: String?) -> Bool {
+    /// Whether a book's progress is a percent rather than a page: it was tracked in percent already, or its format
+    /// has no fixed pages (e-books, audiobooks).
+    static func readsByPercent(percent: Double?, format: String?) -> Bool {
+        guard percent == nil else { return true }
         guard let format = format?.lowercased() else { return false }
         return ["ebook", "e-book", "kindle", "audio", "audiobook", "audible", "digital"].contains {
             format.contains($0)

@@ -50,8 +50,19 @@ extension UserBook {
     ///
     /// With `leavingUnsureUndated`, a book that goes to Read never having been started is left without a finish
     /// date (read, date unknown) rather than finished today: it may have been read years ago, and the page asks.
-    mutating func move(to shelf: Shelf, today: String, leavingUnsureUndated: Bool = false, _ db: Database) throws {
+    ///
+    /// A move to Read also puts the reading progress at the end (`ReadingJournal.finish`).
+    mutating func move(
+        to shelf: Shelf, today: String, now: Date, leavingUnsureUndated: Bool = false, _ db: Database
+    ) throws {
         guard shelf != self.shelf else { return }
+        try changeDates(movingTo: shelf, today: today, leavingUnsureUndated: leavingUnsureUndated, db)
+        if shelf == .read { try ReadingJournal.finish(&self, on: finishedAt ?? today, now: now, db) }
+    }
+
+    private mutating func changeDates(
+        movingTo shelf: Shelf, today: String, leavingUnsureUndated: Bool, _ db: Database
+    ) throws {
         self.shelf = shelf
         switch shelf {
         case .wantToRead:

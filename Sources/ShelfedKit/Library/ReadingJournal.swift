@@ -83,7 +83,7 @@ struct ReadingJournal: Sendable {
                 let percent: Double? = row[2]
                 found[row[0]] = (
                     ReadingProgress(page: row[1], percent: percent, pageCount: row[3]),
-                    percent != nil || ProgressValues.byPercent(format: row[4])
+                    ProgressValues.readsByPercent(percent: percent, format: row[4])
                 )
             }
             return found
@@ -120,7 +120,7 @@ struct ReadingJournal: Sendable {
                     """, arguments: [entryID, values.readOn, values.page, values.percent, values.note, now])
             let id = db.lastInsertedRowID
             // As a move to Reading on that day would: a read finished before is kept as an earlier read.
-            if entry.shelf == .wantToRead { try entry.move(to: .reading, today: values.readOn, db) }
+            if entry.shelf == .wantToRead { try entry.move(to: .reading, today: values.readOn, now: now, db) }
             if entry.startedAt.map({ values.readOn < $0 }) ?? true { entry.startedAt = values.readOn }
             try Self.keepLatest(&entry, db)
             entry.updatedAt = now

@@ -60,8 +60,6 @@ struct JournalStatistics: Sendable, Equatable {
         return (pages, days)
     }
 
-    init() {}
-
     init(pagesByDay pages: [Int: Int], days: Set<Int>, today: String) {
         hasEntries = !days.isEmpty
         guard let todayNumber = Self.dayNumber(today) else { return }

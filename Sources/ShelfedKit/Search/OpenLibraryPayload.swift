@@ -19,9 +19,10 @@ struct OpenLibraryEdition: Decodable {
     let languages: [Key]?
     let subjects: [String]?
     let works: [Key]?
+    let series: [String]?
 
     enum CodingKeys: String, CodingKey {
-        case title, subtitle, publishers, description, covers, authors, languages, subjects, works
+        case title, subtitle, publishers, description, covers, authors, languages, subjects, works, series
         case publishDate = "publish_date"
         case numberOfPages = "number_of_pages"
         case isbn10 = "isbn_10"
@@ -48,7 +49,8 @@ struct OpenLibraryEdition: Decodable {
             isbn10: isbn10, isbn13: isbn13,
             coverURL: cover.map { "\(coversBaseURL)/b/id/\($0)-L.jpg" },
             thumbnailURL: cover.map { "\(coversBaseURL)/b/id/\($0)-M.jpg" },
-            averageRating: nil, ratingsCount: nil)
+            averageRating: nil, ratingsCount: nil,
+            series: (series ?? []).prefix(5).lazy.compactMap(SeriesPlace.fromOpenLibrary).first)
     }
 }
 

@@ -26,6 +26,8 @@ public struct VolumeResult: Codable, Sendable, Equatable {
     public var thumbnailURL: String?
     public var averageRating: Double?
     public var ratingsCount: Int?
+    /// The series the provider names (Open Library's editions do; Google Books gives only an id, not a name).
+    var series: SeriesPlace? = nil
 
     /// The year of `publishedDate` (`yyyy`, `yyyy-mm` or `yyyy-mm-dd`), for result lists.
     public var year: String? {

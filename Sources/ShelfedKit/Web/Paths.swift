@@ -67,6 +67,8 @@ enum Paths {
 
     static func shelf(_ shelf: Shelf) -> String { Route.shelf.link(shelf.slug) }
     static func book(_ id: Int64) -> String { Route.book.link(id) }
+    static let seriesIndex = Route.series.link()
+    static func series(_ name: String) -> String { Route.series.link() + "?name=" + queryEscape(name) }
     static func bookShelf(_ id: Int64) -> String { Route.bookShelf.link(id) }
     static func bookFavourite(_ id: Int64) -> String { Route.bookFavourite.link(id) }
     static func bookDates(_ id: Int64) -> String { Route.bookDates.link(id) }

@@ -5,7 +5,7 @@ import Hummingbird
 /// Facts about a route, such as whether it takes a streamed upload, live here, not in path checks elsewhere.
 enum Route: String, CaseIterable, Sendable {
     case home, health, login, forgotPassword, register, logout
-    case shelves, shelf, favourites
+    case shelves, shelf, favourites, series
     case newBook, books, book, bookShelf, bookFavourite, bookDates, bookReview, bookRemove
     case bookProgress, journalEntry, journalEntryDelete, bookReadAgain
     case bookEdit, bookCover, bookCoverChoices
@@ -29,6 +29,7 @@ enum Route: String, CaseIterable, Sendable {
         case .shelves: "/shelves"
         case .shelf: "/shelves/:shelf"
         case .favourites: "/favourites"
+        case .series: "/series"
         case .newBook: "/books/new"
         case .books: "/books"
         case .book: "/books/:id"

@@ -1,0 +1,97 @@
+import Hummingbird
+
+/// The series pages: `/series` lists the series of the person's library, `/series?name=…` one series in order with
+/// the person's shelf for each book and a way to add the ones they don't have.
+struct SeriesController: Sendable {
+    let series: SeriesStore
+    let renderer: PageRenderer
+
+    func addRoutes(to router: RouterGroup<SignedInContext>) {
+        router.get(Route.series.routerPath, use: show)
+    }
+
+    /// GET /series[?name=]
+    @Sendable func show(_ request: Request, context: SignedInContext) async throws -> HTML {
+        guard let name = request.uri.queryParameters["name"].map(String.init), !name.isEmpty else {
+            let summaries = try await series.summaries(for: context.userID)
+            return try renderer.render(
+                SeriesIndexPage(context: context, summaries: summaries), template: "library/series")
+        }
+        // A name longer than any series can have, or with control characters, names no series.
+        guard SeriesPlace(name: name, position: nil) != nil else { throw Self.noSuchSeries }
+        let members = try await series.members(of: name, for: context.userID)
+        guard members.contains(where: { $0.shelf != nil }) else { throw Self.noSuchSeries }
+        return try renderer.render(
+            SeriesPage(context: context, name: name, members: members), template: "library/series")
+    }
+
+    private static let noSuchSeries = AppError.notFound(
+        "None of your books is in a series of that name. Your series are listed under Series.")
+}
+
+/// `library/series` without a name: the series of the person's library.
+struct SeriesIndexPage: Sendable {
+    struct Item: Sendable {
+        let name: String
+        let path: String
+        let coverURL: String
+        let counts: String
+    }
+
+    let chrome: PageChrome
+    let isIndex = true
+    let series: [Item]
+
+    init(context: some PageContext, summaries: [SeriesStore.Summary]) {
+        chrome = PageChrome(title: "Series", context: context, tab: .shelves)
+        series = summaries.map { summary in
+            Item(
+                name: summary.name, path: Paths.series(summary.name), coverURL: BookCover.url(for: summary.coverPath),
+                counts: "\(summary.inLibrary) in your library · \(summary.read) read")
+        }
+    }
+}
+
+/// `library/series` for one series: its books in order, each with the person's shelf or an Add button.
+struct SeriesPage: Sendable {
+    struct Item: Sendable {
+        let number: String?
+        let title: String
+        let authors: String?
+        let coverURL: String
+        let hasCover: Bool
+        let path: String?
+        let shelfTitle: String?
+        let addVolumeID: String?
+        let addISBN: String?
+    }
+
+    let chrome: PageChrome
+    let isIndex = false
+    let name: String
+    let summary: String
+    let books: [Item]
+    let addPath = Paths.searchAdd
+    let returnTo: String
+
+    init(context: some PageContext, name: String, members: [SeriesStore.Member]) {
+        let shown = members.first { $0.shelf != nil }?.book.series ?? name
+        chrome = PageChrome(title: shown, context: context, tab: .shelves)
+        self.name = shown
+        let read = members.filter { $0.shelf == .read }.count
+        let mine = members.filter { $0.shelf != nil }.count
+        summary = "\(members.count) \(members.count == 1 ? "book" : "books") · \(mine) in your library · \(read) read"
+        returnTo = Paths.series(shown)
+        books = members.map { member in
+            let book = member.book
+            let inLibrary = member.shelf != nil
+            return Item(
+                number: book.seriesPosition.map(SeriesPlace.spelled), title: book.title,
+                authors: book.authors.isEmpty ? nil : book.authors.joined(separator: ", "),
+                coverURL: BookCover.url(for: book.coverPath), hasCover: book.coverPath != nil,
+                path: inLibrary ? Paths.book(book.id!) : book.googleVolumeId.map(Paths.searchVolume),
+                shelfTitle: member.shelf?.title, addVolumeID: inLibrary ? nil : book.googleVolumeId,
+                addISBN: inLibrary || book.googleVolumeId != nil ? nil : book.isbn13 ?? book.isbn10)
+        }
+    }
+}
