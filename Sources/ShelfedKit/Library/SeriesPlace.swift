@@ -69,7 +69,9 @@ extension SeriesPlace {
             .trimmingCharacters(in: .whitespaces)
         if name.hasSuffix(",") { name.removeLast() }
         let numberText = String(String.UnicodeScalarView(scalars[(hash + 1)..<(scalars.count - 1)]))
-        let first = numberText.split(separator: "-", maxSplits: 1).first.map(String.init) ?? numberText
+        let first =
+            numberText.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init)
+            ?? numberText
         let bare = String(String.UnicodeScalarView(scalars[..<open])).trimmingCharacters(in: .whitespaces)
         guard !bare.isEmpty, let position = parsePosition(first.trimmingCharacters(in: .whitespaces)),
             let place = SeriesPlace(name: name, position: position)
