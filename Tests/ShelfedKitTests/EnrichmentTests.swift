@@ -159,6 +159,9 @@ import Testing
             try await worker.runUntilIdle()
             #expect(try queue("Sabriel")["status"] as String == "enriched")
             #expect(try book("Sabriel")["page_count"] as Int? == 491)
+            // The edition's series ("The Old Kingdom ; 1") fills the book's.
+            #expect(try book("Sabriel")["series"] as String? == "The Old Kingdom")
+            #expect(try book("Sabriel")["series_position"] as Double? == 1)
             #expect(fake.googleRequests.isEmpty)
         }
     }
