@@ -175,6 +175,45 @@ struct SeriesPageTests {
         }
     }
 
+    @Test func theAPIListsSeriesAndASeriesInOrderButNeverAnotherMembersBooks() async throws {
+        try await TestApp().run { client in
+            let alice = WebSession(client)
+            try await alice.register("alice")
+            let second = try await alice.addBook([
+                "title": "Caliban's War", "series": "The Expanse", "series_position": "2",
+            ])
+            _ = try await alice.addBook(
+                ["title": "Leviathan Wakes", "series": "The Expanse", "series_position": "1", "shelf": "read"])
+            let bob = WebSession(client)
+            try await bob.register("bob")
+            _ = try await bob.addBook(["title": "Bob's own", "series": "The Expanse", "series_position": "3"])
+            var api = APIClient(client)
+            try await api.signIn("alice@example.com")
+
+            let list = try await api.get("/api/v1/series")
+            #expect(list.status == .ok)
+            let series = try #require(list.json?["series"] as? [[String: Any]])
+            #expect(series.count == 1 && series[0]["name"] as? String == "The Expanse")
+            #expect(series[0]["book_count"] as? Int == 2 && series[0]["read_count"] as? Int == 1)
+
+            let books = try await api.get("/api/v1/series/books?name=the+expanse")
+            #expect(books.status == .ok && books.json?["name"] as? String == "The Expanse")
+            let items = try #require(books.json?["books"] as? [[String: Any]])
+            #expect(items.map { $0["title"] as? String } == ["Leviathan Wakes", "Caliban's War"])
+            #expect(items[1]["id"] as? Int == Int(second) && items[1]["position"] as? Double == 2)
+            #expect(items[0]["shelf_id"] as? Int == Shelf.read.readerID)
+
+            #expect(try await api.get("/api/v1/series/books?name=Discworld").status == .notFound)
+            #expect(try await api.get("/api/v1/series/books").status == .badRequest)
+            let long = String(repeating: "x", count: 5_000)
+            #expect(try await api.get("/api/v1/series/books?name=\(long)").status == .notFound)
+            var bobsAPI = APIClient(client)
+            try await bobsAPI.signIn("bob@example.com")
+            let bobs = try await bobsAPI.get("/api/v1/series/books?name=The%20Expanse")
+            #expect((bobs.json?["books"] as? [[String: Any]])?.map { $0["title"] as? String } == ["Bob's own"])
+        }
+    }
+
     static func title(_ app: TestApp, _ id: Int64) async throws -> String {
         try await app.database().read { db in
             try String.fetchOne(db, sql: "SELECT title FROM book WHERE id = ?", arguments: [id])

@@ -17,7 +17,7 @@ enum APIRoute: String, CaseIterable, Sendable {
     case bookPhotos, photo, photoFile, profile, scanBarcode, scanShelf, quotes
     case searchISBN, searchTitle, searchAuthor, enrich
     case searchSimilar, searchV2, bookSimilar, searchAdvanced, trendingSearches, recommendations
-    case bookProgress, progressEntry, bookReadAgain
+    case bookProgress, progressEntry, bookReadAgain, series, seriesBooks
     case imports, batchEnrich, importStatus, importStream, importResults, jobCancel
     case openAPI, docs
 
@@ -49,6 +49,8 @@ enum APIRoute: String, CaseIterable, Sendable {
         case .bookProgress: "/api/v1/books/:id/progress"
         case .progressEntry: "/api/v1/progress/:entryID"
         case .bookReadAgain: "/api/v1/books/:id/read-again"
+        case .series: "/api/v1/series"
+        case .seriesBooks: "/api/v1/series/books"
         case .imports: "/api/v2/imports"
         case .batchEnrich: "/api/batch-enrich"
         case .importStatus: "/api/v2/imports/:jobId"
@@ -72,7 +74,8 @@ enum APIRoute: String, CaseIterable, Sendable {
         case .jobCancel: [.delete]
         case .importStatus, .importStream, .importResults: [.get]
         case .shelves, .shelf, .photoFile, .profile, .quotes, .searchISBN, .searchTitle, .searchAuthor, .openAPI, .docs,
-            .searchSimilar, .searchV2, .bookSimilar, .searchAdvanced, .trendingSearches, .recommendations:
+            .searchSimilar, .searchV2, .bookSimilar, .searchAdvanced, .trendingSearches, .recommendations, .series,
+            .seriesBooks:
             [.get]
         }
     }
