@@ -208,11 +208,7 @@ struct MeaningSearchTests {
         try await app.run(live: true) { client in
             let alice = WebSession(client)
             try await alice.register("alice")
-            var ids: [String: Int64] = [:]
-            for book in books {
-                ids[book.title] = try await alice.addBook(
-                    ["title": book.title, "authors": book.authors, "description": book.description])
-            }
+            let ids = try await Self.add(books, to: alice)
             let bob = WebSession(client)
             try await bob.register("bob")
             _ = try await bob.addBook(
@@ -234,6 +230,16 @@ struct MeaningSearchTests {
             #expect(section.contains("Also by J.K. Rowling") || section.contains("Also by J. K. Rowling"))
             #expect(!page.contains("Bob&#39;s wizard diary") && !page.contains("wizard diary"))
         }
+    }
+
+    /// Adds `books` by hand to `web`'s library; their ids by title.
+    static func add(_ books: [RealBook], to web: WebSession) async throws -> [String: Int64] {
+        var ids: [String: Int64] = [:]
+        for book in books {
+            ids[book.title] = try await web.addBook(
+                ["title": book.title, "authors": book.authors, "description": book.description])
+        }
+        return ids
     }
 
     /// The titles in the "More like this" list, in order.

@@ -147,11 +147,7 @@ struct SeriesPageTests {
         try await app.run(live: true) { client in
             let alice = WebSession(client)
             try await alice.register("alice")
-            var ids: [String: Int64] = [:]
-            for book in books {
-                ids[book.title] = try await alice.addBook(
-                    ["title": book.title, "authors": book.authors, "description": book.description])
-            }
+            let ids = try await MeaningSearchTests.add(books, to: alice)
             // Two books no reader would pair, put in one series by hand.
             let stone = try #require(ids["Harry Potter and the Sorcerer's Stone"])
             let morel = try #require(ids["The Invention of Morel"])

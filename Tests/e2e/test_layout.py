@@ -45,6 +45,10 @@ def library(server):
     session.post(server + books["plain"] + "/review", data={"_csrf": token, "rating": "3.75", "review": "Good."})
     session.post(server + books["plain"] + "/favourite", data={"_csrf": token, "favourite": "1"})
     books["plain_id"] = books["plain"].rsplit("/", 1)[1]
+    # A series, so the series pages and the book page's "Book 2 of …" line are laid out too.
+    session.post(server + books["plain"] + "/edit", data={
+        "_csrf": token, "title": "Plainly Without a Cover", "authors": "Pat Writer, Sam Second-Author",
+        "series": "The Layout Cycle", "series_position": "2.5"})
     return session, books
 
 
@@ -60,6 +64,8 @@ PAGES = {
     "book-long-title": "{long}",
     "book-remove": "{long}/remove",
     "book-edit": "{cover}/edit",
+    "series-index": "/series",
+    "series": "/series?name=The%20Layout%20Cycle",
     "photo-new": "{plain}/photos/new",
     "new-book": "/books/new",
     "search": "/search?q=harry+potter",

@@ -88,7 +88,8 @@ def test_reflected_query_values(server, alice, value):
     for path, query in [("/books/new", {"title": value, "authors": value, "isbn": value}),
                         ("/search", {"q": value}), ("/search", {"q": value, "field": "title"}),
                         ("/shelves", {"sort": value, "order": value, "page": value}),
-                        ("/quotes", {"q": value}), ("/library/search", {"q": value}), ("/scan/books", {"isbn": value})]:
+                        ("/quotes", {"q": value}), ("/library/search", {"q": value}), ("/scan/books", {"isbn": value}),
+                        ("/series", {"name": value})]:
         page = alice.get(path, params=query)
         if len(value) > 100_000 and page.status_code in (400, 414, 431):
             # A megabyte of URL is refused before any handler reads it; the refusal must still be harmless.
@@ -117,8 +118,9 @@ def test_stored_book_text(server, alice, value):
         return
 
     def pages_for(text):
-        book = alice.add_book(text, authors=text, publisher=text, description=text, shelf="reading")
-        paths = ["/", "/shelves", "/shelves/reading", "/favourites", "/books/{}", "/books/{}/remove", "/profile"]
+        book = alice.add_book(text, authors=text, publisher=text, description=text, series=text, shelf="reading")
+        paths = ["/", "/shelves", "/shelves/reading", "/favourites", "/books/{}", "/books/{}/remove", "/profile",
+                 "/series"]
         pages = {path: alice.get(path.format(book)) for path in paths}
         assert alice.post(f"/books/{book}/remove", {}, allow_redirects=False).status_code == 303
         return pages

@@ -36,3 +36,18 @@ enum BookCover {
         return "/covers/" + path
     }
 }
+
+/// Where a list of books that may not all be the person's ("More like this", a series) links each one and how it adds
+/// it: the book's own page when it is in their library; else the search's page for a Google volume, added by its
+/// volume id, or by its ISBN when it has no volume id.
+struct CatalogLink: Sendable {
+    let path: String?
+    let addVolumeID: String?
+    let addISBN: String?
+
+    init(_ book: Book, inLibrary: Bool) {
+        path = inLibrary ? Paths.book(book.id!) : book.googleVolumeId.map(Paths.searchVolume)
+        addVolumeID = inLibrary ? nil : book.googleVolumeId
+        addISBN = inLibrary || book.googleVolumeId != nil ? nil : book.isbn13 ?? book.isbn10
+    }
+}

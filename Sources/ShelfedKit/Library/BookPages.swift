@@ -122,10 +122,7 @@ struct BookPage: Sendable {
             seriesPath = Paths.series(found.place.name)
             nextTitle = found.next?.book.title
             let next = found.next
-            nextPath =
-                next.map { next in
-                    next.shelf != nil ? Paths.book(next.book.id!) : next.book.googleVolumeId.map(Paths.searchVolume)
-                } ?? nil
+            nextPath = next.flatMap { CatalogLink($0.book, inLibrary: $0.shelf != nil).path }
             nextShelf = next?.shelf?.title
         }
     }
@@ -156,15 +153,13 @@ struct BookPage: Sendable {
             let returnTo = Paths.book(bookID)
             books = similar.map { found in
                 let book = found.book
-                let inLibrary = found.shelf != nil
+                let link = CatalogLink(book, inLibrary: found.shelf != nil)
                 return Item(
                     title: book.title, authors: book.authors.isEmpty ? nil : book.authors.joined(separator: ", "),
-                    coverURL: BookCover.url(for: book.coverPath), hasCover: book.coverPath != nil,
-                    path: inLibrary ? Paths.book(book.id!) : book.googleVolumeId.map(Paths.searchVolume),
+                    coverURL: BookCover.url(for: book.coverPath), hasCover: book.coverPath != nil, path: link.path,
                     reasons: found.reasons.joined(separator: " · "), shelfTitle: found.shelf?.title,
-                    addVolumeID: inLibrary ? nil : book.googleVolumeId,
-                    addISBN: inLibrary || book.googleVolumeId != nil ? nil : book.isbn13 ?? book.isbn10,
-                    addPath: Paths.searchAdd, returnTo: returnTo, csrf: csrf)
+                    addVolumeID: link.addVolumeID, addISBN: link.addISBN, addPath: Paths.searchAdd, returnTo: returnTo,
+                    csrf: csrf)
             }
             note =
                 !embedded

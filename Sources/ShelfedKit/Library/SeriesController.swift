@@ -84,14 +84,12 @@ struct SeriesPage: Sendable {
         returnTo = Paths.series(shown)
         books = members.map { member in
             let book = member.book
-            let inLibrary = member.shelf != nil
+            let link = CatalogLink(book, inLibrary: member.shelf != nil)
             return Item(
                 number: book.seriesPosition.map(SeriesPlace.spelled), title: book.title,
                 authors: book.authors.isEmpty ? nil : book.authors.joined(separator: ", "),
-                coverURL: BookCover.url(for: book.coverPath), hasCover: book.coverPath != nil,
-                path: inLibrary ? Paths.book(book.id!) : book.googleVolumeId.map(Paths.searchVolume),
-                shelfTitle: member.shelf?.title, addVolumeID: inLibrary ? nil : book.googleVolumeId,
-                addISBN: inLibrary || book.googleVolumeId != nil ? nil : book.isbn13 ?? book.isbn10)
+                coverURL: BookCover.url(for: book.coverPath), hasCover: book.coverPath != nil, path: link.path,
+                shelfTitle: member.shelf?.title, addVolumeID: link.addVolumeID, addISBN: link.addISBN)
         }
     }
 }
