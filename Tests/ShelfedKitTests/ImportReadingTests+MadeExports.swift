@@ -112,7 +112,7 @@ extension ImportReadingTests {
         #expect(file.count(on: .known(.wantToRead)) == 25)
         #expect(file.count(on: .known(.read)) == 12)
         #expect(file.count(on: .known(.reading)) == 1)
-        #expect(file.count(on: .custom("did-not-finish")) == 2)
+        #expect(file.count(on: .known(.didNotFinish)) == 2)
         #expect(file.books.filter { $0.rating != nil }.count == 7)
         #expect(file.books.contains { $0.rating == 3.75 } && file.books.contains { $0.rating == 4.25 })
         #expect(

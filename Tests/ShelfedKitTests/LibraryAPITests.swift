@@ -50,7 +50,7 @@ import Testing
                 (["title": "X", "page_count": 100_001], 422),
                 (["title": "X", "published_date": "+024-+1-+1"], 422),
                 (["title": "X\u{0}Y"], 422),
-                (["title": "X", "shelf_id": 4], 422),
+                (["title": "X", "shelf_id": 5], 422),
                 (["title": "X", "page_count": "12"], 400),
                 (["title": 12], 400),
                 (["isbn": "123"], 400),

@@ -29,9 +29,13 @@ import Testing
             let body = try #require(response.json)
             #expect(body["user"] as? String == "alice@example.com")
             let shelves = try #require(body["shelves"] as? [[String: Any]])
-            #expect(shelves.map { $0["id"] as? Int } == [1, 2, 3])
-            #expect(shelves.map { $0["name"] as? String } == ["Currently Reading", "Want to Read", "Read"])
-            #expect(shelves.map { $0["book_count"] as? Int } == [1, 1, 1])
+            // Ids 1–3 as the Reader app knows them, then Did not finish (issue 24) after them.
+            #expect(shelves.map { $0["id"] as? Int } == [1, 2, 3, 4])
+            #expect(
+                shelves.map { $0["name"] as? String } == [
+                    "Currently Reading", "Want to Read", "Read", "Did Not Finish",
+                ])
+            #expect(shelves.map { $0["book_count"] as? Int } == [1, 1, 1, 0])
         }
     }
 
@@ -53,7 +57,7 @@ import Testing
             #expect(empty.map { $0["title"] as? String } == ["Notes"])
             #expect(empty[0]["isbn"] is NSNull)
 
-            for bad in ["0", "4", "-1", "x", "99999999999999999999999"] {
+            for bad in ["0", "5", "-1", "x", "99999999999999999999999"] {
                 let response = try await api.get("/api/v1/shelves/\(bad)")
                 #expect(response.status == .notFound, "\(bad)")
                 #expect(response.json?["error"] is String)

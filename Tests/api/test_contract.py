@@ -53,7 +53,7 @@ def test_reader_app_with_the_key_in_the_query_string(server):
     shelves = client.shelves()
     assert shelves["user"] == email
     assert [(s["id"], s["name"], s["book_count"]) for s in shelves["shelves"]] == [
-        (1, "Currently Reading", 1), (2, "Want to Read", 0), (3, "Read", 1)]
+        (1, "Currently Reading", 1), (2, "Want to Read", 0), (3, "Read", 1), (4, "Did Not Finish", 0)]
 
     shelf = client.get("/api/v1/shelves/1").json()
     assert shelf["shelf"] == {"id": 1, "name": "Currently Reading"}

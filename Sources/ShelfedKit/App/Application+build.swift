@@ -100,6 +100,7 @@ func buildRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
     bookController.addRoutes(to: signedIn)
     SeriesController(series: SeriesStore(db: services.database), renderer: renderer).addRoutes(to: signedIn)
     JournalController(books: bookController).addRoutes(to: signedIn)
+    DidNotFinishController(books: bookController).addRoutes(to: signedIn)
     BookEditController(
         library: library, search: services.search, covers: services.covers, uploader: services.uploader,
         renderer: renderer, clock: clock, maxUploadBytes: config.maxUploadBytes

@@ -57,7 +57,7 @@ struct ShelfScanController: Sendable {
         let scan = try await requireScan(context)
         let form = FormFields(urlEncoded: String(buffer: try await request.collectBody(upTo: 64 * 1024)))
         guard let shelf = form["shelf"].flatMap(Shelf.init(rawValue:)) else {
-            throw HTTPError(.badRequest, message: "Choose Want to read, Reading or Read.")
+            throw HTTPError(.badRequest, message: "Choose Want to read, Reading, Read or Did not finish.")
         }
         let picks = Set(form.all("pick").compactMap { BoundedNumber.parse($0, in: 0...(GeminiClient.maxBooks - 1)) })
         var matches = scan.matches

@@ -49,6 +49,8 @@ struct GoodreadsExport: Sendable {
             case .wantToRead: "to-read"
             case .reading: "currently-reading"
             case .read: "read"
+            // Goodreads has no such status; its readers keep a custom exclusive shelf of this name.
+            case .didNotFinish: "did-not-finish"
             }
         var shelves = [exclusive] + lists
         if row["favourite"] as Bool { shelves.append("favorites") }

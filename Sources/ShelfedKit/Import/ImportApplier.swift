@@ -97,9 +97,11 @@ struct ImportApplier {
                 userID: userID, bookID: bookID, shelf: shelf, favourite: book.favourite, rating: book.rating,
                 review: book.review, addedAt: book.addedOn.flatMap(Self.middayValue) ?? nowValue,
                 startedAt: latest?.startedOn, finishedAt: shelf == .read ? latest?.finishedOn : nil,
-                privateNotes: book.privateNotes, owned: book.owned, format: book.format),
+                privateNotes: book.privateNotes, owned: book.owned, format: book.format,
+                stoppedAt: shelf == .didNotFinish ? latest?.finishedOn : nil),
             at: nowValue)
-        for read in book.readThroughs {
+        // A book not finished ended its last read on the day it was put down: that read is not a finished one.
+        for read in shelf == .didNotFinish ? book.readThroughs.dropLast() : book.readThroughs[...] {
             try insertReadThrough(read, entryID: entryID, db)
         }
         try addToLists(book.lists, entryID: entryID, db)
@@ -193,7 +195,8 @@ struct ImportApplier {
         switch shelf {
         case .wantToRead: 0
         case .reading: 1
-        case .read: 2
+        case .didNotFinish: 2
+        case .read: 3
         }
     }
 

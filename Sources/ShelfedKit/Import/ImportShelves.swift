@@ -8,6 +8,7 @@ enum ImportShelves {
         case "read", "finished": .read
         case "currently-reading", "reading", "in-progress": .reading
         case "to-read", "want-to-read", "planned", "wishlist": .wantToRead
+        case "did-not-finish", "dnf", "abandoned", "unfinished": .didNotFinish
         default: nil
         }
     }

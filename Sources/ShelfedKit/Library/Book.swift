@@ -67,6 +67,10 @@ public struct UserBook: Codable, Sendable, Identifiable, FetchableRecord, Mutabl
     /// The latest progress in percent, for books read by percent (e-books, audiobooks); `currentPage` otherwise.
     public var currentPercent: Double? = nil
 
+    /// The day the person stopped reading a book they did not finish, and why (both only on Did not finish).
+    public var stoppedAt: String? = nil
+    public var stopReason: String? = nil
+
     /// Whether progress on this book is given in percent (`ProgressValues.readsByPercent`).
     var readsByPercent: Bool { ProgressValues.readsByPercent(percent: currentPercent, format: format) }
 

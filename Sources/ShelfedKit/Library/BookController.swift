@@ -77,7 +77,7 @@ struct BookController: Sendable {
         let entry = try await requireEntry(context)
         let form = try await request.decodeForm(MoveForm.self)
         guard let shelf = form.shelf else {
-            throw HTTPError(.badRequest, message: "Choose Want to read, Reading or Read.")
+            throw HTTPError(.badRequest, message: "Choose Want to read, Reading, Read or Did not finish.")
         }
         let (bookID, before) = (entry.book.id!, entry.userBook)
         // Read, never started: finished today, or years ago? The notice asks instead of guessing today.
@@ -233,6 +233,7 @@ struct BookController: Sendable {
             context: context, entry: entry, photos: try await photoStrip(entry),
             earlierReads: try await library.earlierReads(of: entry.userBook))
         page.journal = try await journalSection(entry, typed: typed, errors: errors)
+        if entry.userBook.shelf == .didNotFinish { page.stop = BookPage.StopSection(entry) }
         page.series = try await series.place(of: entry.book, for: entry.userBook.userId).map(BookPage.SeriesLine.init)
         return page
     }

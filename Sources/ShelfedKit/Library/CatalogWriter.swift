@@ -43,6 +43,7 @@ struct CatalogWriter {
         var privateNotes: String? = nil
         var owned: Bool? = nil
         var format: String? = nil
+        var stoppedAt: String? = nil
     }
 
     /// Writes the catalog row and its authors; its id.
@@ -73,12 +74,13 @@ struct CatalogWriter {
         try db.cachedStatement(
             sql: """
                 INSERT INTO user_book (user_id, book_id, shelf, favourite, rating, review, added_at, started_at,
-                    finished_at, updated_at, private_notes, owned, format)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    finished_at, updated_at, private_notes, owned, format, stopped_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
         ).execute(arguments: [
             entry.userID, entry.bookID, entry.shelf.rawValue, entry.favourite, entry.rating, entry.review,
             entry.addedAt, entry.startedAt, entry.finishedAt, now, entry.privateNotes, entry.owned, entry.format,
+            entry.stoppedAt,
         ])
         return db.lastInsertedRowID
     }

@@ -65,6 +65,8 @@ struct JournalSection: Sendable {
             case .wantToRead: "Started it? Saving your page moves it to Reading."
             case .read: "You finished it. Reading it again keeps this read and starts a new one today."
             case .reading: nil
+            case .didNotFinish:
+                "You stopped reading this. Save the page where you stopped; to pick it up again, move it to Reading."
             }
         bar = ProgressBar(
             ReadingProgress(

@@ -123,7 +123,7 @@ extension LibraryStore {
         }
     }
 
-    private func update(
+    func update(
         bookID: Int64, for userID: Int64, now: Date,
         _ change: @Sendable @escaping (inout UserBook, Database) throws -> Void
     )
@@ -186,6 +186,8 @@ extension UserBook {
             startedAt = today
         case .read:
             finishedAt = today
+        case .didNotFinish:
+            stoppedAt = today
         }
     }
 }

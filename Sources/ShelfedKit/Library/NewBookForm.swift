@@ -98,7 +98,7 @@ struct NewBookForm: Sendable, Decodable {
             errors["description"] = "Remove the invisible control characters from the description."
         }
         guard let chosenShelf = Shelf(rawValue: shelf) else {
-            errors["shelf"] = "Choose Want to read, Reading or Read."
+            errors["shelf"] = "Choose Want to read, Reading, Read or Did not finish."
             return .failure(errors)
         }
         guard errors.isEmpty else { return .failure(errors) }

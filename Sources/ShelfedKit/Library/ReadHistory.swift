@@ -47,6 +47,9 @@ extension UserBook {
     ///   finished keeps its start; otherwise it starts today.
     /// - to Read: a book with a finish date keeps it; one started today straight after being taken off Read (a
     ///   mistaken tap undone) gets its kept read back; otherwise it is finished today.
+    /// - to Did not finish: it stops today; a book finished today is simply unfinished (a mistaken tap on Read
+    ///   undone), one finished before keeps that read in `read_through` (a re-read given up). Leaving Did not finish
+    ///   forgets the day and the reason; back to Read the same day, the kept read returns.
     ///
     /// With `leavingUnsureUndated`, a book that goes to Read never having been started is left without a finish
     /// date (read, date unknown) rather than finished today: it may have been read years ago, and the page asks.
@@ -63,6 +66,12 @@ extension UserBook {
     private mutating func changeDates(
         movingTo shelf: Shelf, today: String, leavingUnsureUndated: Bool, _ db: Database
     ) throws {
+        // Put down today and taken back at once (a mistaken tap undone): the read it was taken from comes back.
+        let stoppedToday = self.shelf == .didNotFinish && stoppedAt == today
+        if self.shelf == .didNotFinish {
+            stoppedAt = nil
+            stopReason = nil
+        }
         self.shelf = shelf
         switch shelf {
         case .wantToRead:
@@ -79,7 +88,9 @@ extension UserBook {
             }
         case .read:
             guard finishedAt == nil else { return }
-            if startedAt == today, let id, let kept = try ReadHistory.latestFinished(of: id, db) {
+            if startedAt == today || (stoppedToday && startedAt == nil), let id,
+                let kept = try ReadHistory.latestFinished(of: id, db)
+            {
                 startedAt = kept.startedOn
                 finishedAt = kept.finishedOn
             } else if leavingUnsureUndated, startedAt == nil {
@@ -87,6 +98,15 @@ extension UserBook {
             } else {
                 finishedAt = today
             }
+        case .didNotFinish:
+            if finishedAt == today {
+                finishedAt = nil
+            } else if let finishedAt, let id {
+                try ReadHistory.keep(ReadThrough(startedOn: startedAt, finishedOn: finishedAt), of: id, db)
+                startedAt = nil
+                self.finishedAt = nil
+            }
+            stoppedAt = today
         }
     }
 }

@@ -84,7 +84,7 @@ struct ReaderAPIController: Sendable {
     /// GET /api/v1/shelves/:id
     @Sendable func shelf(_ request: Request, context: APIContext) async throws -> Response {
         guard let id = BoundedNumber.id(context.parameters.get("id")), let shelf = Shelf(readerID: Int(id)) else {
-            throw HTTPError(.notFound, message: "There is no shelf with that id. Shelves are 1, 2 and 3.")
+            throw HTTPError(.notFound, message: "There is no shelf with that id. Shelves are 1, 2, 3 and 4.")
         }
         let books = try await library.readerBooks(of: context.userID, on: shelf)
         var json = JSONWriter(reservingCapacity: 128 + books.count * 96)

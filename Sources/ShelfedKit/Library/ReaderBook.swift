@@ -7,6 +7,8 @@ extension Shelf {
         case .reading: 1
         case .wantToRead: 2
         case .read: 3
+        // Added after the Reader app's three; a client that knows only 1–3 still decodes every list.
+        case .didNotFinish: 4
         }
     }
 
@@ -15,6 +17,7 @@ extension Shelf {
         case .reading: "Currently Reading"
         case .wantToRead: "Want to Read"
         case .read: "Read"
+        case .didNotFinish: "Did Not Finish"
         }
     }
 
@@ -24,7 +27,7 @@ extension Shelf {
     }
 
     /// The shelves in the order the Reader app lists them.
-    static let readerOrder: [Shelf] = [.reading, .wantToRead, .read]
+    static let readerOrder: [Shelf] = [.reading, .wantToRead, .read, .didNotFinish]
 }
 
 /// A book in the Reader app's lists: `author` is the authors joined with ", ", `isbn` the ISBN-13, else the

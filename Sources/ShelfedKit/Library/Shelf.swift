@@ -1,8 +1,9 @@
-/// The three exclusive shelves a book can be on.
+/// The exclusive shelves a book can be on: the three shelves, and Did not finish beside them (issue 24).
 public enum Shelf: String, Codable, Sendable, CaseIterable {
     case wantToRead = "want_to_read"
     case reading
     case read
+    case didNotFinish = "did_not_finish"
 
     /// The path segment under `/shelves/`.
     public var slug: String {
@@ -10,6 +11,7 @@ public enum Shelf: String, Codable, Sendable, CaseIterable {
         case .wantToRead: "want-to-read"
         case .reading: "reading"
         case .read: "read"
+        case .didNotFinish: "did-not-finish"
         }
     }
 
@@ -18,6 +20,7 @@ public enum Shelf: String, Codable, Sendable, CaseIterable {
         case .wantToRead: "Want to read"
         case .reading: "Reading"
         case .read: "Read"
+        case .didNotFinish: "Did not finish"
         }
     }
 

@@ -21,7 +21,8 @@ struct ShelfController: Sendable {
     @Sendable func show(_ request: Request, context: SignedInContext) async throws -> HTML {
         guard let shelf = context.parameters.get("shelf").flatMap(Shelf.init(slug:)) else {
             throw HTTPError(
-                .notFound, message: "There is no such shelf. Your shelves are Want to read, Reading and Read.")
+                .notFound,
+                message: "There is no such shelf. Your shelves are Want to read, Reading, Read and Did not finish.")
         }
         return try await list(.shelf(shelf), request: request, context: context)
     }

@@ -83,6 +83,7 @@ struct ProfileController: Sendable {
             readWithoutDate: totals.readWithoutDate > 0 ? totals.readWithoutDate : nil,
             yearsChart: ReadingChart.years(totals.perYear))
         page.goalError = goalError
+        page.didNotFinish = shelfCounts[.didNotFinish] > 0 ? shelfCounts[.didNotFinish] : nil
         page.journal = ProfilePage.JournalLines(try await journalStatistics)
         return try renderer.render(
             page, template: "profile/show", status: goalError == nil ? .ok : .unprocessableContent)

@@ -96,6 +96,8 @@ struct ProfilePage: Sendable {
     let yearsActive: Int
     /// Nil hides the line (Mustache counts 0 as true).
     let readWithoutDate: Int?
+    /// Books on Did not finish, counted apart from the books read; nil hides the count.
+    var didNotFinish: Int? = nil
     let yearsChart: HTMLFragment
 }
 

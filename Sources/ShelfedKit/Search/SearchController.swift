@@ -101,7 +101,7 @@ struct SearchController: Sendable {
         let userID = context.userID
         let form = try await request.decodeForm(AddFromSearchForm.self)
         guard let shelf = form.shelf else {
-            throw HTTPError(.badRequest, message: "Choose Want to read, Reading or Read.")
+            throw HTTPError(.badRequest, message: "Choose Want to read, Reading, Read or Did not finish.")
         }
         if let volumeID = form.volumeID, !SearchRequest.isVolumeID(volumeID) {
             throw HTTPError(.badRequest, message: "Choose a book from the search results to add.")

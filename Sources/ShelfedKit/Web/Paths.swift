@@ -76,6 +76,7 @@ enum Paths {
     static func bookRemove(_ id: Int64) -> String { Route.bookRemove.link(id) }
     static func bookProgress(_ id: Int64) -> String { Route.bookProgress.link(id) }
     static func bookReadAgain(_ id: Int64) -> String { Route.bookReadAgain.link(id) }
+    static func bookStop(_ id: Int64) -> String { Route.bookStop.link(id) }
     static func journalEntry(_ id: Int64) -> String { Route.journalEntry.link(id) }
     static func journalEntryDelete(_ id: Int64) -> String { Route.journalEntryDelete.link(id) }
     static func bookEdit(_ id: Int64) -> String { Route.bookEdit.link(id) }

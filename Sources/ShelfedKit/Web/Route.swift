@@ -7,7 +7,7 @@ enum Route: String, CaseIterable, Sendable {
     case home, health, login, forgotPassword, register, logout
     case shelves, shelf, favourites, series
     case newBook, books, book, bookShelf, bookFavourite, bookDates, bookReview, bookRemove
-    case bookProgress, journalEntry, journalEntryDelete, bookReadAgain
+    case bookProgress, journalEntry, journalEntryDelete, bookReadAgain, bookStop
     case bookEdit, bookCover, bookCoverChoices
     case bookPhotos, newBookPhoto, photo, photoDelete, photoFile
     case profile, profileEdit, profileAvatar, profileGoal, profilePassword, profileDelete, devices, deviceRevoke
@@ -40,6 +40,7 @@ enum Route: String, CaseIterable, Sendable {
         case .bookRemove: "/books/:id/remove"
         case .bookProgress: "/books/:id/progress"
         case .bookReadAgain: "/books/:id/read-again"
+        case .bookStop: "/books/:id/did-not-finish"
         case .journalEntry: "/journal/:entryID"
         case .journalEntryDelete: "/journal/:entryID/delete"
         case .bookEdit: "/books/:id/edit"

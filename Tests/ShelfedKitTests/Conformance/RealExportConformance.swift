@@ -139,7 +139,7 @@ extension SharedFixtureConformance {
             #expect(file.books.count == 193 && file.problems.isEmpty)
             #expect(file.count(on: .known(.wantToRead)) == 128)
             #expect(file.count(on: .known(.read)) == 64)
-            #expect(file.count(on: .custom("did-not-finish")) == 1)
+            #expect(file.count(on: .known(.didNotFinish)) == 1)
             #expect(file.books.filter { $0.rating != nil }.count == 18)
             #expect(file.books.contains { $0.rating == 3.75 } && file.books.contains { $0.rating == 4.25 })
             #expect(

@@ -1,0 +1,79 @@
+import Foundation
+import Hummingbird
+
+/// "Did not finish" on a book's page: the book moves to the fourth status (if it is not there yet) and keeps why the
+/// person stopped. Where they stopped is their latest progress, recorded as on any book.
+struct DidNotFinishController: Sendable {
+    let books: BookController
+    var library: LibraryStore { books.library }
+
+    static let maxReasonLength = 2_000
+
+    func addRoutes(to router: RouterGroup<SignedInContext>) {
+        router.post(Route.bookStop.routerPath, use: stop)
+    }
+
+    /// POST /books/:id/did-not-finish (`reason`, optional)
+    @Sendable func stop(_ request: Request, context: SignedInContext) async throws -> Response {
+        let entry = try await library.requireEntry(
+            bookID: BoundedNumber.id(context.parameters.get("id")), of: context.userID)
+        let form = try await JournalController.fields(request)
+        let reason = form.trimmed("reason") ?? ""
+        if let error = Self.problem(with: reason) {
+            var page = try await books.bookPage(entry, context: context)
+            page.stop = BookPage.StopSection(entry, typedReason: reason, error: error)
+            return try books.renderer.render(page, template: "library/book", status: .unprocessableContent).response
+        }
+        let bookID = entry.book.id!
+        _ = try await library.stop(
+            bookID: bookID, for: context.userID, reason: reason.isEmpty ? nil : reason, now: books.clock.now(),
+            today: books.clock.today())
+        return .seeOther(ActionNotice.link(Paths.book(bookID), adding: [("saved", "stop")], anchor: "stopped-heading"))
+    }
+
+    /// What is wrong with a typed reason, for the person; nil when it can be kept.
+    static func problem(with reason: String) -> String? {
+        if reason.count > maxReasonLength {
+            return "Keep the reason to \(CatalogLimits.spelled(maxReasonLength)) characters or fewer."
+        }
+        if NewBookForm.hasControlCharacters(reason, allowingLineBreaks: true) {
+            return "Remove the invisible control characters from the reason."
+        }
+        return nil
+    }
+}
+
+extension LibraryStore {
+    /// Moves the person's book to Did not finish (from any shelf, as a move would) and keeps `reason`; false when the
+    /// book is not theirs.
+    func stop(bookID: Int64, for userID: Int64, reason: String?, now: Date, today: String) async throws -> Bool {
+        try await update(bookID: bookID, for: userID, now: now) { entry, db in
+            try entry.move(to: .didNotFinish, today: today, now: now, db)
+            entry.stopReason = reason
+        }
+    }
+}
+
+extension BookPage {
+    /// The Did-not-finish part of a book's page: when the person stopped, where, and why (editable).
+    struct StopSection: Sendable {
+        let summary: String
+        let formPath: String
+        let reasonValue: String
+        let reasonError: String?
+
+        init(_ entry: LibraryEntry, typedReason: String? = nil, error: String? = nil) {
+            let userBook = entry.userBook
+            var summary = userBook.stoppedAt.map { "You stopped reading it on \($0)" } ?? "You stopped reading it"
+            if let percent = userBook.currentPercent {
+                summary += " at \(ProgressValues.percentText(percent)) %"
+            } else if let page = userBook.currentPage {
+                summary += " at page \(page)" + (entry.book.pageCount.map { " of \($0)" } ?? "")
+            }
+            self.summary = summary + "."
+            formPath = Paths.bookStop(entry.book.id!)
+            reasonValue = typedReason ?? userBook.stopReason ?? ""
+            reasonError = error
+        }
+    }
+}
