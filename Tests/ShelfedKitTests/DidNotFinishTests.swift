@@ -105,7 +105,12 @@ import Testing
                 struct Entry: Decodable {
                     let id: Int
                     let name: String
-                    let book_count: Int
+                    let bookCount: Int
+
+                    enum CodingKeys: String, CodingKey {
+                        case id, name
+                        case bookCount = "book_count"
+                    }
                 }
                 let user: String
                 let shelves: [Entry]
@@ -113,7 +118,7 @@ import Testing
             let listed = try await api.get("/api/v1/shelves")
             let decoded = try JSONDecoder().decode(ReaderShelves.self, from: Data(buffer: listed.body))
             #expect(decoded.shelves.prefix(3).map(\.id) == [1, 2, 3])
-            #expect(decoded.shelves.last?.id == 4 && decoded.shelves.last?.book_count == 1)
+            #expect(decoded.shelves.last?.id == 4 && decoded.shelves.last?.bookCount == 1)
             #expect(try await api.send(.patch, "/api/v1/books/\(book)", json: ["shelf_id": 5]).status.code >= 400)
         }
     }
