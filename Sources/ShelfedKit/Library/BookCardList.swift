@@ -53,7 +53,8 @@ enum BookCardList {
             aria-pressed="\(item.favourite ? "true" : "false")" aria-label="\(starLabel)" title="\(starLabel)">\
             \(item.favourite ? "★" : "☆")</button>
             """
-        for shelf in Shelf.allCases where shelf != item.shelf {
+        // Did not finish is offered only on a book being read: on any other card it is one button too many.
+        for shelf in Shelf.allCases where shelf != item.shelf && (shelf != .didNotFinish || item.shelf == .reading) {
             html += """
                 <button type="submit" formaction="\(Paths.bookShelf(item.bookID))\(nearQuery)" name="shelf" \
                 value="\(shelf.rawValue)" class="chip">→ \(shelf.title)</button>
