@@ -66,6 +66,8 @@ PAGES = {
     "book-edit": "{cover}/edit",
     "series-index": "/series",
     "series": "/series?name=The%20Layout%20Cycle",
+    "genres": "/genres",
+    "shelves-filtered": "/shelves?author=Pat&year_from=1900&rating=3&owned=0",
     "photo-new": "{plain}/photos/new",
     "new-book": "/books/new",
     "search": "/search?q=harry+potter",

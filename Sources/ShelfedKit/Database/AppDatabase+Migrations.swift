@@ -181,6 +181,7 @@ extension AppDatabase {
         migrator.registerMigration("v15 reading journal", migrate: migrateToJournal)
         migrator.registerMigration("v16 series", migrate: migrateToSeries)
         migrator.registerMigration("v17 did not finish", migrate: migrateToDidNotFinish)
+        migrator.registerMigration("v18 book categories", migrate: migrateToBookCategories)
         return migrator
     }
 }

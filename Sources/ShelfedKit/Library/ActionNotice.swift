@@ -53,6 +53,7 @@ struct ActionNotice: Sendable {
         "journal-deleted": "Deleted the journal entry.",
         "read-again": "A new read starts today; the one you finished is kept under Earlier reads.",
         "stop": "Saved: you did not finish this one.",
+        "copy": "Saved your copy's details.",
     ]
 
     /// The toast for `query` on the page at `path`, or nil when it names nothing of this person's.

@@ -234,6 +234,7 @@ struct BookController: Sendable {
             earlierReads: try await library.earlierReads(of: entry.userBook))
         page.journal = try await journalSection(entry, typed: typed, errors: errors)
         if entry.userBook.shelf == .didNotFinish { page.stop = BookPage.StopSection(entry) }
+        page.copy = BookPage.CopySection(entry)
         page.series = try await series.place(of: entry.book, for: entry.userBook.userId).map(BookPage.SeriesLine.init)
         return page
     }

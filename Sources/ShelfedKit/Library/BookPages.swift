@@ -106,6 +106,8 @@ struct BookPage: Sendable {
     var similar: SimilarSection?
     /// Progress, the update form and the reading journal.
     var journal: JournalSection?
+    /// Whether the person owns it, and in what format.
+    var copy: CopySection?
     /// When, where and why the person stopped; nil unless the book is on Did not finish.
     var stop: StopSection?
     /// "Book 3 of The Expanse — next: …"; nil for a book in no series.

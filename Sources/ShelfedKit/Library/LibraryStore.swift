@@ -34,14 +34,14 @@ public struct LibraryStore: Sendable {
     }
 
     /// A page of a list together with the shelf counts its tabs show, in one read.
-    public func listing(of userID: Int64, filter: Filter, sort: LibrarySort, page: Int) async throws
-        -> (counts: ShelfCounts, page: Page)
-    {
+    func listing(
+        of userID: Int64, filter: Filter, sort: LibrarySort, page: Int, narrowedBy filters: LibraryFilters = .init()
+    ) async throws -> (counts: ShelfCounts, page: Page) {
         try await db.read { db in
             let counts = try Self.fetchCounts(db, of: userID)
             let page = try Self.fetchPage(
                 db, of: userID, filter: filter, sort: sort, page: page, pageSize: Self.pageSize,
-                knownTotal: counts.total(of: filter))
+                knownTotal: filters.isEmpty ? counts.total(of: filter) : nil, narrowedBy: filters)
             return (counts, page)
         }
     }
@@ -54,13 +54,20 @@ public struct LibraryStore: Sendable {
     /// `knownTotal` spares the count when the caller has just read it (the shelf counts hold every list's size).
     static func fetchPage(
         _ db: Database, of userID: Int64, filter: Filter, sort: LibrarySort, page: Int, pageSize: Int,
-        knownTotal: Int? = nil
+        knownTotal: Int? = nil, narrowedBy filters: LibraryFilters = .init()
     ) throws -> Page {
-        let (condition, conditionArguments) = sqlCondition(for: filter)
+        var (condition, conditionArguments) = sqlCondition(for: filter)
+        let (narrowing, narrowingArguments) = filters.sqlCondition()
+        condition += narrowing
+        conditionArguments += narrowingArguments
+        // Narrowed lists may test the book's own columns, so their count joins it.
+        let counted =
+            filters.isEmpty
+            ? "SELECT COUNT(*) FROM user_book WHERE user_id = ?\(condition)"
+            : "SELECT COUNT(*) FROM user_book JOIN book ON book.id = user_book.book_id WHERE user_book.user_id = ?\(condition)"
         let total =
-            try knownTotal ?? Int.fetchOne(
-                db.cachedStatement(sql: "SELECT COUNT(*) FROM user_book WHERE user_id = ?\(condition)"),
-                arguments: [userID] + conditionArguments) ?? 0
+            try knownTotal ?? Int.fetchOne(db.cachedStatement(sql: counted), arguments: [userID] + conditionArguments)
+            ?? 0
         let statement = try db.cachedStatement(
             sql: """
                 SELECT \(LibraryItem.selection) FROM user_book JOIN book ON book.id = user_book.book_id
@@ -99,8 +106,8 @@ public struct LibraryStore: Sendable {
     static func sqlCondition(for filter: Filter) -> (String, StatementArguments) {
         switch filter {
         case .all: ("", [])
-        case .shelf(let shelf): (" AND shelf = ?", [shelf.rawValue])
-        case .favourites: (" AND favourite = 1", [])
+        case .shelf(let shelf): (" AND user_book.shelf = ?", [shelf.rawValue])
+        case .favourites: (" AND user_book.favourite = 1", [])
         }
     }
 

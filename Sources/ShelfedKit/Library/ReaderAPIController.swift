@@ -104,7 +104,8 @@ struct ReaderAPIController: Sendable {
 
     /// GET /api/v1/books
     @Sendable func books(_ request: Request, context: APIContext) async throws -> Response {
-        let books = try await library.readerBooks(of: context.userID)
+        let filters = LibraryFilters(query: FormFields(urlEncoded: request.uri.query ?? ""))
+        let books = try await library.readerBooks(of: context.userID, narrowedBy: filters)
         var json = JSONWriter(reservingCapacity: 128 + books.count * 128)
         json.object { json in
             json.key("book_count")

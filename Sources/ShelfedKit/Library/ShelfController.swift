@@ -35,11 +35,12 @@ struct ShelfController: Sendable {
     private func list(_ filter: LibraryStore.Filter, request: Request, context: SignedInContext) async throws
         -> HTML
     {
-        let query = request.uri.queryParameters
-        let sort = LibrarySort(query: query["sort"].map(String.init), order: query["order"].map(String.init))
+        let query = FormFields(urlEncoded: request.uri.query ?? "")
+        let sort = LibrarySort(query: query["sort"], order: query["order"])
         let pageNumber = query["page"].flatMap { BoundedNumber.parse($0, in: BoundedNumber.listPage) } ?? 1
+        let filters = LibraryFilters(query: query)
         let (shelfCounts, books) = try await library.listing(
-            of: context.userID, filter: filter, sort: sort, page: pageNumber)
+            of: context.userID, filter: filter, sort: sort, page: pageNumber, narrowedBy: filters)
 
         let heading: String
         let path: String
@@ -69,8 +70,9 @@ struct ShelfController: Sendable {
             userID: context.userID, library: library, csrfToken: context.csrfToken, today: clock.today())
         let listPage = ShelfListPage(
             chrome: chrome, heading: heading, tabs: isFavourites ? [] : tabs, page: books, pageNumber: pageNumber,
-            sort: sort, listPath: path, returnTo: ActionNotice.link(request.uri.description), emptyMessage: empty,
-            isFavourites: isFavourites)
+            sort: sort, listPath: path, returnTo: ActionNotice.link(request.uri.description),
+            emptyMessage: filters.isEmpty ? empty : "No books here match these filters.", isFavourites: isFavourites,
+            filters: filters)
         return try renderer.render(body: listPage.body, chrome: listPage.chrome, template: "library/list")
     }
 }

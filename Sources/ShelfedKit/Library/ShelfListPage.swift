@@ -16,18 +16,21 @@ struct ShelfListPage: Sendable {
 
     init(
         chrome: PageChrome, heading: String, tabs: [Tab], page: LibraryStore.Page, pageNumber: Int,
-        sort: LibrarySort, listPath: String, returnTo: String, emptyMessage: String, isFavourites: Bool = false
+        sort: LibrarySort, listPath: String, returnTo: String, emptyMessage: String, isFavourites: Bool = false,
+        filters: LibraryFilters = .init()
     ) {
         self.chrome = chrome
+        let sortQuery = ["sort": sort.key.rawValue, "order": sort.order.rawValue]
         let pagination = Pagination(
-            path: listPath, query: ["sort": sort.key.rawValue, "order": sort.order.rawValue], current: pageNumber,
+            path: listPath, query: sortQuery.merging(filters.query) { $1 }, current: pageNumber,
             total: page.total, pageSize: LibraryStore.pageSize)
         var body: HTMLFragment = """
             <div class="list-header"><h1>\(heading)</h1><span class="header-actions">\
             <a class="button" href="\(Paths.scan)">Scan a barcode</a> \
             <a class="button primary" href="\(Paths.search)">Find a book</a></span></div>
             <p class="muted search-links"><a href="\(Paths.librarySearch)">Search my library</a> · \
-            <a href="\(Paths.quotes)">Search my quotes</a> · <a href="\(Paths.seriesIndex)">Series</a></p>\n
+            <a href="\(Paths.quotes)">Search my quotes</a> · <a href="\(Paths.seriesIndex)">Series</a> · \
+            <a href="\(Paths.genres)">Genres</a></p>\n
             """
         body.reserveCapacity(2_000 + page.items.count * 900)
         if !tabs.isEmpty {
@@ -40,7 +43,8 @@ struct ShelfListPage: Sendable {
             }
             body += "</nav>\n"
         }
-        body += Self.sortForm(listPath: listPath, sort: sort)
+        body += Self.sortForm(listPath: listPath, sort: sort, keeping: filters)
+        body += Self.filterPanel(listPath: listPath, sort: sort, filters: filters)
         if page.items.isEmpty {
             body += "<section class=\"empty-state\"><p>\(emptyMessage)</p>"
             if !isFavourites {
@@ -58,10 +62,10 @@ struct ShelfListPage: Sendable {
         self.body = body
     }
 
-    private static func sortForm(listPath: String, sort: LibrarySort) -> HTMLFragment {
+    private static func sortForm(listPath: String, sort: LibrarySort, keeping filters: LibraryFilters) -> HTMLFragment {
         var form: HTMLFragment = """
             <form method="get" action="\(listPath)" class="sort-form" data-apply-on-change>\
-            <select id="sort" name="sort" aria-label="Sort by">
+            \(hiddenInputs(filters.query))<select id="sort" name="sort" aria-label="Sort by">
             """
         for key in LibrarySort.Key.allCases {
             form += option(key.rawValue, key.label, selected: key == sort.key)
@@ -73,7 +77,7 @@ struct ShelfListPage: Sendable {
         return form
     }
 
-    private static func option(_ value: String, _ label: String, selected: Bool) -> HTMLFragment {
+    static func option(_ value: String, _ label: String, selected: Bool) -> HTMLFragment {
         "<option value=\"\(value)\"\(selected ? " selected" : "" as HTMLFragment)>\(label)</option>"
     }
 }

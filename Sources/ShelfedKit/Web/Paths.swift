@@ -68,6 +68,7 @@ enum Paths {
     static func shelf(_ shelf: Shelf) -> String { Route.shelf.link(shelf.slug) }
     static func book(_ id: Int64) -> String { Route.book.link(id) }
     static let seriesIndex = Route.series.link()
+    static let genres = Route.genres.link()
     static func series(_ name: String) -> String { Route.series.link() + "?name=" + queryEscape(name) }
     static func bookShelf(_ id: Int64) -> String { Route.bookShelf.link(id) }
     static func bookFavourite(_ id: Int64) -> String { Route.bookFavourite.link(id) }
@@ -77,6 +78,7 @@ enum Paths {
     static func bookProgress(_ id: Int64) -> String { Route.bookProgress.link(id) }
     static func bookReadAgain(_ id: Int64) -> String { Route.bookReadAgain.link(id) }
     static func bookStop(_ id: Int64) -> String { Route.bookStop.link(id) }
+    static func bookCopy(_ id: Int64) -> String { Route.bookCopy.link(id) }
     static func journalEntry(_ id: Int64) -> String { Route.journalEntry.link(id) }
     static func journalEntryDelete(_ id: Int64) -> String { Route.journalEntryDelete.link(id) }
     static func bookEdit(_ id: Int64) -> String { Route.bookEdit.link(id) }

@@ -5,9 +5,9 @@ import Hummingbird
 /// Facts about a route, such as whether it takes a streamed upload, live here, not in path checks elsewhere.
 enum Route: String, CaseIterable, Sendable {
     case home, health, login, forgotPassword, register, logout
-    case shelves, shelf, favourites, series
+    case shelves, shelf, favourites, series, genres
     case newBook, books, book, bookShelf, bookFavourite, bookDates, bookReview, bookRemove
-    case bookProgress, journalEntry, journalEntryDelete, bookReadAgain, bookStop
+    case bookProgress, journalEntry, journalEntryDelete, bookReadAgain, bookStop, bookCopy
     case bookEdit, bookCover, bookCoverChoices
     case bookPhotos, newBookPhoto, photo, photoDelete, photoFile
     case profile, profileEdit, profileAvatar, profileGoal, profilePassword, profileDelete, devices, deviceRevoke
@@ -30,6 +30,7 @@ enum Route: String, CaseIterable, Sendable {
         case .shelf: "/shelves/:shelf"
         case .favourites: "/favourites"
         case .series: "/series"
+        case .genres: "/genres"
         case .newBook: "/books/new"
         case .books: "/books"
         case .book: "/books/:id"
@@ -41,6 +42,7 @@ enum Route: String, CaseIterable, Sendable {
         case .bookProgress: "/books/:id/progress"
         case .bookReadAgain: "/books/:id/read-again"
         case .bookStop: "/books/:id/did-not-finish"
+        case .bookCopy: "/books/:id/copy"
         case .journalEntry: "/journal/:entryID"
         case .journalEntryDelete: "/journal/:entryID/delete"
         case .bookEdit: "/books/:id/edit"

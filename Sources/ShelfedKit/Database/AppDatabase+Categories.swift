@@ -1,0 +1,33 @@
+import GRDB
+
+extension AppDatabase {
+    /// Genres (issue 24): each book's categories one per row, kept by triggers from the catalog's JSON array, so a
+    /// shelf filtered by genre and the genres page read an index instead of parsing every book's JSON.
+    static func migrateToBookCategories(_ db: Database) throws {
+        let categories = "json_each(CASE WHEN json_valid(new.categories) THEN new.categories ELSE '[]' END)"
+        let rows = """
+            SELECT DISTINCT new.id, trim(value) FROM \(categories)
+            WHERE type = 'text' AND length(trim(value)) BETWEEN 1 AND 200
+            """
+        try db.execute(
+            sql: """
+                CREATE TABLE book_category (
+                    book_id INTEGER NOT NULL REFERENCES book(id) ON DELETE CASCADE,
+                    name TEXT NOT NULL COLLATE NOCASE,
+                    PRIMARY KEY (book_id, name)
+                ) WITHOUT ROWID;
+                CREATE INDEX book_category_by_name ON book_category(name, book_id);
+                INSERT OR IGNORE INTO book_category (book_id, name)
+                    SELECT book.id, trim(value) FROM book,
+                        json_each(CASE WHEN json_valid(book.categories) THEN book.categories ELSE '[]' END)
+                    WHERE type = 'text' AND length(trim(value)) BETWEEN 1 AND 200;
+                CREATE TRIGGER book_category_insert AFTER INSERT ON book BEGIN
+                    INSERT OR IGNORE INTO book_category (book_id, name) \(rows);
+                END;
+                CREATE TRIGGER book_category_update AFTER UPDATE OF categories ON book BEGIN
+                    DELETE FROM book_category WHERE book_id = new.id;
+                    INSERT OR IGNORE INTO book_category (book_id, name) \(rows);
+                END;
+                """)
+    }
+}

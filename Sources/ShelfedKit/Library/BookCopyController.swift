@@ -1,0 +1,58 @@
+import Foundation
+import Hummingbird
+
+/// The person's own copy of a book, on its page: whether they own it and in what format (paperback, e-book, …) —
+/// what the shelf filters and imports already know.
+struct BookCopyController: Sendable {
+    let books: BookController
+    var library: LibraryStore { books.library }
+
+    static let maxFormatLength = 100
+    /// Offered as suggestions; anything else typed is kept as typed.
+    static let formats = ["Paperback", "Hardcover", "E-book", "Audiobook"]
+
+    func addRoutes(to router: RouterGroup<SignedInContext>) {
+        router.post(Route.bookCopy.routerPath, use: update)
+    }
+
+    /// POST /books/:id/copy (`owned`: 1 when checked, `format`)
+    @Sendable func update(_ request: Request, context: SignedInContext) async throws -> Response {
+        let entry = try await library.requireEntry(
+            bookID: BoundedNumber.id(context.parameters.get("id")), of: context.userID)
+        let form = try await JournalController.fields(request)
+        let owned = form["owned"] == "1"
+        let format = form.trimmed("format")
+        if let format, format.count > Self.maxFormatLength || NewBookForm.hasControlCharacters(format) {
+            var page = try await books.bookPage(entry, context: context)
+            page.copy = BookPage.CopySection(
+                entry, typed: (owned, format),
+                error: "Keep the format to a short name, such as Paperback or E-book (100 characters at most).")
+            return try books.renderer.render(page, template: "library/book", status: .unprocessableContent).response
+        }
+        let bookID = entry.book.id!
+        _ = try await library.update(bookID: bookID, for: context.userID, now: books.clock.now()) { entry, _ in
+            entry.owned = owned
+            entry.format = format
+        }
+        return .seeOther(ActionNotice.link(Paths.book(bookID), adding: [("saved", "copy")], anchor: "copy-heading"))
+    }
+}
+
+extension BookPage {
+    /// "Your copy": owned, and its format.
+    struct CopySection: Sendable {
+        let formPath: String
+        let owned: Bool
+        let formatValue: String
+        let formats: [String]
+        let formatError: String?
+
+        init(_ entry: LibraryEntry, typed: (owned: Bool, format: String?)? = nil, error: String? = nil) {
+            formPath = Paths.bookCopy(entry.book.id!)
+            owned = typed?.owned ?? entry.userBook.owned ?? false
+            formatValue = typed.map { $0.format ?? "" } ?? entry.userBook.format ?? ""
+            formats = BookCopyController.formats
+            formatError = error
+        }
+    }
+}

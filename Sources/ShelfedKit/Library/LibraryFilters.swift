@@ -1,0 +1,127 @@
+import Foundation
+import GRDB
+
+/// What a shelf view is narrowed to — author, category, years published, language, format, owned, rating at least,
+/// favourite — as plain GET parameters (`?category=Fantasy&year_from=1990&rating=4`). Every value is bounded
+/// (DESIGN §13): a value that is too long, not a number or out of range is ignored, never trusted.
+struct LibraryFilters: Sendable, Equatable {
+    var author: String?
+    var category: String?
+    var yearFrom: Int?
+    var yearTo: Int?
+    var language: String?
+    var format: String?
+    var owned: Bool?
+    var minRating: Double?
+    var favourite = false
+
+    static let maxTextLength = 200
+
+    init() {}
+
+    init(query: FormFields) {
+        author = Self.text(query["author"])
+        category = Self.text(query["category"])
+        yearFrom = query["year_from"].flatMap { BoundedNumber.parse($0, in: BoundedNumber.year) }
+        yearTo = query["year_to"].flatMap { BoundedNumber.parse($0, in: BoundedNumber.year) }
+        language = Self.text(query["language"]).flatMap { $0.count <= 20 ? $0 : nil }
+        format = Self.text(query["format"])
+        owned = query["owned"].flatMap { $0 == "1" ? true : $0 == "0" ? false : nil }
+        minRating = query["rating"].flatMap(Self.rating)
+        favourite = query["favourite"] == "1"
+    }
+
+    var isEmpty: Bool { self == LibraryFilters() }
+
+    /// A rating bound as the star input writes it: 0.25 to 5 in quarter steps.
+    static func rating(_ text: String) -> Double? {
+        guard text.utf8.count <= 4, text.utf8.allSatisfy({ $0 == UInt8(ascii: ".") || (48...57).contains($0) }),
+            let value = Double(text), (0.25...5).contains(value), (value * 4).rounded() == value * 4
+        else { return nil }
+        return value
+    }
+
+    private static func text(_ value: String?) -> String? {
+        guard let value = value?.trimmingCharacters(in: .whitespacesAndNewlines), !value.isEmpty,
+            value.count <= maxTextLength, !NewBookForm.hasControlCharacters(value)
+        else { return nil }
+        return value
+    }
+
+    /// The extra `AND …` over `user_book` joined with `book`, with its arguments. Category and author go through
+    /// their indexed tables, so a narrow filter reads only the books it names.
+    func sqlCondition() -> (String, StatementArguments) {
+        var sql = ""
+        var arguments: StatementArguments = []
+        if let author {
+            sql += """
+                 AND user_book.book_id IN (SELECT book_id FROM book_author WHERE name LIKE ? ESCAPE '\\')
+                """
+            _ = arguments.append(contentsOf: ["%" + Self.likeEscaped(author) + "%"])
+        }
+        if let category {
+            sql += " AND user_book.book_id IN (SELECT book_id FROM book_category WHERE name = ? COLLATE NOCASE)"
+            _ = arguments.append(contentsOf: [category])
+        }
+        if yearFrom != nil || yearTo != nil {
+            sql += " AND CAST(substr(book.published_date, 1, 4) AS INTEGER) BETWEEN ? AND ?"
+            _ = arguments.append(contentsOf: [yearFrom ?? 1, yearTo ?? 9_999])
+        }
+        if let language {
+            sql += " AND book.language = ? COLLATE NOCASE"
+            _ = arguments.append(contentsOf: [language])
+        }
+        if let format {
+            sql += " AND user_book.format = ? COLLATE NOCASE"
+            _ = arguments.append(contentsOf: [format])
+        }
+        if let owned {
+            sql += owned ? " AND user_book.owned = 1" : " AND (user_book.owned IS NULL OR user_book.owned = 0)"
+        }
+        if let minRating {
+            sql += " AND user_book.rating >= ?"
+            _ = arguments.append(contentsOf: [minRating])
+        }
+        if favourite { sql += " AND user_book.favourite = 1" }
+        return (sql, arguments)
+    }
+
+    private static func likeEscaped(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+            .replacingOccurrences(of: "_", with: "\\_")
+    }
+
+    /// The parameters as links carry them, in a stable order.
+    var query: [String: String] {
+        var query: [String: String] = [:]
+        query["author"] = author
+        query["category"] = category
+        query["year_from"] = yearFrom.map(String.init)
+        query["year_to"] = yearTo.map(String.init)
+        query["language"] = language
+        query["format"] = format
+        query["owned"] = owned.map { $0 ? "1" : "0" }
+        query["rating"] = minRating.map { $0 == $0.rounded() ? String(Int($0)) : String($0) }
+        query["favourite"] = favourite ? "1" : nil
+        return query
+    }
+
+    /// Each active filter as a person reads it, with the parameter that removes it.
+    var descriptions: [(label: String, key: [String])] {
+        var found: [(String, [String])] = []
+        if let author { found.append(("Author: \(author)", ["author"])) }
+        if let category { found.append(("Genre: \(category)", ["category"])) }
+        switch (yearFrom, yearTo) {
+        case (let from?, let to?): found.append(("Published \(from)–\(to)", ["year_from", "year_to"]))
+        case (let from?, nil): found.append(("Published from \(from)", ["year_from"]))
+        case (nil, let to?): found.append(("Published up to \(to)", ["year_to"]))
+        case (nil, nil): break
+        }
+        if let language { found.append(("Language: \(language)", ["language"])) }
+        if let format { found.append(("Format: \(format)", ["format"])) }
+        if let owned { found.append((owned ? "Owned" : "Not owned", ["owned"])) }
+        if let minRating { found.append(("Rated \(BookPage.starsLabel(minRating)) or more", ["rating"])) }
+        if favourite { found.append(("Favourites", ["favourite"])) }
+        return found
+    }
+}

@@ -1,0 +1,69 @@
+/// The filter panel of the shelf pages: the active filters, each removable, and a form to change them (plain GET
+/// parameters, so a filtered list is a link that can be kept or shared between one's own devices).
+extension ShelfListPage {
+    static func filterPanel(listPath: String, sort: LibrarySort, filters: LibraryFilters) -> HTMLFragment {
+        let sortQuery = ["sort": sort.key.rawValue, "order": sort.order.rawValue]
+        var html: HTMLFragment = ""
+        let active = filters.descriptions
+        if !active.isEmpty {
+            html += "<p class=\"active-filters\"><span>Filtered by</span> "
+            for (label, keys) in active {
+                var remaining = filters.query
+                for key in keys { remaining[key] = nil }
+                let link = Pagination.link(listPath, query: sortQuery.merging(remaining) { $1 }, page: 1)
+                html += """
+                    <a class="chip" href="\(link)" aria-label="Remove the filter \(label)">\(label) \
+                    <span aria-hidden="true">✕</span></a>\u{20}
+                    """
+            }
+            html +=
+                "<a class=\"chip\" href=\"\(Pagination.link(listPath, query: sortQuery, page: 1))\">Clear all</a></p>\n"
+        }
+        let years = (filters.yearFrom.map(String.init) ?? "", filters.yearTo.map(String.init) ?? "")
+        html += """
+            <details class="filters"><summary>Filter this list</summary>
+            <form method="get" action="\(listPath)" class="filter-form">\(hiddenInputs(sortQuery))
+            <div class="field-row"><div class="field"><label for="filter-author">Author</label>\
+            <input id="filter-author" name="author" maxlength="200" value="\(filters.author ?? "")"></div>\
+            <div class="field"><label for="filter-category">Genre</label>\
+            <input id="filter-category" name="category" maxlength="200" value="\(filters.category ?? "")"></div></div>
+            <div class="field-row"><div class="field"><label for="filter-year-from">Published from</label>\
+            <input id="filter-year-from" name="year_from" inputmode="numeric" maxlength="4" placeholder="1990" \
+            value="\(years.0)"></div><div class="field"><label for="filter-year-to">Published up to</label>\
+            <input id="filter-year-to" name="year_to" inputmode="numeric" maxlength="4" placeholder="2024" \
+            value="\(years.1)"></div></div>
+            <div class="field-row"><div class="field"><label for="filter-language">Language</label>\
+            <input id="filter-language" name="language" maxlength="20" placeholder="en" \
+            value="\(filters.language ?? "")"></div><div class="field"><label for="filter-format">Format</label>\
+            <input id="filter-format" name="format" maxlength="200" placeholder="paperback" \
+            value="\(filters.format ?? "")"></div></div>
+            <div class="field-row"><div class="field"><label for="filter-owned">Owned</label>\
+            <select id="filter-owned" name="owned">\(option("", "Any", selected: filters.owned == nil))\
+            \(option("1", "Owned", selected: filters.owned == true))\
+            \(option("0", "Not owned", selected: filters.owned == false))</select></div>\
+            <div class="field"><label for="filter-rating">Rated at least</label><select id="filter-rating" name="rating">\
+            \(option("", "Any rating", selected: filters.minRating == nil))
+            """
+        for stars in 1...5 {
+            html += option(
+                String(stars), "\(stars) \(stars == 1 ? "star" : "stars")", selected: filters.minRating == Double(stars)
+            )
+        }
+        html += """
+            </select></div></div>
+            <div class="field checkbox-field"><input type="checkbox" id="filter-favourite" name="favourite" value="1"\
+            \(filters.favourite ? " checked" : "" as HTMLFragment)> <label for="filter-favourite">Favourites only</label></div>
+            <button type="submit" class="button primary">Apply filters</button></form></details>\n
+            """
+        return html
+    }
+
+    /// Hidden inputs carrying `query` through a GET form, keys in a stable order.
+    static func hiddenInputs(_ query: [String: String]) -> HTMLFragment {
+        var html: HTMLFragment = ""
+        for (key, value) in query.sorted(by: { $0.key < $1.key }) {
+            html += "<input type=\"hidden\" name=\"\(key)\" value=\"\(value)\">"
+        }
+        return html
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import GRDB
+import Testing
+
+@testable import ShelfedKit
+
+/// Filters on the shelf pages and the genres page (issue 24): plain GET parameters, bounded, shown and removable.
+@Suite struct LibraryFiltersTests {
+    /// The titles of the book cards on a shelf page, in order.
+    static func cardTitles(_ html: String) -> [String] {
+        html.components(separatedBy: "<h3 class=\"card-title\"><a href=\"").dropFirst().compactMap { part in
+            part.split(separator: ">", maxSplits: 1).last?.components(separatedBy: "</a>").first
+        }
+    }
+
+    @Test func valuesOutOfBoundsAreIgnoredNotTrusted() {
+        let hostile = LibraryFilters(
+            query: FormFields(
+                urlEncoded:
+                    "year_from=99999999999999999999&year_to=-3&rating=4.3&owned=yes&favourite=true&language="
+                    + String(repeating: "x", count: 30) + "&category=" + String(repeating: "y", count: 201)
+                    + "&author=%00"))
+        #expect(hostile.isEmpty)
+        let good = LibraryFilters(
+            query: FormFields(urlEncoded: "year_from=1990&year_to=2000&rating=3.75&owned=0&favourite=1&category=Sci-Fi")
+        )
+        #expect(good.yearFrom == 1990 && good.yearTo == 2000 && good.minRating == 3.75 && good.owned == false)
+        #expect(good.favourite && good.category == "Sci-Fi")
+        #expect(good.query["rating"] == "3.75" && good.query["owned"] == "0")
+        #expect(good.descriptions.map(\.label).contains("Published 1990–2000"))
+    }
+
+    @Test func aShelfIsNarrowedByGenreYearsAndRatingAndTheFiltersCanBeRemoved() async throws {
+        let app = TestApp()
+        try await app.run { client in
+            let alice = WebSession(client)
+            try await alice.register("alice")
+            var ids: [String: Int64] = [:]
+            for (title, year) in [("Old Fantasy", "1954"), ("New Fantasy", "2015"), ("Cookbook", "2015")] {
+                ids[title] = try await alice.addBook(["title": title, "published_date": year, "shelf": "read"])
+            }
+            _ = try await alice.post("/books/\(ids["New Fantasy"]!)/review", ["rating": "4.5"])
+            _ = try await alice.post("/books/\(ids["Old Fantasy"]!)/review", ["rating": "5"])
+            try await app.database().write { db in
+                try db.execute(
+                    sql: "UPDATE book SET categories = '[\"Fantasy\", \"Fiction\"]' WHERE title LIKE '%Fantasy'")
+                try db.execute(sql: "UPDATE book SET categories = '[\"Cooking\"]' WHERE title = 'Cookbook'")
+            }
+            let bob = WebSession(client)
+            try await bob.register("bob")
+            let bobs = try await bob.addBook(["title": "Bob's secret"])
+            try await app.database().write { db in
+                try db.execute(sql: "UPDATE book SET categories = '[\"Bob Genre\"]' WHERE id = ?", arguments: [bobs])
+            }
+
+            let fantasy = try await alice.get("/shelves?category=fantasy").text
+            #expect(Self.cardTitles(fantasy) == ["New Fantasy", "Old Fantasy"], "\(fantasy.count)")
+            #expect(
+                fantasy.contains(#"aria-label="Remove the filter Genre: fantasy""#) && fantasy.contains("Clear all"))
+            // Genre + years + rating, on the Read shelf; the sort form and the page links keep them.
+            let narrow = try await alice.get("/shelves/read?category=Fantasy&year_from=2000&year_to=2020&rating=4").text
+            #expect(Self.cardTitles(narrow) == ["New Fantasy"])
+            #expect(narrow.contains("Published 2000–2020") && narrow.contains("Rated 4 stars or more"))
+            #expect(narrow.contains(#"<input type="hidden" name="category" value="Fantasy">"#))
+            let none = try await alice.get("/shelves?category=Fantasy&rating=5&year_from=2000").text
+            #expect(none.contains("No books here match these filters."))
+            // Nonsense is ignored: the whole list.
+            let ignored = try await alice.get("/shelves?year_from=99999999999999999999&rating=9&owned=maybe")
+            #expect(ignored.status == .ok && Self.cardTitles(ignored.text).count == 3)
+
+            let genres = try await alice.get("/genres").text
+            #expect(genres.contains(#"<a href="/shelves?category=Fantasy">Fantasy</a>"#))
+            #expect(genres.contains("2 books") && genres.contains("1 book"))
+            #expect(!genres.contains("Bob Genre"))
+            #expect(Self.cardTitles(try await alice.get("/shelves?category=Bob%20Genre").text).isEmpty)
+        }
+    }
+
+    @Test func ownedAndFormatAreEditedOnTheBookPageAndFilterTheShelves() async throws {
+        try await TestApp().run { client in
+            let alice = WebSession(client)
+            try await alice.register("alice")
+            let kindle = try await alice.addBook(["title": "On the Kindle"])
+            _ = try await alice.addBook(["title": "Borrowed"])
+            let page = try await alice.get("/books/\(kindle)").text
+            #expect(page.contains(#"<h2 id="copy-heading">Your copy</h2>"#) && page.contains(#"list="formats""#))
+            let saved = try await alice.post("/books/\(kindle)/copy", ["owned": "1", "format": "E-book"])
+            #expect(saved.headers[.location] == "/books/\(kindle)?saved=copy#copy-heading")
+            let shown = try await alice.get("/books/\(kindle)").text
+            #expect(shown.contains(#"name="owned" value="1" checked"#) && shown.contains(#"value="E-book""#))
+            #expect(Self.cardTitles(try await alice.get("/shelves?owned=1&format=e-book").text) == ["On the Kindle"])
+            #expect(Self.cardTitles(try await alice.get("/shelves?owned=0").text) == ["Borrowed"])
+
+            let long = String(repeating: "x", count: 101)
+            let refused = try await alice.post("/books/\(kindle)/copy", ["owned": "1", "format": long])
+            #expect(refused.status == .unprocessableContent && refused.text.contains(#"value="\#(long)""#))
+            let bob = WebSession(client)
+            try await bob.register("bob")
+            #expect(try await bob.post("/books/\(kindle)/copy", ["owned": "0"]).status == .notFound)
+        }
+    }
+
+    @Test func categoriesOfBooksFromBeforeAreIndexed() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("genres-\(UUID().uuidString).sqlite")
+            .path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        do {
+            let old = try DatabaseQueue(path: path)
+            try AppDatabase.migrator.migrate(old, upTo: "v17 did not finish")
+            try old.write { db in
+                try db.execute(
+                    sql: """
+                        INSERT INTO book (title, authors, categories, source, created_at, updated_at)
+                        VALUES ('Dune', '[]', '["Science Fiction", " Science Fiction ", 7, ""]', 'google', '2024-01-01',
+                            '2024-01-01'),
+                            ('Broken', '[]', 'not json', 'google', '2024-01-01', '2024-01-01');
+                        """)
+            }
+        }
+        let database = try AppDatabase(path: path)
+        try database.writer.write { db in
+            #expect(try String.fetchAll(db, sql: "SELECT name FROM book_category") == ["Science Fiction"])
+            try db.execute(sql: "UPDATE book SET categories = '[\"Space\"]' WHERE title = 'Dune'")
+            #expect(try String.fetchAll(db, sql: "SELECT name FROM book_category") == ["Space"])
+            try db.execute(sql: "UPDATE book SET categories = 'still not json' WHERE title = 'Dune'")
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM book_category") == 0)
+        }
+    }
+}
