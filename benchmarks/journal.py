@@ -51,8 +51,9 @@ def measure(server, session, url, label):
                          capture_output=True, text=True, check=True)
     used = cpu_seconds(server.pid) - before
     done = int(re.search(r"(\d+) requests in", wrk.stdout).group(1))
-    p50 = re.search(r"50%\s+(\S+)", wrk.stdout).group(1)
-    p99 = re.search(r"99%\s+(\S+)", wrk.stdout).group(1)
+    # The latency distribution's own lines ("     50%    3.07ms"), not a percentage in the thread table.
+    p50 = re.search(r"^\s+50%\s+(\S+)", wrk.stdout, re.MULTILINE).group(1)
+    p99 = re.search(r"^\s+99%\s+(\S+)", wrk.stdout, re.MULTILINE).group(1)
     print(f"{label}: server CPU {used / done * 1000:.2f} ms a request, p50 {p50}, p99 {p99} ({done} requests)")
 
 

@@ -38,8 +38,7 @@ struct GenresController: Sendable {
                 sql: """
                     SELECT book.cover_path FROM book_category JOIN user_book ON user_book.book_id = book_category.book_id
                     JOIN book ON book.id = book_category.book_id
-                    WHERE book_category.name = ? AND user_book.user_id = ? AND book.cover_path IS NOT NULL
-                    ORDER BY user_book.added_at DESC LIMIT 3
+                    WHERE book_category.name = ? AND user_book.user_id = ? AND book.cover_path IS NOT NULL LIMIT 3
                     """)
             return try counted.map { row in
                 let name: String = row[0]

@@ -48,19 +48,28 @@ struct LibraryFilters: Sendable, Equatable {
         return value
     }
 
-    /// The extra `AND …` over `user_book` joined with `book`, with its arguments. Category and author go through
-    /// their indexed tables, so a narrow filter reads only the books it names.
+    /// The rows a narrowed list reads: with a genre, from that genre's books (an index) to the person's entries for
+    /// them, so a genre of 500 books in a library of 5,000 reads 500 rows, not 5,000; otherwise the person's entries.
+    var sqlSource: String {
+        category == nil
+            ? "user_book JOIN book ON book.id = user_book.book_id"
+            : """
+            book_category CROSS JOIN user_book ON user_book.book_id = book_category.book_id \
+            JOIN book ON book.id = user_book.book_id
+            """
+    }
+
+    /// The extra `AND …` over `sqlSource()`, with its arguments (after the source's).
     func sqlCondition() -> (String, StatementArguments) {
         var sql = ""
         var arguments: StatementArguments = []
         if let author {
-            sql += """
-                 AND user_book.book_id IN (SELECT book_id FROM book_author WHERE name LIKE ? ESCAPE '\\')
-                """
+            // The person's own books' author names, not every author in the household's catalog.
+            sql += " AND book.author_names LIKE ? ESCAPE '\\'"
             _ = arguments.append(contentsOf: ["%" + Self.likeEscaped(author) + "%"])
         }
         if let category {
-            sql += " AND user_book.book_id IN (SELECT book_id FROM book_category WHERE name = ? COLLATE NOCASE)"
+            sql += " AND book_category.name = ?"
             _ = arguments.append(contentsOf: [category])
         }
         if yearFrom != nil || yearTo != nil {

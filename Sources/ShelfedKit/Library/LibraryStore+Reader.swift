@@ -9,7 +9,7 @@ extension LibraryStore {
             let (narrowing, narrowingArguments) = filters.sqlCondition()
             let statement = try db.cachedStatement(
                 sql: """
-                    SELECT \(ReaderBook.selection) FROM user_book JOIN book ON book.id = user_book.book_id
+                    SELECT \(ReaderBook.selection) FROM \(filters.sqlSource)
                     WHERE user_book.user_id = ?\(shelf == nil ? "" : " AND user_book.shelf = ?")\(narrowing)
                     ORDER BY user_book.added_at DESC, user_book.id DESC
                     """)

@@ -56,18 +56,16 @@ public struct LibraryStore: Sendable {
         _ db: Database, of userID: Int64, filter: Filter, sort: LibrarySort, page: Int, pageSize: Int,
         knownTotal: Int? = nil, narrowedBy filters: LibraryFilters = .init()
     ) throws -> Page {
-        var (condition, conditionArguments) = sqlCondition(for: filter)
-        let (narrowing, narrowingArguments) = filters.sqlCondition()
-        condition += narrowing
-        conditionArguments += narrowingArguments
-        // Narrowed lists may test the book's own columns, so their count joins it.
-        let counted =
-            filters.isEmpty
-            ? "SELECT COUNT(*) FROM user_book WHERE user_id = ?\(condition)"
-            : "SELECT COUNT(*) FROM user_book JOIN book ON book.id = user_book.book_id WHERE user_book.user_id = ?\(condition)"
+        let (condition, conditionArguments) = sqlCondition(for: filter)
+        guard filters.isEmpty else {
+            return try fetchNarrowedPage(
+                db, of: userID, condition: condition, conditionArguments, filters: filters, sort: sort, page: page,
+                pageSize: pageSize)
+        }
         let total =
-            try knownTotal ?? Int.fetchOne(db.cachedStatement(sql: counted), arguments: [userID] + conditionArguments)
-            ?? 0
+            try knownTotal ?? Int.fetchOne(
+                db.cachedStatement(sql: "SELECT COUNT(*) FROM user_book WHERE user_id = ?\(condition)"),
+                arguments: [userID] + conditionArguments) ?? 0
         let statement = try db.cachedStatement(
             sql: """
                 SELECT \(LibraryItem.selection) FROM user_book JOIN book ON book.id = user_book.book_id
@@ -76,6 +74,34 @@ public struct LibraryStore: Sendable {
         let arguments: StatementArguments = [userID] + conditionArguments + [pageSize, max(0, page - 1) * pageSize]
         let items = try Array(Row.fetchCursor(statement, arguments: arguments).map(LibraryItem.init(row:)))
         return Page(items: items, total: total)
+    }
+
+    /// A page of a list narrowed by `filters`, counted in the same pass (a window over the matching rows) rather than
+    /// by a second query doing the same work; only a page past the end is counted apart.
+    private static func fetchNarrowedPage(
+        _ db: Database, of userID: Int64, condition: String, _ conditionArguments: StatementArguments,
+        filters: LibraryFilters, sort: LibrarySort, page: Int, pageSize: Int
+    ) throws -> Page {
+        let (narrowing, narrowingArguments) = filters.sqlCondition()
+        let matching = "FROM \(filters.sqlSource) WHERE user_book.user_id = ?\(condition)\(narrowing)"
+        let arguments: StatementArguments = [userID] + conditionArguments + narrowingArguments
+        let rows = try Row.fetchCursor(
+            db.cachedStatement(
+                sql: """
+                    SELECT \(LibraryItem.selection), COUNT(*) OVER () AS matching_count \(matching)
+                    ORDER BY \(sort.orderBy) LIMIT ? OFFSET ?
+                    """),
+            arguments: arguments + [pageSize, max(0, page - 1) * pageSize])
+        var items: [LibraryItem] = []
+        var total: Int?
+        while let row = try rows.next() {
+            total = total ?? row["matching_count"]
+            items.append(LibraryItem(row: row))
+        }
+        if total == nil, page > 1 {
+            total = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) \(matching)"), arguments: arguments)
+        }
+        return Page(items: items, total: total ?? 0)
     }
 
     static func fetchCounts(_ db: Database, of userID: Int64) throws -> ShelfCounts {
@@ -106,8 +132,8 @@ public struct LibraryStore: Sendable {
     static func sqlCondition(for filter: Filter) -> (String, StatementArguments) {
         switch filter {
         case .all: ("", [])
-        case .shelf(let shelf): (" AND user_book.shelf = ?", [shelf.rawValue])
-        case .favourites: (" AND user_book.favourite = 1", [])
+        case .shelf(let shelf): (" AND shelf = ?", [shelf.rawValue])
+        case .favourites: (" AND favourite = 1", [])
         }
     }
 
