@@ -34,7 +34,8 @@ def check(server, answer, what):
 def test_query_parameters(server, alice, targets, number):
     book, photo = targets
     gets = [
-        ("/shelves", ["page", "sort", "order"]), ("/shelves/read", ["page"]), ("/shelves/want-to-read", ["page"]),
+        ("/shelves", ["page", "sort", "order", "year_from", "year_to", "rating", "owned", "favourite"]),
+        ("/shelves/read", ["page"]), ("/shelves/want-to-read", ["page"]), ("/shelves/did-not-finish", ["page"]),
         ("/favourites", ["page"]), ("/search", ["start", "field"]), ("/profile", ["year"]),
         (f"/books/{book}/photos", ["sort"]), ("/books/new", ["isbn", "title", "shelf"]),
         ("/scan/books", ["isbn", "from"]), ("/quotes", ["q"]), ("/library/search", ["q"]),
