@@ -72,6 +72,7 @@ def main():
         measure(server, session, f"{base}/books/{book}", "book page with its journal")
         measure(server, session, f"{base}/", "home page, 31 books in progress")
         measure(server, session, f"{base}/profile", "profile with the journal's statistics")
+        measure(server, session, f"{base}/profile/year/{datetime.date.today().year}", "this year in review")
 
 
 if __name__ == "__main__":

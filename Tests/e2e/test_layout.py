@@ -1,6 +1,7 @@
 """Every main page at phone and desktop sizes, with and without covers and with a 300-character title, holds its
 layout: no sideways scrolling, no text squeezed into a column too narrow to read, tap targets of 44 px, and no
 serious or critical axe violation (WCAG 2.2 rules included). Screenshots are saved for a person to look at."""
+import datetime
 import re
 import subprocess
 import uuid
@@ -67,6 +68,7 @@ PAGES = {
     "series-index": "/series",
     "series": "/series?name=The%20Layout%20Cycle",
     "genres": "/genres",
+    "year-in-review": f"/profile/year/{datetime.date.today().year}",
     "shelves-filtered": "/shelves?author=Pat&year_from=1900&rating=3&owned=0",
     "photo-new": "{plain}/photos/new",
     "new-book": "/books/new",

@@ -17,7 +17,7 @@ enum APIRoute: String, CaseIterable, Sendable {
     case bookPhotos, photo, photoFile, profile, scanBarcode, scanShelf, quotes
     case searchISBN, searchTitle, searchAuthor, enrich
     case searchSimilar, searchV2, bookSimilar, searchAdvanced, trendingSearches, recommendations
-    case bookProgress, progressEntry, bookReadAgain, series, seriesBooks
+    case bookProgress, progressEntry, bookReadAgain, series, seriesBooks, profileYear
     case imports, batchEnrich, importStatus, importStream, importResults, jobCancel
     case openAPI, docs
 
@@ -51,6 +51,7 @@ enum APIRoute: String, CaseIterable, Sendable {
         case .bookReadAgain: "/api/v1/books/:id/read-again"
         case .series: "/api/v1/series"
         case .seriesBooks: "/api/v1/series/books"
+        case .profileYear: "/api/v1/profile/year/:year"
         case .imports: "/api/v2/imports"
         case .batchEnrich: "/api/batch-enrich"
         case .importStatus: "/api/v2/imports/:jobId"
@@ -75,7 +76,7 @@ enum APIRoute: String, CaseIterable, Sendable {
         case .importStatus, .importStream, .importResults: [.get]
         case .shelves, .shelf, .photoFile, .profile, .quotes, .searchISBN, .searchTitle, .searchAuthor, .openAPI, .docs,
             .searchSimilar, .searchV2, .bookSimilar, .searchAdvanced, .trendingSearches, .recommendations, .series,
-            .seriesBooks:
+            .seriesBooks, .profileYear:
             [.get]
         }
     }

@@ -24,6 +24,7 @@ func addAPIRoutes(to router: Router<AppRequestContext>, _ services: AppServices)
     ProgressAPIController(library: services.library, journal: ReadingJournal(db: services.database), clock: clock)
         .addRoutes(to: keyed)
     SeriesAPIController(series: SeriesStore(db: services.database)).addRoutes(to: keyed)
+    YearReviewAPIController(statistics: services.statistics).addRoutes(to: keyed)
     RecommendationsAPIController(readNext: services.embedder == nil ? nil : ReadNext(db: services.database))
         .addRoutes(to: keyed)
     ProfileAPIController(

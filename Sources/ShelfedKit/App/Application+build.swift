@@ -115,6 +115,7 @@ func buildRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
         users: users, hasher: services.hasher, media: media, imports: services.imports, renderer: renderer
     ).addRoutes(to: signedIn)
     DevicesController(keys: services.keys, renderer: renderer).addRoutes(to: signedIn)
+    YearReviewController(statistics: services.statistics, renderer: renderer).addRoutes(to: signedIn)
     PhotoController(
         photos: photos, library: library, uploader: services.uploader, renderer: renderer, clock: clock,
         maxUploadBytes: config.maxUploadBytes, textSearch: services.textSearch,

@@ -64,22 +64,27 @@ public struct StatisticsStore: Sendable {
         self.db = db
     }
 
+    /// Every read finished in a year as `finish` (entry_id, book_id, finished_on) joined with its `book`: the current
+    /// read of each book on the Read shelf and the earlier reads kept for any book. Arguments: user id, `yyyy-%`,
+    /// user id, `yyyy-%`.
+    static let finishedReads = """
+        FROM (
+            SELECT user_book.id AS entry_id, user_book.book_id, user_book.finished_at AS finished_on
+            FROM user_book
+            WHERE user_book.user_id = ? AND user_book.shelf = 'read' AND user_book.finished_at LIKE ?
+            UNION
+            SELECT user_book.id, user_book.book_id, read_through.finished_at FROM read_through
+            JOIN user_book ON user_book.id = read_through.user_book_id
+            WHERE user_book.user_id = ? AND read_through.finished_at LIKE ?
+        ) AS finish JOIN book ON book.id = finish.book_id
+        """
+
     public func year(_ year: Int, of userID: Int64) async throws -> YearStatistics {
         try await db.read { db in
             var statistics = YearStatistics(year: year)
             // Every read finished in the year: the current one of each book on the Read shelf, and the earlier reads
             // kept for any book (a re-read counts in each year it was finished; a read kept twice counts once).
-            let finished = """
-                FROM (
-                    SELECT user_book.id AS entry_id, user_book.book_id, user_book.finished_at AS finished_on
-                    FROM user_book
-                    WHERE user_book.user_id = ? AND user_book.shelf = 'read' AND user_book.finished_at LIKE ?
-                    UNION
-                    SELECT user_book.id, user_book.book_id, read_through.finished_at FROM read_through
-                    JOIN user_book ON user_book.id = read_through.user_book_id
-                    WHERE user_book.user_id = ? AND read_through.finished_at LIKE ?
-                ) AS finish JOIN book ON book.id = finish.book_id
-                """
+            let finished = Self.finishedReads
             let pattern = String(format: "%04d-%%", year)
             let arguments: StatementArguments = [userID, pattern, userID, pattern]
             let rows = try Row.fetchAll(

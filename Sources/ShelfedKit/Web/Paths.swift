@@ -6,6 +6,7 @@ enum Paths {
     static let shelves = Route.shelves.link()
     static let favourites = Route.favourites.link()
     static let profile = Route.profile.link()
+    static func profileYear(_ year: Int) -> String { Route.profileYear.link(year) }
     static let profileEdit = Route.profileEdit.link()
     static let devices = Route.devices.link()
     static func deviceRevoke(_ id: Int64) -> String { Route.deviceRevoke.link(id) }

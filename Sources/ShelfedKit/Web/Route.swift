@@ -10,7 +10,8 @@ enum Route: String, CaseIterable, Sendable {
     case bookProgress, journalEntry, journalEntryDelete, bookReadAgain, bookStop, bookCopy
     case bookEdit, bookCover, bookCoverChoices
     case bookPhotos, newBookPhoto, photo, photoDelete, photoFile
-    case profile, profileEdit, profileAvatar, profileGoal, profilePassword, profileDelete, devices, deviceRevoke
+    case profile, profileYear, profileEdit, profileAvatar, profileGoal, profilePassword, profileDelete, devices,
+        deviceRevoke
     case myData, serverBackup
     case search, searchVolume, searchAdd
     case scan, scanBooks, quotes, librarySearch, shelfScan, shelfScanResult, shelfScanAdd
@@ -54,6 +55,7 @@ enum Route: String, CaseIterable, Sendable {
         case .photoDelete: "/photos/:photoID/delete"
         case .photoFile: "/photos/:photoID/:variant"
         case .profile: "/profile"
+        case .profileYear: "/profile/year/:year"
         case .profileEdit: "/profile/edit"
         case .profileAvatar: "/profile/avatar"
         case .profileGoal: "/profile/goal"

@@ -1,0 +1,102 @@
+import Foundation
+import Hummingbird
+
+/// `/profile/year/:year`: a year of reading as a page to look at — the covers, the numbers, the best month, the
+/// highest rated, the authors and genres, the re-reads and the books put down, the page photos kept.
+struct YearReviewController: Sendable {
+    let statistics: StatisticsStore
+    let renderer: PageRenderer
+
+    func addRoutes(to router: RouterGroup<SignedInContext>) {
+        router.get(Route.profileYear.routerPath, use: show)
+    }
+
+    /// GET /profile/year/:year
+    @Sendable func show(_ request: Request, context: SignedInContext) async throws -> HTML {
+        guard let year = context.parameters.get("year").flatMap({ BoundedNumber.parse($0, in: BoundedNumber.year) })
+        else { throw AppError.notFound("There is no such year. Years run from 1 to 9999.") }
+        let review = try await statistics.review(year, of: context.userID)
+        return try renderer.render(YearReviewPage(context: context, review: review), template: "profile/year")
+    }
+}
+
+/// `profile/year`
+struct YearReviewPage: Sendable {
+    struct Cover: Sendable {
+        let title: String
+        let path: String
+        let coverURL: String
+    }
+
+    struct Line: Sendable {
+        let text: String
+        let path: String?
+        let detail: String
+    }
+
+    struct YearLink: Sendable {
+        let year: Int
+        let path: String
+        let current: Bool
+    }
+
+    let chrome: PageChrome
+    let year: Int
+    let hasReading: Bool
+    let booksFinished: Int
+    let pagesRead: Int
+    let averageLength: Int?
+    let busiestMonth: String?
+    let covers: [Cover]
+    let monthsChart: HTMLFragment
+    let longest: Line?
+    let shortest: Line?
+    let highestRated: [Line]
+    let authors: [Line]
+    let genres: [Line]
+    let rereads: String?
+    let putDown: [Line]
+    let photos: [PhotoThumb]
+    let years: [YearLink]
+
+    init(context: some PageContext, review: YearReview) {
+        let statistics = review.statistics
+        year = statistics.year
+        chrome = PageChrome(title: "\(year) in review", context: context, tab: .profile)
+        hasReading = statistics.booksFinished > 0 || !review.putDown.isEmpty
+        booksFinished = statistics.booksFinished
+        pagesRead = statistics.pagesRead
+        averageLength = statistics.averageLength
+        busiestMonth = review.busiestMonth.map { month in
+            let counts = statistics.months[month - 1]
+            return "\(ReadingChart.monthNames[month - 1]): \(counts.books) \(counts.books == 1 ? "book" : "books")"
+                + (counts.pages > 0 ? ", \(counts.pages) pages" : "")
+        }
+        covers = review.finished.map {
+            Cover(title: $0.title, path: Paths.book($0.bookID), coverURL: BookCover.url(for: $0.coverPath))
+        }
+        monthsChart = ReadingChart.months(statistics)
+        longest = statistics.longest.map {
+            Line(text: $0.title, path: Paths.book($0.bookID), detail: "\($0.pages) pages")
+        }
+        shortest = statistics.shortest.map {
+            Line(text: $0.title, path: Paths.book($0.bookID), detail: "\($0.pages) pages")
+        }
+        highestRated = review.highestRated.map {
+            Line(text: $0.title, path: Paths.book($0.bookID), detail: BookPage.starsLabel($0.rating ?? 0))
+        }
+        authors = statistics.topAuthors.map {
+            Line(text: $0.name, path: nil, detail: $0.count == 1 ? "1 book" : "\($0.count) books")
+        }
+        genres = statistics.topCategories.map {
+            Line(
+                text: $0.name, path: Pagination.link(Paths.shelves, query: ["category": $0.name], page: 1),
+                detail: $0.count == 1 ? "1 book" : "\($0.count) books")
+        }
+        rereads =
+            review.rereads == 0 ? nil : review.rereads == 1 ? "1 book read again" : "\(review.rereads) books read again"
+        putDown = review.putDown.map { Line(text: $0.title, path: Paths.book($0.bookID), detail: $0.stoppedOn) }
+        photos = review.photos.map { PhotoThumb($0.photo, bookTitle: $0.bookTitle) }
+        years = review.years.map { YearLink(year: $0, path: Paths.profileYear($0), current: $0 == statistics.year) }
+    }
+}
