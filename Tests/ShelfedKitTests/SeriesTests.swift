@@ -115,7 +115,7 @@ struct SeriesPageTests {
                 "/books/\(bobs)/edit",
                 ["title": "Bob's Expanse fan fiction", "series": "the expanse", "series_position": "1.5"])
 
-            let series = try await alice.get("/series?name=the%20expanse")
+            let series = try await alice.get("/series?name=the+expanse")
             #expect(series.status == .ok)
             let titles = MeaningSearchTests.titles(series.text)
             #expect(titles == ["Leviathan Wakes", "Caliban's War", "Abaddon's Gate"], "\(titles)")

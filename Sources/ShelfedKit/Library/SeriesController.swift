@@ -12,7 +12,8 @@ struct SeriesController: Sendable {
 
     /// GET /series[?name=]
     @Sendable func show(_ request: Request, context: SignedInContext) async throws -> HTML {
-        guard let name = request.uri.queryParameters["name"].map(String.init), !name.isEmpty else {
+        // As a form sends it too ("The+Expanse").
+        guard let name = FormFields(urlEncoded: request.uri.query ?? "").trimmed("name") else {
             let summaries = try await series.summaries(for: context.userID)
             return try renderer.render(
                 SeriesIndexPage(context: context, summaries: summaries), template: "library/series")
