@@ -99,7 +99,7 @@ func buildRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
         similar: services.embedder == nil ? nil : SimilarBooks(db: services.database))
     bookController.addRoutes(to: signedIn)
     SeriesController(series: SeriesStore(db: services.database), renderer: renderer).addRoutes(to: signedIn)
-    GenresController(db: services.database, renderer: renderer).addRoutes(to: signedIn)
+    GenresController(library: library, renderer: renderer).addRoutes(to: signedIn)
     JournalController(books: bookController).addRoutes(to: signedIn)
     DidNotFinishController(books: bookController).addRoutes(to: signedIn)
     BookCopyController(books: bookController).addRoutes(to: signedIn)

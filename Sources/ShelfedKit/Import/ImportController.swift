@@ -95,8 +95,7 @@ struct ImportController: Sendable {
     @Sendable func chooseColumns(_ request: Request, context: SignedInContext) async throws -> Response {
         var request = request
         let job = try await requireJob(context)
-        let form = FormFields(
-            urlEncoded: String(buffer: try await request.collectBody(upTo: CSRFMiddleware.maxFormBytes)))
+        let form = try await request.formFields()
         func column(_ name: String) -> String? {
             form.trimmed(name).flatMap { chosen in job.headers.first { $0 == chosen } }
         }
@@ -119,8 +118,7 @@ struct ImportController: Sendable {
     @Sendable func confirm(_ request: Request, context: SignedInContext) async throws -> Response {
         var request = request
         let job = try await requireJob(context)
-        let form = FormFields(
-            urlEncoded: String(buffer: try await request.collectBody(upTo: CSRFMiddleware.maxFormBytes)))
+        let form = try await request.formFields()
         var mapping: [String: Shelf] = [:]
         for (index, name) in job.shelfMapping.keys.sorted().enumerated() {
             if let shelf = form["shelf_\(index)"].flatMap(Shelf.init(rawValue:)) { mapping[name] = shelf }
@@ -139,8 +137,7 @@ struct ImportController: Sendable {
     @Sendable func chooseDateOrder(_ request: Request, context: SignedInContext) async throws -> Response {
         var request = request
         let job = try await requireJob(context)
-        let form = FormFields(
-            urlEncoded: String(buffer: try await request.collectBody(upTo: CSRFMiddleware.maxFormBytes)))
+        let form = try await request.formFields()
         guard let order = form["order"].flatMap(SlashDateOrder.init(rawValue:)) else {
             throw HTTPError(.badRequest, message: "Choose how the file writes its dates.")
         }
@@ -192,8 +189,7 @@ struct ImportController: Sendable {
         guard let number = BoundedNumber.id(context.parameters.get("row")).map({ Int($0) }) else {
             throw HTTPError(.notFound, message: "That row is not part of this import.")
         }
-        let form = FormFields(
-            urlEncoded: String(buffer: try await request.collectBody(upTo: CSRFMiddleware.maxFormBytes)))
+        let form = try await request.formFields()
         let values = job.headers.indices.map { form["cell_\($0)"] ?? "" }
         switch try await imports.retry(
             jobID: job.id, row: number, userID: context.userID, values: values, now: clock.now())

@@ -168,8 +168,7 @@ struct BookController: Sendable {
     @Sendable func updateReview(_ request: Request, context: SignedInContext) async throws -> Response {
         var request = request
         let entry = try await requireEntry(context)
-        let form = FormFields(
-            urlEncoded: String(buffer: try await request.collectBody(upTo: CSRFMiddleware.maxFormBytes)))
+        let form = try await request.formFields()
         var change = EntryChange()
         let typed = ReviewValues(
             rating: form["rating"] ?? "", review: form["review"] ?? "", notes: form["private_notes"] ?? "")

@@ -19,7 +19,8 @@ struct BookCopyController: Sendable {
     @Sendable func update(_ request: Request, context: SignedInContext) async throws -> Response {
         let entry = try await library.requireEntry(
             bookID: BoundedNumber.id(context.parameters.get("id")), of: context.userID)
-        let form = try await JournalController.fields(request)
+        var request = request
+        let form = try await request.formFields()
         let owned = form["owned"] == "1"
         let format = form.trimmed("format")
         if let format, format.count > Self.maxFormatLength || NewBookForm.hasControlCharacters(format) {

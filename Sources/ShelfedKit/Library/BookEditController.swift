@@ -107,8 +107,7 @@ struct BookEditController: Sendable {
     @Sendable func pickCover(_ request: Request, context: SignedInContext) async throws -> Response {
         var request = request
         let entry = try await requireEntry(context)
-        let form = FormFields(
-            urlEncoded: String(buffer: try await request.collectBody(upTo: CSRFMiddleware.maxFormBytes)))
+        let form = try await request.formFields()
         guard let isbn = entry.book.isbn13.flatMap(ISBN.init) ?? entry.book.isbn10.flatMap(ISBN.init),
             let index = form["choice"].flatMap({ BoundedNumber.parse($0, in: 0...5) })
         else { throw HTTPError(.badRequest, message: "Choose one of the covers shown.") }

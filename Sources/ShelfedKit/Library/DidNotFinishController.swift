@@ -17,7 +17,8 @@ struct DidNotFinishController: Sendable {
     @Sendable func stop(_ request: Request, context: SignedInContext) async throws -> Response {
         let entry = try await library.requireEntry(
             bookID: BoundedNumber.id(context.parameters.get("id")), of: context.userID)
-        let form = try await JournalController.fields(request)
+        var request = request
+        let form = try await request.formFields()
         let reason = form.trimmed("reason") ?? ""
         if let error = Self.problem(with: reason) {
             var page = try await books.bookPage(entry, context: context)

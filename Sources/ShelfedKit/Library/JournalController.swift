@@ -23,7 +23,8 @@ struct JournalController: Sendable {
     @Sendable func add(_ request: Request, context: SignedInContext) async throws -> Response {
         let entry = try await library.requireEntry(
             bookID: BoundedNumber.id(context.parameters.get("id")), of: context.userID)
-        let form = try await Self.fields(request)
+        var request = request
+        let form = try await request.formFields()
         let typed = Self.typed(form)
         let returnTo = safeRelativePath(form.trimmed("return_to"))
         guard entry.userBook.shelf != .read else {
@@ -69,7 +70,8 @@ struct JournalController: Sendable {
     /// POST /journal/:entryID (`read_on`, `page` or `percent`, `note`)
     @Sendable func update(_ request: Request, context: SignedInContext) async throws -> Response {
         let (entry, book) = try await requireEntry(context)
-        let typed = Self.typed(try await Self.fields(request))
+        var request = request
+        let typed = Self.typed(try await request.formFields())
         switch values(typed, for: book) {
         case .failure(let errors):
             let page = JournalEntryPage(context: context, entry: entry, book: book, typed: typed, errors: errors)
@@ -125,11 +127,6 @@ struct JournalController: Sendable {
             let (entry, bookID) = try await journal.entry(id, of: context.userID)
         else { throw AppError.notFound("There is no such journal entry. It may have been deleted.") }
         return (entry, try await library.requireEntry(bookID: bookID, of: context.userID))
-    }
-
-    static func fields(_ request: Request) async throws -> FormFields {
-        var request = request
-        return FormFields(urlEncoded: String(buffer: try await request.collectBody(upTo: CSRFMiddleware.maxFormBytes)))
     }
 
     static func typed(_ form: FormFields) -> JournalSection.Typed {

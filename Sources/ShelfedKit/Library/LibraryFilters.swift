@@ -36,7 +36,7 @@ struct LibraryFilters: Sendable, Equatable {
     /// A rating bound as the star input writes it: 0.25 to 5 in quarter steps.
     static func rating(_ text: String) -> Double? {
         guard text.utf8.count <= 4, text.utf8.allSatisfy({ $0 == UInt8(ascii: ".") || (48...57).contains($0) }),
-            let value = Double(text), (0.25...5).contains(value), (value * 4).rounded() == value * 4
+            let value = Double(text), EntryChange.isValidRating(value)
         else { return nil }
         return value
     }
@@ -116,7 +116,7 @@ struct LibraryFilters: Sendable, Equatable {
     }
 
     /// Each active filter as a person reads it, with the parameter that removes it.
-    var descriptions: [(label: String, key: [String])] {
+    var descriptions: [(label: String, keys: [String])] {
         var found: [(String, [String])] = []
         if let author { found.append(("Author: \(author)", ["author"])) }
         if let category { found.append(("Genre: \(category)", ["category"])) }

@@ -75,15 +75,13 @@ struct SeriesAPIController: Sendable {
         guard let name = FormFields(urlEncoded: request.uri.query ?? "")["name"], !name.isEmpty else {
             throw HTTPError(.badRequest, message: "name is required: the series' name, as GET /api/v1/series lists it.")
         }
-        let members =
-            SeriesPlace(name: name, position: nil) == nil ? [] : try await series.members(of: name, for: context.userID)
-        guard let shown = members.first(where: { $0.shelf != nil })?.book.series else {
+        guard let found = try await series.series(named: name, for: context.userID) else {
             throw HTTPError(.notFound, message: "None of your books is in a series of that name.")
         }
         return JSONBody.response(
             SeriesBooks(
-                name: shown,
-                books: members.map { member in
+                name: found.name,
+                books: found.members.map { member in
                     let book = member.book
                     return .init(
                         id: member.shelf == nil ? nil : book.id, title: book.title,

@@ -18,16 +18,13 @@ struct SeriesController: Sendable {
             return try renderer.render(
                 SeriesIndexPage(context: context, summaries: summaries), template: "library/series")
         }
-        // A name longer than any series can have, or with control characters, names no series.
-        guard SeriesPlace(name: name, position: nil) != nil else { throw Self.noSuchSeries }
-        let members = try await series.members(of: name, for: context.userID)
-        guard members.contains(where: { $0.shelf != nil }) else { throw Self.noSuchSeries }
+        guard let found = try await series.series(named: name, for: context.userID) else {
+            throw AppError.notFound(
+                "None of your books is in a series of that name. Your series are listed under Series.")
+        }
         return try renderer.render(
-            SeriesPage(context: context, name: name, members: members), template: "library/series")
+            SeriesPage(context: context, name: found.name, members: found.members), template: "library/series")
     }
-
-    private static let noSuchSeries = AppError.notFound(
-        "None of your books is in a series of that name. Your series are listed under Series.")
 }
 
 /// `library/series` without a name: the series of the person's library.
@@ -76,13 +73,12 @@ struct SeriesPage: Sendable {
     let returnTo: String
 
     init(context: some PageContext, name: String, members: [SeriesStore.Member]) {
-        let shown = members.first { $0.shelf != nil }?.book.series ?? name
-        chrome = PageChrome(title: shown, context: context, tab: .shelves)
-        self.name = shown
+        chrome = PageChrome(title: name, context: context, tab: .shelves)
+        self.name = name
         let read = members.filter { $0.shelf == .read }.count
         let mine = members.filter { $0.shelf != nil }.count
         summary = "\(members.count) \(members.count == 1 ? "book" : "books") · \(mine) in your library · \(read) read"
-        returnTo = Paths.series(shown)
+        returnTo = Paths.series(name)
         books = members.map { member in
             let book = member.book
             let link = CatalogLink(book, inLibrary: member.shelf != nil)

@@ -3,7 +3,7 @@ import Foundation
 /// A book's place in a series: "The Expanse", book 3. Positions are what readers write — 1, 2, 2.5 for a novella
 /// between two books, 0 for a prequel — at most 9,999 with up to two decimals; a series may also be named with no
 /// position known.
-struct SeriesPlace: Codable, Sendable, Equatable, Hashable {
+struct SeriesPlace: Codable, Sendable, Equatable {
     let name: String
     let position: Double?
 

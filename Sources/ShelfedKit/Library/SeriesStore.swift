@@ -24,25 +24,33 @@ struct SeriesStore: Sendable {
     /// The most books a series page lists (the longest real series run to a few hundred).
     static let maxMembers = 500
 
+    /// The series named `name` (case aside) as the person's own books name it, and its books; nil when the name
+    /// cannot be a series' (too long, control characters) or none of the person's books is in it — what both the
+    /// series page and the API answer with a 404.
+    func series(named name: String, for userID: Int64) async throws -> (name: String, members: [Member])? {
+        guard SeriesPlace(name: name, position: nil) != nil else { return nil }
+        let members = try await members(of: name, for: userID)
+        guard let shown = members.first(where: { $0.shelf != nil })?.book.series else { return nil }
+        return (shown, members)
+    }
+
     /// The books of series `name` visible to `userID`, in the series' order (books with no number last, by title).
     /// One book per place: where the person has a book at a place, the other editions there are left out.
     func members(of name: String, for userID: Int64) async throws -> [Member] {
-        try await db.read { db in try Self.members(of: name, for: userID, db) }
-    }
-
-    static func members(of name: String, for userID: Int64, _ db: Database) throws -> [Member] {
-        let rows = try Row.fetchAll(
-            db,
-            sql: """
-                SELECT book.*, user_book.shelf AS my_shelf FROM book
-                LEFT JOIN user_book ON user_book.book_id = book.id AND user_book.user_id = ?
-                WHERE book.series = ? COLLATE NOCASE
-                    AND (book.owner_user_id IS NULL OR (book.owner_user_id = ? AND user_book.id IS NOT NULL))
-                ORDER BY book.series_position IS NULL, book.series_position, user_book.id IS NULL, book.title, book.id
-                LIMIT ?
-                """, arguments: [userID, name, userID, maxMembers])
-        let all = try rows.map { row in
-            Member(book: try Book(row: row), shelf: (row["my_shelf"] as String?).flatMap(Shelf.init(rawValue:)))
+        let all = try await db.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT book.*, user_book.shelf AS my_shelf FROM book
+                    LEFT JOIN user_book ON user_book.book_id = book.id AND user_book.user_id = ?
+                    WHERE book.series = ? COLLATE NOCASE
+                        AND (book.owner_user_id IS NULL OR (book.owner_user_id = ? AND user_book.id IS NOT NULL))
+                    ORDER BY book.series_position IS NULL, book.series_position, user_book.id IS NULL, book.title, book.id
+                    LIMIT ?
+                    """, arguments: [userID, name, userID, Self.maxMembers]
+            ).map { row in
+                Member(book: try Book(row: row), shelf: (row["my_shelf"] as String?).flatMap(Shelf.init(rawValue:)))
+            }
         }
         // Per place: the person's own books there, or else the first edition the server knows.
         var kept: [Member] = []

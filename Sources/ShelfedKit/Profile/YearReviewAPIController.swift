@@ -16,13 +16,19 @@ struct YearReviewAPIController: Sendable {
         let rating: Double?
         let finishedOn: String
 
+        enum CodingKeys: String, CodingKey {
+            case id, title, rating
+            case imageURL = "image_url"
+            case finishedOn = "finished_on"
+        }
+
         func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: Key.self)
-            try container.encode(id, forKey: .init("id"))
-            try container.encode(title, forKey: .init("title"))
-            try container.encode(imageURL, forKey: .init("image_url"))
-            try container.encode(rating, forKey: .init("rating"))
-            try container.encode(finishedOn, forKey: .init("finished_on"))
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(id, forKey: .id)
+            try container.encode(title, forKey: .title)
+            try container.encode(imageURL, forKey: .imageURL)
+            try container.encode(rating, forKey: .rating)
+            try container.encode(finishedOn, forKey: .finishedOn)
         }
     }
 
@@ -51,45 +57,51 @@ struct YearReviewAPIController: Sendable {
     struct Answer: Encodable {
         let review: YearReview
 
+        enum CodingKeys: String, CodingKey {
+            case year, books, rereads
+            case booksFinished = "books_finished"
+            case pagesRead = "pages_read"
+            case averageLength = "average_length"
+            case busiestMonth = "busiest_month"
+            case highestRatedIDs = "highest_rated_ids"
+            case longestID = "longest_id"
+            case shortestID = "shortest_id"
+            case topAuthors = "top_authors"
+            case topGenres = "top_genres"
+            case didNotFinish = "did_not_finish"
+        }
+
         func encode(to encoder: any Encoder) throws {
             let statistics = review.statistics
-            var container = encoder.container(keyedBy: Key.self)
-            try container.encode(statistics.year, forKey: .init("year"))
-            try container.encode(statistics.booksFinished, forKey: .init("books_finished"))
-            try container.encode(statistics.pagesRead, forKey: .init("pages_read"))
-            try container.encode(statistics.averageLength, forKey: .init("average_length"))
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(statistics.year, forKey: .year)
+            try container.encode(statistics.booksFinished, forKey: .booksFinished)
+            try container.encode(statistics.pagesRead, forKey: .pagesRead)
+            try container.encode(statistics.averageLength, forKey: .averageLength)
             try container.encode(
                 review.busiestMonth.map { month in
                     Month(
                         month: month, books: statistics.months[month - 1].books,
                         pages: statistics.months[month - 1].pages)
-                }, forKey: .init("busiest_month"))
+                }, forKey: .busiestMonth)
             try container.encode(
                 review.finished.map {
                     Book(
                         id: $0.bookID, title: $0.title, imageURL: $0.coverPath.map { "/covers/" + $0 },
                         rating: $0.rating, finishedOn: $0.finishedOn)
-                }, forKey: .init("books"))
-            try container.encode(review.highestRated.map(\.bookID), forKey: .init("highest_rated_ids"))
-            try container.encode(statistics.longest?.bookID, forKey: .init("longest_id"))
-            try container.encode(statistics.shortest?.bookID, forKey: .init("shortest_id"))
+                }, forKey: .books)
+            try container.encode(review.highestRated.map(\.bookID), forKey: .highestRatedIDs)
+            try container.encode(statistics.longest?.bookID, forKey: .longestID)
+            try container.encode(statistics.shortest?.bookID, forKey: .shortestID)
             try container.encode(
-                statistics.topAuthors.map { Ranked(name: $0.name, count: $0.count) }, forKey: .init("top_authors"))
+                statistics.topAuthors.map { Ranked(name: $0.name, count: $0.count) }, forKey: .topAuthors)
             try container.encode(
-                statistics.topCategories.map { Ranked(name: $0.name, count: $0.count) }, forKey: .init("top_genres"))
-            try container.encode(review.rereads, forKey: .init("rereads"))
+                statistics.topCategories.map { Ranked(name: $0.name, count: $0.count) }, forKey: .topGenres)
+            try container.encode(review.rereads, forKey: .rereads)
             try container.encode(
                 review.putDown.map { PutDown(id: $0.bookID, title: $0.title, stoppedOn: $0.stoppedOn) },
-                forKey: .init("did_not_finish"))
+                forKey: .didNotFinish)
         }
-    }
-
-    struct Key: CodingKey {
-        let stringValue: String
-        var intValue: Int? { nil }
-        init(_ name: String) { stringValue = name }
-        init?(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
     }
 
     /// GET /api/v1/profile/year/:year

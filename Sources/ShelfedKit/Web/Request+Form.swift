@@ -19,6 +19,14 @@ extension Request {
     }
 }
 
+extension Request {
+    /// The URL-encoded form in the body as typed, for forms read field by field (`FormFields`), within the size a
+    /// form may have.
+    mutating func formFields() async throws -> FormFields {
+        FormFields(urlEncoded: String(buffer: try await collectBody(upTo: CSRFMiddleware.maxFormBytes)))
+    }
+}
+
 extension KeyedDecodingContainer {
     /// A text field with surrounding whitespace removed; empty when the form did not send it.
     func trimmed(_ key: Key) throws -> String {
