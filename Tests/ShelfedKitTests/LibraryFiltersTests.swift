@@ -62,6 +62,8 @@ import Testing
             #expect(Self.cardTitles(narrow) == ["New Fantasy"])
             #expect(narrow.contains("Published 2000–2020") && narrow.contains("Rated 4 stars or more"))
             #expect(narrow.contains(#"<input type="hidden" name="category" value="Fantasy">"#))
+            let quarter = try await alice.get("/shelves?rating=3.75").text
+            #expect(quarter.contains(#"<option value="3.75" selected>3¾ stars</option>"#))
             let none = try await alice.get("/shelves?category=Fantasy&rating=5&year_from=2000").text
             #expect(none.contains("No books here match these filters."))
             // Nonsense is ignored: the whole list.

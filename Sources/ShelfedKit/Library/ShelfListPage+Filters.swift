@@ -44,6 +44,10 @@ extension ShelfListPage {
             <div class="field"><label for="filter-rating">Rated at least</label><select id="filter-rating" name="rating">\
             \(option("", "Any rating", selected: filters.minRating == nil))
             """
+        // A quarter-star bound from a link (`rating=3.75`) is offered too, so applying the form keeps it.
+        if let rating = filters.query["rating"], let minRating = filters.minRating, minRating != minRating.rounded() {
+            html += option(rating, BookPage.starsLabel(minRating), selected: true)
+        }
         for stars in 1...5 {
             html += option(
                 String(stars), "\(stars) \(stars == 1 ? "star" : "stars")", selected: filters.minRating == Double(stars)
