@@ -40,6 +40,8 @@ static struct {
     const char *(*foreign_find_load)(const char *filename);
     int (*autorot)(VipsImage *in, VipsImage **out, ...);
     int (*resize)(VipsImage *in, VipsImage **out, double scale, ...);
+    int (*rot)(VipsImage *in, VipsImage **out, int angle, ...);
+    int (*extract_area)(VipsImage *in, VipsImage **out, int left, int top, int width, int height, ...);
 } vips;
 
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
@@ -75,6 +77,8 @@ static void load(void) {
     vips.foreign_find_load = shelfed_symbol(library, "vips_foreign_find_load", &missing);
     vips.autorot = shelfed_symbol(library, "vips_autorot", &missing);
     vips.resize = shelfed_symbol(library, "vips_resize", &missing);
+    vips.rot = shelfed_symbol(library, "vips_rot", &missing);
+    vips.extract_area = shelfed_symbol(library, "vips_extract_area", &missing);
     if (missing || vips.init("shelfed") != 0) return;
     vips.concurrency_set(1);
     vips.cache_set_max(0);
@@ -207,6 +211,69 @@ int shelfed_vips_grey_png(const char *path, const char *out, int max_side) {
     int failed = vips.pngsave(image, out, "compression", 1, "strip", TRUE_VALUE, NULL);
     vips.object_unref(image);
     return failed ? -1 : 0;
+}
+
+// Rounds a fraction of `length` pixels to a whole pixel inside 0…length.
+static int edge(double fraction, int length) {
+    int pixels = (int)(fraction * length + 0.5);
+    return pixels < 0 ? 0 : pixels > length ? length : pixels;
+}
+
+int shelfed_vips_edit(const char *path, const char *out, int size, int quality, int quarter_turns, double left,
+                      double top, double right, double bottom, int *width, int *height) {
+    if (shelfed_vips_start() != 0) return -1;
+    // The upright size from the header alone (autorot is lazy), to choose how far the JPEG may shrink as it
+    // decodes: the kept area must still fill `size`.
+    VipsImage *header = vips.image_new_from_file(path, "access", ACCESS_SEQUENTIAL, NULL);
+    if (header == NULL) return -1;
+    VipsImage *upright = NULL;
+    if (vips.autorot(header, &upright, NULL) != 0) {
+        vips.object_unref(header);
+        return -1;
+    }
+    int full_width = vips.image_get_width(upright), full_height = vips.image_get_height(upright);
+    vips.object_unref(upright);
+    vips.object_unref(header);
+    if (quarter_turns % 2) {
+        int swap = full_width;
+        full_width = full_height;
+        full_height = swap;
+    }
+    double kept_width = full_width * (1 - left - right), kept_height = full_height * (1 - top - bottom);
+    double kept_longest = kept_width > kept_height ? kept_width : kept_height;
+    int shrink = 1;
+    const char *loader = vips.foreign_find_load(path);
+    int is_jpeg = loader != NULL && strcmp(loader, "VipsForeignLoadJpegFile") == 0;
+    while (is_jpeg && shrink < 8 && kept_longest / (shrink * 2) >= size) shrink *= 2;
+
+    // Turning needs the pixels in any order, so this decode is not sequential; shrunk, a 12 MP photo is 9 MB.
+    VipsImage *image = is_jpeg ? vips.image_new_from_file(path, "shrink", shrink, "fail_on", FAIL_ON_TRUNCATED, NULL)
+                               : vips.image_new_from_file(path, "fail_on", FAIL_ON_TRUNCATED, NULL);
+    if (image == NULL) return -1;
+    VipsImage *next = NULL;
+    if (step(&image, vips.autorot(image, &next, NULL), next) != 0) goto failed;
+    if (quarter_turns % 4) {
+        if (step(&image, vips.rot(image, &next, quarter_turns % 4, NULL), next) != 0) goto failed;
+    }
+    int image_width = vips.image_get_width(image), image_height = vips.image_get_height(image);
+    int x = edge(left, image_width), y = edge(top, image_height);
+    int w = image_width - x - edge(right, image_width), h = image_height - y - edge(bottom, image_height);
+    if (w < 1 || h < 1) goto failed;
+    if (w != image_width || h != image_height) {
+        if (step(&image, vips.extract_area(image, &next, x, y, w, h, NULL), next) != 0) goto failed;
+    }
+    int longest = w > h ? w : h;
+    if (longest > size) {
+        if (step(&image, vips.resize(image, &next, (double)size / longest, NULL), next) != 0) goto failed;
+    }
+    *width = vips.image_get_width(image);
+    *height = vips.image_get_height(image);
+    int failed = vips.jpegsave(image, out, "Q", quality, "strip", TRUE_VALUE, "optimize_coding", TRUE_VALUE, NULL);
+    vips.object_unref(image);
+    return failed ? -1 : 0;
+failed:
+    vips.object_unref(image);
+    return -1;
 }
 
 int shelfed_vips_can_read_heif(void) {

@@ -59,18 +59,23 @@ import ZIPFoundation
             var written = 0
             while !Task.isCancelled && written < 5_000 {
                 let title = "Written during the backup \(written)"
-                try await writer.write { db in
-                    try db.execute(
-                        sql: """
-                            INSERT INTO book (title, authors, source, created_at, updated_at)
-                            VALUES (?, '["W"]', 'manual', CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)
-                            """,
-                        arguments: [title])
-                    try db.execute(
-                        sql: """
-                            INSERT INTO user_book (user_id, book_id, shelf, added_at, updated_at)
-                            VALUES (1, ?, 'want_to_read', CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)
-                            """, arguments: [db.lastInsertedRowID])
+                // Cancelling the task is how the test stops it: a write cancelled while waiting is not a failure.
+                do {
+                    try await writer.write { db in
+                        try db.execute(
+                            sql: """
+                                INSERT INTO book (title, authors, source, created_at, updated_at)
+                                VALUES (?, '["W"]', 'manual', CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)
+                                """,
+                            arguments: [title])
+                        try db.execute(
+                            sql: """
+                                INSERT INTO user_book (user_id, book_id, shelf, added_at, updated_at)
+                                VALUES (1, ?, 'want_to_read', CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)
+                                """, arguments: [db.lastInsertedRowID])
+                    }
+                } catch is CancellationError {
+                    break
                 }
                 written += 1
             }
@@ -203,10 +208,13 @@ import ZIPFoundation
                 "/books/\(bookID)/photos", fields: [("page_number", "42"), ("comment", "Fear")],
                 files: [.init(data: try TestImages.fixture("Landscape_1.jpg"))])
             #expect(upload.status == .seeOther)
+            _ = try await alice.post("/lists", ["name": "Desert", "description": "Sand books"])
+            _ = try await alice.post("/books/\(bookID)/lists", ["list": "1"])
 
             let bob = WebSession(client)
             try await bob.register("bob")
             _ = try await bob.addBook(["title": "Bob's private book"])
+            _ = try await bob.post("/lists", ["name": "Bob's private list"])
 
             // Only the first account sees and gets the whole server.
             #expect(String(buffer: try await alice.get("/profile/edit").body).contains("/profile/backup"))
@@ -241,6 +249,12 @@ import ZIPFoundation
             #expect(books.first?["rating"] as? Double == 4.5)
             #expect(books.first?["review"] as? String == "Sand.")
             #expect(books.first?["privateNotes"] as? String == "Lent to Bo")
+            #expect(books.first?["lists"] as? [String] == ["Desert"])
+            let lists = try #require(data["lists"] as? [[String: Any]])
+            #expect(lists.count == 1 && lists.first?["name"] as? String == "Desert")
+            #expect(
+                lists.first?["description"] as? String == "Sand books" && lists.first?["books"] as? [String] == ["Dune"]
+            )
             let photos = try #require(data["photos"] as? [[String: Any]])
             #expect(photos.first?["pageNumber"] as? Int == 42 && photos.first?["comment"] as? String == "Fear")
             #expect(photos.first?["file"] as? String == "photos/1.jpg")
@@ -249,6 +263,7 @@ import ZIPFoundation
             _ = try archive.extract(try #require(archive["photos/1.jpg"]), consumer: { photo.append($0) })
             #expect(photo == (try TestImages.fixture("Landscape_1.jpg")))
             #expect(!String(decoding: json, as: UTF8.self).contains("Bob's private book"))
+            #expect(!String(decoding: json, as: UTF8.self).contains("Bob's private list"))
 
             let bobsData = try await bob.get("/profile/my-data")
             let bobs = root.appendingPathComponent("bobs.zip")

@@ -50,6 +50,14 @@ def library(server):
     session.post(server + books["plain"] + "/edit", data={
         "_csrf": token, "title": "Plainly Without a Cover", "authors": "Pat Writer, Sam Second-Author",
         "series": "The Layout Cycle", "series_position": "2.5"})
+    # A list holding a long title and a book with a cover, so the list pages are laid out with both.
+    made = session.post(server + "/lists", data={"_csrf": token, "name": "Layout picks",
+                                                 "description": "Books for checking the layout."},
+                        allow_redirects=False)
+    books["list"] = made.headers["location"].split("?")[0]
+    list_id = books["list"].rsplit("/", 1)[1]
+    for path in (books["long"], books["cover"], books["plain"]):
+        session.post(server + path + "/lists", data={"_csrf": token, "list": list_id})
     return session, books
 
 
@@ -68,6 +76,11 @@ PAGES = {
     "series-index": "/series",
     "series": "/series?name=The%20Layout%20Cycle",
     "genres": "/genres",
+    "lists": "/lists",
+    "list": "{list}",
+    "list-edit": "{list}/edit",
+    "list-delete": "{list}/delete",
+    "book-lists": "{long}/lists",
     "year-in-review": f"/profile/year/{datetime.date.today().year}",
     "shelves-filtered": "/shelves?author=Pat&year_from=1900&rating=3&owned=0",
     "photo-new": "{plain}/photos/new",

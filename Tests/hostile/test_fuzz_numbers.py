@@ -31,11 +31,11 @@ def check(server, answer, what):
 
 
 @pytest.mark.parametrize("number", NUMBERS, ids=repr)
-def test_query_parameters(server, alice, targets, number):
+def test_query_parameters(server, alice, targets, lists, number):
     book, photo = targets
     gets = [
         ("/shelves", ["page", "sort", "order", "year_from", "year_to", "rating", "owned", "favourite"]),
-        ("/shelves/read", ["page"]), ("/shelves/want-to-read", ["page"]), ("/shelves/did-not-finish", ["page"]),
+        ("/shelves/read", ["page"]), (f"/lists/{lists}", ["page", "year_from", "rating", "owned"]), ("/shelves/want-to-read", ["page"]), ("/shelves/did-not-finish", ["page"]),
         ("/favourites", ["page"]), ("/search", ["start", "field"]), ("/profile", ["year"]),
         (f"/books/{book}/photos", ["sort"]), ("/books/new", ["isbn", "title", "shelf"]),
         ("/scan/books", ["isbn", "from"]), ("/quotes", ["q"]), ("/library/search", ["q"]),
@@ -52,15 +52,26 @@ def test_query_parameters(server, alice, targets, number):
 def test_path_ids(server, alice, number):
     for path in ["/books/{}", "/books/{}/remove", "/books/{}/photos", "/books/{}/photos/new", "/photos/{}",
                  "/photos/{}/thumb", "/photos/{}/original", "/photos/{}/delete", "/search/volumes/{}",
-                 "/scan/shelf/{}", "/scan/shelf/{}/add"]:
+                 "/scan/shelf/{}", "/scan/shelf/{}/add", "/lists/{}", "/lists/{}/edit", "/lists/{}/delete",
+                 "/books/{}/lists"]:
         url = path.format(requests.utils.quote(number, safe=""))
         check(server, alice.get(url), f"GET {url}")
         if "volumes" not in path and "thumb" not in path and "original" not in path:
             check(server, alice.post(url.replace("/photos/new", "/photos"), {}), f"POST {url}")
 
 
+@pytest.fixture(scope="module")
+def lists(alice, targets):
+    """A list holding the target book, for the list forms' numbers."""
+    made = alice.post("/lists", {"name": "Fuzz list"}, allow_redirects=False)
+    assert made.status_code == 303, made.text[:300]
+    list_id = location_id(made)
+    alice.post(f"/lists/{list_id}/books", {"book_id": str(targets[0])})
+    return list_id
+
+
 @pytest.mark.parametrize("number", NUMBERS, ids=repr)
-def test_form_numbers(server, alice, targets, number):
+def test_form_numbers(server, alice, targets, lists, number):
     book, photo = targets
     posts = [
         ("/books", {"title": "Numbers", "page_count": number, "published_date": number, "isbn": number}),
@@ -70,6 +81,10 @@ def test_form_numbers(server, alice, targets, number):
         ("/profile/goal", {"goal": number}),
         (f"/photos/{photo}", {"page_number": number, "comment": number}),
         ("/search/add", {"volume_id": number, "isbn": number, "shelf": "read"}),
+        (f"/lists/{lists}/books", {"book_id": number, "return_to": number}),
+        (f"/lists/{lists}/books/{book}/move", {"position": number}),
+        (f"/lists/{lists}/books/{book}/move", {"direction": number}),
+        (f"/books/{book}/lists", {"list": number, "new_name": number}),
     ]
     for path, fields in posts:
         answer = alice.post(path, fields, allow_redirects=False)

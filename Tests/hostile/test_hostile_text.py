@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 import requests
 
-from conftest import TOKEN
+from conftest import TOKEN, location_path
 
 HARMLESS = "harmless words"
 MEGABYTE = "m" * 1_000_000
@@ -139,6 +139,34 @@ def test_stored_book_text(server, alice, value):
     for path in hostile:
         assert hostile[path].status_code == 200, path
         same_structure(hostile[path], harmless[path], path)
+    assert server.alive()
+
+
+@pytest.mark.parametrize("value", CORPUS, ids=lambda v: repr(v[:24]))
+def test_list_names_and_descriptions(server, alice, value):
+    book = alice.add_book(f"List target {abs(hash(value))}")
+
+    def pages_for(name, description):
+        made = alice.post("/lists", {"name": name, "description": description}, allow_redirects=False)
+        if made.status_code == 422:  # too long or with control characters: the form again, the text kept
+            assert not Structure(made.text).dangers
+            return None
+        assert made.status_code == 303, made.status_code
+        path = location_path(made)
+        alice.post(f"/books/{book}/lists", {"list": path.rsplit("/", 1)[1]})
+        pages = {name: alice.get(target) for name, target in [
+            ("index", "/lists"), ("list", path), ("edit", path + "/edit"), ("delete", path + "/delete"),
+            ("book", f"/books/{book}"), ("choices", f"/books/{book}/lists")]}
+        assert alice.post(path + "/delete", {}, allow_redirects=False).status_code == 303
+        return pages
+
+    hostile = pages_for(value[:100], value)
+    if hostile is not None:
+        harmless = pages_for(HARMLESS, HARMLESS)
+        for name in hostile:
+            assert hostile[name].status_code == 200, name
+            same_structure(hostile[name], harmless[name], f"list {name}")
+    assert alice.post(f"/books/{book}/remove", {}, allow_redirects=False).status_code == 303
     assert server.alive()
 
 

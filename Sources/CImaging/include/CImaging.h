@@ -14,6 +14,12 @@ int shelfed_vips_header(const char *path, int *width, int *height);
 /// file fails instead of giving a half-grey picture. 0 on success.
 int shelfed_vips_derive(const char *path, const char *out, int size, int square, int quality, int *width, int *height);
 
+/// The image at `path` upright, turned `quarter_turns` × 90° clockwise, with the given fractions of its width and
+/// height cut from each edge (after turning), shrunk to fit `size`×`size` and saved as a JPEG without metadata: a
+/// photo's touch-ups, always made from the untouched original. 0 on success.
+int shelfed_vips_edit(const char *path, const char *out, int size, int quality, int quarter_turns, double left,
+                      double top, double right, double bottom, int *width, int *height);
+
 /// The image at `path` upright, shrunk to fit `max_side` (never enlarged), turned `angle` degrees clockwise, as
 /// 8-bit grey pixels, row by row, `width` × `height` bytes. Free them with shelfed_vips_free_pixels. 0 on success.
 int shelfed_vips_grey_pixels(const char *path, int max_side, double angle, unsigned char **pixels, int *width,

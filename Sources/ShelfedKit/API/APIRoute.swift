@@ -18,6 +18,7 @@ enum APIRoute: String, CaseIterable, Sendable {
     case searchISBN, searchTitle, searchAuthor, enrich
     case searchSimilar, searchV2, bookSimilar, searchAdvanced, trendingSearches, recommendations
     case bookProgress, progressEntry, bookReadAgain, series, seriesBooks, profileYear
+    case lists, list, listBooks, listBook, photoTouchUp
     case imports, batchEnrich, importStatus, importStream, importResults, jobCancel
     case openAPI, docs
 
@@ -52,6 +53,11 @@ enum APIRoute: String, CaseIterable, Sendable {
         case .series: "/api/v1/series"
         case .seriesBooks: "/api/v1/series/books"
         case .profileYear: "/api/v1/profile/year/:year"
+        case .lists: "/api/v1/lists"
+        case .list: "/api/v1/lists/:listID"
+        case .listBooks: "/api/v1/lists/:listID/books"
+        case .listBook: "/api/v1/lists/:listID/books/:id"
+        case .photoTouchUp: "/api/v1/photos/:photoID/touch-up"
         case .imports: "/api/v2/imports"
         case .batchEnrich: "/api/batch-enrich"
         case .importStatus: "/api/v2/imports/:jobId"
@@ -69,7 +75,10 @@ enum APIRoute: String, CaseIterable, Sendable {
         case .sessions: [.post]
         case .books: [.get, .post]
         case .book, .photo: [.get, .patch, .delete]
-        case .bookPhotos, .bookProgress: [.get, .post]
+        case .bookPhotos, .bookProgress, .lists: [.get, .post]
+        case .list: [.get, .patch, .delete]
+        case .listBooks, .photoTouchUp: [.post]
+        case .listBook: [.patch, .delete]
         case .progressEntry: [.patch, .delete]
         case .enrich, .imports, .batchEnrich, .scanBarcode, .scanShelf, .bookReadAgain: [.post]
         case .jobCancel: [.delete]

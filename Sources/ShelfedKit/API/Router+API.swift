@@ -18,12 +18,14 @@ func addAPIRoutes(to router: Router<AppRequestContext>, _ services: AppServices)
         library: services.library, photos: services.photos, media: services.media, uploader: services.uploader,
         clock: clock, maxUploadBytes: config.maxUploadBytes
     ).addRoutes(to: keyed)
+    PhotoTouchUpAPIController(photos: services.photos, uploader: services.uploader).addRoutes(to: keyed)
     SimilarAPIController(
         library: services.library, similar: services.embedder == nil ? nil : SimilarBooks(db: services.database)
     ).addRoutes(to: keyed)
     ProgressAPIController(library: services.library, journal: ReadingJournal(db: services.database), clock: clock)
         .addRoutes(to: keyed)
     SeriesAPIController(series: SeriesStore(db: services.database)).addRoutes(to: keyed)
+    ListAPIController(lists: ReadingListStore(db: services.database), library: services.library).addRoutes(to: keyed)
     YearReviewAPIController(statistics: services.statistics).addRoutes(to: keyed)
     RecommendationsAPIController(readNext: services.embedder == nil ? nil : ReadNext(db: services.database))
         .addRoutes(to: keyed)

@@ -96,10 +96,13 @@ func buildRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
     let bookController = BookController(
         library: library, books: services.books, photos: photos, media: media, renderer: renderer, clock: clock,
         journal: ReadingJournal(db: services.database), series: SeriesStore(db: services.database),
+        lists: ReadingListStore(db: services.database),
         similar: services.embedder == nil ? nil : SimilarBooks(db: services.database))
     bookController.addRoutes(to: signedIn)
     SeriesController(series: SeriesStore(db: services.database), renderer: renderer).addRoutes(to: signedIn)
     GenresController(library: library, renderer: renderer).addRoutes(to: signedIn)
+    ListController(lists: ReadingListStore(db: services.database), library: library, renderer: renderer, clock: clock)
+        .addRoutes(to: signedIn)
     JournalController(books: bookController).addRoutes(to: signedIn)
     DidNotFinishController(books: bookController).addRoutes(to: signedIn)
     BookCopyController(books: bookController).addRoutes(to: signedIn)

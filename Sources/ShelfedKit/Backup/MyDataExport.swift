@@ -58,6 +58,15 @@ struct MyDataExport: Encodable {
     let email: String
     let exportedBy = "Shelfed"
     let books: [BookEntry]
-    let lists: [String]
+    let lists: [ListEntry]
     let photos: [PhotoEntry]
+}
+
+extension MyDataExport {
+    /// A list with its description and its books' titles in the list's order.
+    struct ListEntry: Encodable {
+        let name: String
+        let description: String?
+        let books: [String]
+    }
 }

@@ -92,8 +92,20 @@ struct MyDataStore: Sendable {
                 book: row["title"], pageNumber: row["page_number"], comment: row["comment"], takenAt: row["taken_at"],
                 createdAt: row["created_at"], file: "photos/\(id)" + (ext.isEmpty ? "" : ".\(ext)"), storedFile: stored)
         }
-        let lists = try String.fetchAll(
-            db, sql: "SELECT name FROM list WHERE user_id = ? ORDER BY position", arguments: [userID])
+        let lists = try Row.fetchAll(
+            db, sql: "SELECT id, name, description FROM list WHERE user_id = ? ORDER BY position, id",
+            arguments: [userID]
+        ).map { row in
+            MyDataExport.ListEntry(
+                name: row["name"], description: row["description"],
+                books: try String.fetchAll(
+                    db,
+                    sql: """
+                        SELECT book.title FROM list_item JOIN user_book ON user_book.id = list_item.user_book_id
+                        JOIN book ON book.id = user_book.book_id WHERE list_item.list_id = ?
+                        ORDER BY list_item.position, list_item.rowid
+                        """, arguments: [row["id"]]))
+        }
         return MyDataExport(
             username: user?["username"] ?? "", displayName: user?["display_name"] ?? "", email: user?["email"] ?? "",
             books: books, lists: lists, photos: photos)

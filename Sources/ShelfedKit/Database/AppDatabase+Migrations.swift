@@ -182,6 +182,8 @@ extension AppDatabase {
         migrator.registerMigration("v16 series", migrate: migrateToSeries)
         migrator.registerMigration("v17 did not finish", migrate: migrateToDidNotFinish)
         migrator.registerMigration("v18 book categories", migrate: migrateToBookCategories)
+        migrator.registerMigration("v19 list details", migrate: migrateToListDetails)
+        migrator.registerMigration("v20 photo touch-ups", migrate: migrateToPhotoTouchUps)
         return migrator
     }
 }

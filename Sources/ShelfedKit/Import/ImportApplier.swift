@@ -223,8 +223,7 @@ struct ImportApplier {
                         """, arguments: [userID, name, userID])
                 listID = db.lastInsertedRowID
             }
-            try db.cachedStatement(sql: "INSERT OR IGNORE INTO list_item (list_id, user_book_id) VALUES (?, ?)")
-                .execute(arguments: [listID, entryID])
+            try db.cachedStatement(sql: ReadingListStore.appendItemSQL).execute(arguments: [listID, entryID, listID])
             if db.changesCount > 0 { joined = true }
         }
         return joined

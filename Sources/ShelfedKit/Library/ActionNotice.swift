@@ -54,6 +54,14 @@ struct ActionNotice: Sendable {
         "read-again": "A new read starts today; the one you finished is kept under Earlier reads.",
         "stop": "Saved: you did not finish this one.",
         "copy": "Saved your copy's details.",
+        "list": "Saved the list.",
+        "list-created": "Made the list. Add books from their pages, or from Lists on a shelf card.",
+        "list-deleted": "Deleted the list. Its books are still on your shelves.",
+        "list-added": "Added the book to the list.",
+        "list-removed": "Took the book off the list.",
+        "lists": "Saved which lists the book is on.",
+        "touch-up": "Saved the photo. The original is kept: “Undo all edits” brings it back.",
+        "touch-up-undone": "Back to the photo as it was taken.",
     ]
 
     /// The toast for `query` on the page at `path`, or nil when it names nothing of this person's.

@@ -17,16 +17,21 @@ enum BookCardList {
             <input type="hidden" name="_csrf" value="\(csrfToken)">\
             <input type="hidden" name="return_to" value="\(returnTo)">\n
             """
-        html.reserveCapacity(400 + items.count * 900)
+        html.reserveCapacity(400 + items.count * 1_000)
+        // Escaped once for every card's "Lists…" link.
+        let backQuery = "?return_to=" + Paths.queryEscape(returnTo)
         for (index, item) in items.enumerated() {
             let neighbour = index + 1 < items.count ? items[index + 1] : index > 0 ? items[index - 1] : nil
-            appendCard(item, near: anchors ? neighbour?.bookID : nil, anchored: anchors, to: &html)
+            appendCard(
+                item, near: anchors ? neighbour?.bookID : nil, anchored: anchors, backQuery: backQuery, to: &html)
         }
         html += "</form>"
         return html
     }
 
-    private static func appendCard(_ item: LibraryItem, near: Int64?, anchored: Bool, to html: inout HTMLFragment) {
+    private static func appendCard(
+        _ item: LibraryItem, near: Int64?, anchored: Bool, backQuery: String, to html: inout HTMLFragment
+    ) {
         let path = Paths.book(item.bookID)
         // The title appears four times; it is escaped once.
         let title = HTMLFragment(escaping: item.title)
@@ -60,7 +65,11 @@ enum BookCardList {
                 value="\(shelf.rawValue)" class="chip">→ \(shelf.title)</button>
                 """
         }
-        html += "</div></div></article>\n"
+        // A link, not a button: choosing lists is a page of its own (every list, ticked where the book is).
+        html += """
+            <a class="chip" href="\(Paths.bookLists(item.bookID))\(backQuery)" \
+            aria-label="Lists for \(title)">Lists…</a></div></div></article>\n
+            """
     }
 }
 

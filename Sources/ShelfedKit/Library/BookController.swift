@@ -11,6 +11,7 @@ struct BookController: Sendable {
     let clock: AppClock
     let journal: ReadingJournal
     let series: SeriesStore
+    let lists: ReadingListStore
     /// "More like this"; nil without a model.
     var similar: SimilarBooks? = nil
 
@@ -235,6 +236,9 @@ struct BookController: Sendable {
         if entry.userBook.shelf == .didNotFinish { page.stop = BookPage.StopSection(entry) }
         page.copy = BookPage.CopySection(entry)
         page.series = try await series.place(of: entry.book, for: entry.userBook.userId).map(BookPage.SeriesLine.init)
+        page.lists = BookPage.ListsSection(
+            bookID: entry.book.id!,
+            membership: try await lists.membership(ofBook: entry.book.id!, for: entry.userBook.userId))
         return page
     }
 

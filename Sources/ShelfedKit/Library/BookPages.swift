@@ -112,6 +112,8 @@ struct BookPage: Sendable {
     var stop: StopSection?
     /// "Book 3 of The Expanse — next: …"; nil for a book in no series.
     var series: SeriesLine?
+    /// The lists holding the book.
+    var lists: ListsSection?
 
     /// The book's place in its series, linking to the series page and to the next book.
     struct SeriesLine: Sendable {

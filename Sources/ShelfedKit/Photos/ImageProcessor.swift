@@ -61,6 +61,44 @@ public struct ImageProcessor: Sendable {
         }
     }
 
+    /// A display image and thumbnail made from `source` (an original, never changed) with `edit` applied: turned,
+    /// cropped, then shrunk as `derive` does. The thumbnail comes from the display image.
+    func derive(from source: URL, applying edit: PhotoEdit, display: URL, thumbnail: URL) async throws
+        -> DerivedImages
+    {
+        guard !edit.isNone else { return try await derive(from: source, display: display, thumbnail: thumbnail) }
+        let maxPixels = maxMegapixels * 1_000_000
+        let cost = try await threadPool.runIfActive { try Self.decodingCost(of: source, maxPixels) }
+        return try await limiter.run(cost: cost) {
+            try await threadPool.runIfActive { try Self.editBlocking(source, edit, display, thumbnail) }
+        }
+    }
+
+    private static func editBlocking(_ source: URL, _ edit: PhotoEdit, _ display: URL, _ thumbnail: URL) throws
+        -> DerivedImages
+    {
+        guard VipsRuntime.shared.started else {
+            throw AppError.internal("The image library could not start.")
+        }
+        defer { shelfed_vips_clear_error() }
+        var displayWidth: Int32 = 0
+        var displayHeight: Int32 = 0
+        var thumbWidth: Int32 = 0
+        var thumbHeight: Int32 = 0
+        let crop = edit.crop
+        guard
+            shelfed_vips_edit(
+                source.path, display.path, Int32(displaySize), 82, Int32(edit.quarterTurns % 4), crop.left, crop.top,
+                crop.right, crop.bottom, &displayWidth, &displayHeight) == 0,
+            shelfed_vips_derive(display.path, thumbnail.path, Int32(thumbnailSize), 0, 78, &thumbWidth, &thumbHeight)
+                == 0
+        else { throw unreadable() }
+        shelfed_release_memory()
+        return DerivedImages(
+            displayWidth: Int(displayWidth), displayHeight: Int(displayHeight), thumbnailWidth: Int(thumbWidth),
+            thumbnailHeight: Int(thumbHeight))
+    }
+
     /// The memory decoding `source` will take, from its header alone, before any pixel is decoded; refuses an
     /// image that claims too many pixels (a small file can claim a vast image) or would need more than the budget.
     static func decodingCost(of source: URL, _ maxPixels: Int) throws -> Int {

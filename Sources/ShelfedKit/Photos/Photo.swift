@@ -25,6 +25,12 @@ public struct Photo: Codable, Sendable, Identifiable, FetchableRecord, MutablePe
     public var ocrText: String? = nil
     /// `pending`, `reading`, `done`, `failed` or `edited`; nil for profile pictures, which are not read.
     public var ocrStatus: String? = nil
+    /// Touch-ups made from the untouched original: quarter turns clockwise, then the fractions cut from each edge.
+    public var editTurns: Int = 0
+    public var cropLeft: Double = 0
+    public var cropTop: Double = 0
+    public var cropRight: Double = 0
+    public var cropBottom: Double = 0
 
     public static let databaseTableName = "photo"
     public static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
@@ -32,6 +38,12 @@ public struct Photo: Codable, Sendable, Identifiable, FetchableRecord, MutablePe
 
     public mutating func didInsert(_ inserted: InsertionSuccess) {
         id = inserted.rowID
+    }
+
+    /// How the display image is made from the original.
+    var edit: PhotoEdit {
+        PhotoEdit(
+            quarterTurns: editTurns, crop: .init(left: cropLeft, top: cropTop, right: cropRight, bottom: cropBottom))
     }
 
     /// The three files of this photo, relative to the media folder.

@@ -21,6 +21,7 @@ struct PhotoController: Sendable {
         router.post(Route.photo.routerPath, use: update)
         router.get(Route.photoDelete.routerPath, use: confirmDelete)
         router.post(Route.photoDelete.routerPath, use: delete)
+        router.post(Route.photoTouchUp.routerPath, use: touchUp)
         router.get(Route.photoFile.routerPath, use: file)
     }
 
@@ -132,15 +133,17 @@ struct PhotoController: Sendable {
     )
         -> NewPhotoPage
     {
-        NewPhotoPage(
+        var page = NewPhotoPage(
             chrome: PageChrome(title: "Add a photo", context: context, tab: .shelves), bookTitle: entry.book.title,
             bookPath: Paths.book(entry.book.id!), action: Paths.bookPhotos(entry.book.id!), pageNumber: form.pageNumber,
             comment: form.comment, pageCount: entry.book.pageCount, pageNumberError: errors["page_number"],
             commentError: errors["comment"], photoError: errors["photo"], maxUploadMB: maxUploadBytes / 1_048_576,
             acceptsHEIC: ImageProcessor.canReadHEIC)
+        page.keepTouchUp(form.touchUp, error: errors["crop"])
+        return page
     }
 
-    private func photoPage(
+    func photoPage(
         _ photo: Photo, bookTitle: String, context: SignedInContext, form: PhotoForm? = nil,
         errors: FieldErrors = .init()
     ) -> PhotoPage {
@@ -157,7 +160,7 @@ struct PhotoController: Sendable {
             deletePath: Paths.photoDelete(id), pageNumberError: errors["page_number"], commentError: errors["comment"],
             text: form?.text ?? photo.ocrText, textEditable: !readsText || Self.textIsSettled(photo.ocrStatus),
             textStatusMessage: Self.textStatusMessage(photo, readsText: readsText), textError: errors["text"],
-            quotesPath: Paths.quotes)
+            quotesPath: Paths.quotes, touchUp: photo.bookId == nil ? nil : TouchUpSection(photo))
     }
 
     static func textIsSettled(_ status: String?) -> Bool {
@@ -189,7 +192,7 @@ struct PhotoController: Sendable {
     }
 
     /// The signed-in user's photo for `:photoID` and its book's title; anyone else's is a 404.
-    private func requirePhoto(_ context: SignedInContext) async throws -> (Photo, String) {
+    func requirePhoto(_ context: SignedInContext) async throws -> (Photo, String) {
         guard let id = BoundedNumber.id(context.parameters.get("photoID")),
             let photo = try await photos.photo(id: id, of: context.userID)
         else {

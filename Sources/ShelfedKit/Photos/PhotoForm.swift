@@ -6,7 +6,10 @@ struct PhotoForm: Sendable, Decodable {
     var comment = ""
     /// The words on the page as the owner corrected them; nil when the form had no text field (still being read).
     var text: String?
+    /// The upload page's turn and crop fields as typed, shown again when the upload is refused.
+    var touchUp: [String: String] = [:]
     static let maxComment = 2_000
+    static let touchUpFields = ["turn", "crop_preset", "crop_left", "crop_top", "crop_right", "crop_bottom"]
 
     init(pageNumber: String? = nil, comment: String? = nil, text: String? = nil) {
         self.pageNumber = pageNumber?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""

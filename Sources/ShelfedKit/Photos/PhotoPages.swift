@@ -38,6 +38,35 @@ struct NewPhotoPage: Sendable {
     /// The photos kept from the last try (`MediaStore.keepPending`): their token and how the form names them.
     var pending: String?
     var pendingFiles: [String] = []
+    /// "Turn or crop before saving", as typed.
+    var turns: [Choice] = []
+    var presets: [Choice] = []
+    var cropLeft = ""
+    var cropTop = ""
+    var cropRight = ""
+    var cropBottom = ""
+    var cropError: String?
+
+    struct Choice: Sendable {
+        let value: String
+        let label: String
+        let selected: Bool
+    }
+
+    /// Fills the touch-up fields from what was typed (`turn`, `crop_preset`, `crop_*`).
+    mutating func keepTouchUp(_ typed: [String: String], error: String?) {
+        let turn = typed["turn"] ?? "none"
+        turns = [("none", "No turn"), ("left", "Turn left"), ("right", "Turn right"), ("upside-down", "Upside down")]
+            .map { Choice(value: $0.0, label: $0.1, selected: $0.0 == turn) }
+        presets = PhotoEdit.Preset.allCases.map {
+            Choice(value: $0.rawValue, label: $0.label, selected: $0.rawValue == typed["crop_preset"])
+        }
+        cropLeft = typed["crop_left"] ?? ""
+        cropTop = typed["crop_top"] ?? ""
+        cropRight = typed["crop_right"] ?? ""
+        cropBottom = typed["crop_bottom"] ?? ""
+        cropError = error
+    }
 }
 
 /// `photos/gallery`: one book's photos, sortable by page or date.
@@ -77,6 +106,8 @@ struct PhotoPage: Sendable {
     let textStatusMessage: String?
     let textError: String?
     let quotesPath: String
+    /// Turn and crop; nil for a profile picture.
+    var touchUp: TouchUpSection?
 }
 
 /// `photos/delete`: asks before a photo and its files go.

@@ -26,12 +26,17 @@ extension PhotoUploader {
                 media.discardPending(token, userID: userID)
             }
         }
-        let form = PhotoForm(pageNumber: upload.fields["page_number"], comment: upload.fields["comment"])
+        var form = PhotoForm(pageNumber: upload.fields["page_number"], comment: upload.fields["comment"])
+        for name in PhotoForm.touchUpFields { form.touchUp[name] = upload.fields[name] }
         var details = Details(bookID: entry.book.id)
-        switch form.validate(pageCount: entry.book.pageCount) {
-        case .success(let (page, comment)):
+        let checked = form.validate(pageCount: entry.book.pageCount).flatMap { values in
+            PhotoEdit.parse { upload.fields[$0] }.map { (values, $0) }
+        }
+        switch checked {
+        case .success(let ((page, comment), edit)):
             details.pageNumber = page
             details.comment = comment
+            details.edit = edit
         case .failure(let errors):
             guard keepingRefused, !upload.files.isEmpty else {
                 upload.discardFiles()

@@ -15,10 +15,17 @@ struct PhotoUploader: Sendable {
         var pageNumber: Int?
         var comment: String?
         var squareThumbnail = false
+        /// Turned or cropped on the upload page before saving (a page photo only).
+        var edit = PhotoEdit()
     }
 
     /// Told of every stored page photo, so its words are read soon after.
     var textReader: PhotoTextReader? = nil
+
+    /// Turning and cropping stored photos, with the same files, processor and reader.
+    var touchUps: PhotoTouchUps {
+        PhotoTouchUps(media: media, processor: processor, photos: photos, textReader: textReader)
+    }
 
     func store(_ upload: UploadedFile, userID: Int64, details: Details, now: Date) async throws -> Photo {
         let display = media.temporaryFile("-display.jpg")
@@ -28,8 +35,12 @@ struct PhotoUploader: Sendable {
         }
         let kind = try ImageProcessor.readableKind(
             at: upload.url, retry: "or share the photo as JPEG, and upload it again.")
-        let derived = try await processor.derive(
-            from: upload.url, display: display, thumbnail: thumbnail, squareThumbnail: details.squareThumbnail)
+        let derived =
+            details.edit.isNone
+            ? try await processor.derive(
+                from: upload.url, display: display, thumbnail: thumbnail, squareThumbnail: details.squareThumbnail)
+            : try await processor.derive(
+                from: upload.url, applying: details.edit, display: display, thumbnail: thumbnail)
         let paths = try media.commit(
             [(upload.url, "-original.\(kind.fileExtension)"), (display, "-display.jpg"), (thumbnail, "-thumb.jpg")],
             userID: userID)
@@ -41,7 +52,10 @@ struct PhotoUploader: Sendable {
                     thumbPath: paths[2], width: derived.displayWidth, height: derived.displayHeight,
                     bytes: upload.bytes, sha256: nil, contentType: kind.contentType, pageNumber: details.pageNumber,
                     comment: details.comment, takenAt: nil, createdAt: now,
-                    ocrStatus: details.bookID == nil ? nil : PhotoText.Status.pending.rawValue))
+                    ocrStatus: details.bookID == nil ? nil : PhotoText.Status.pending.rawValue,
+                    editTurns: details.edit.quarterTurns % 4, cropLeft: details.edit.crop.left,
+                    cropTop: details.edit.crop.top, cropRight: details.edit.crop.right,
+                    cropBottom: details.edit.crop.bottom))
         } catch PhotoStore.Gone.account {
             media.remove(paths)
             throw AppError.gone("This account was deleted while the photo was uploading; it was not kept.")

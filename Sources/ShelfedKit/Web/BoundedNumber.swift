@@ -6,6 +6,8 @@
 enum BoundedNumber {
     /// The bounds Shelfed applies wherever such a number enters.
     static let listPage = 1...10_000
+    /// A book's place on a list (a list holds at most a library's books).
+    static let listPlace = 1...1_000_000
     static let searchStart = 0...1_000
     static let searchLimit = 1...40
     static let pageCount = 1...100_000

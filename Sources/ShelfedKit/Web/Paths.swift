@@ -63,6 +63,7 @@ enum Paths {
     static func newBookPhoto(_ bookID: Int64) -> String { Route.newBookPhoto.link(bookID) }
     static func photo(_ id: Int64) -> String { Route.photo.link(id) }
     static func photoDelete(_ id: Int64) -> String { Route.photoDelete.link(id) }
+    static func photoTouchUp(_ id: Int64) -> String { Route.photoTouchUp.link(id) }
     static func photoFile(_ id: Int64, _ variant: PhotoVariant) -> String { Route.photoFile.link(id, variant.rawValue) }
     static let avatar = Route.profileAvatar.link()
 
@@ -70,6 +71,14 @@ enum Paths {
     static func book(_ id: Int64) -> String { Route.book.link(id) }
     static let seriesIndex = Route.series.link()
     static let genres = Route.genres.link()
+    static let lists = Route.lists.link()
+    static func list(_ id: Int64) -> String { Route.list.link(id) }
+    static func listEdit(_ id: Int64) -> String { Route.listEdit.link(id) }
+    static func listDelete(_ id: Int64) -> String { Route.listDelete.link(id) }
+    static func listBooks(_ id: Int64) -> String { Route.listBooks.link(id) }
+    static func listBookRemove(_ id: Int64, _ bookID: Int64) -> String { Route.listBookRemove.link(id, bookID) }
+    static func listBookMove(_ id: Int64, _ bookID: Int64) -> String { Route.listBookMove.link(id, bookID) }
+    static func bookLists(_ bookID: Int64) -> String { Route.bookLists.link(bookID) }
     static func series(_ name: String) -> String { Route.series.link() + "?name=" + queryEscape(name) }
     static func bookShelf(_ id: Int64) -> String { Route.bookShelf.link(id) }
     static func bookFavourite(_ id: Int64) -> String { Route.bookFavourite.link(id) }

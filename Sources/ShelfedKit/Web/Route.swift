@@ -6,10 +6,11 @@ import Hummingbird
 enum Route: String, CaseIterable, Sendable {
     case home, health, login, forgotPassword, register, logout
     case shelves, shelf, favourites, series, genres
+    case lists, list, listEdit, listDelete, listBooks, listBookRemove, listBookMove, bookLists
     case newBook, books, book, bookShelf, bookFavourite, bookDates, bookReview, bookRemove
     case bookProgress, journalEntry, journalEntryDelete, bookReadAgain, bookStop, bookCopy
     case bookEdit, bookCover, bookCoverChoices
-    case bookPhotos, newBookPhoto, photo, photoDelete, photoFile
+    case bookPhotos, newBookPhoto, photo, photoDelete, photoFile, photoTouchUp
     case profile, profileYear, profileEdit, profileAvatar, profileGoal, profilePassword, profileDelete, devices,
         deviceRevoke
     case myData, serverBackup
@@ -32,6 +33,14 @@ enum Route: String, CaseIterable, Sendable {
         case .favourites: "/favourites"
         case .series: "/series"
         case .genres: "/genres"
+        case .lists: "/lists"
+        case .list: "/lists/:listID"
+        case .listEdit: "/lists/:listID/edit"
+        case .listDelete: "/lists/:listID/delete"
+        case .listBooks: "/lists/:listID/books"
+        case .listBookRemove: "/lists/:listID/books/:id/remove"
+        case .listBookMove: "/lists/:listID/books/:id/move"
+        case .bookLists: "/books/:id/lists"
         case .newBook: "/books/new"
         case .books: "/books"
         case .book: "/books/:id"
@@ -54,6 +63,7 @@ enum Route: String, CaseIterable, Sendable {
         case .photo: "/photos/:photoID"
         case .photoDelete: "/photos/:photoID/delete"
         case .photoFile: "/photos/:photoID/:variant"
+        case .photoTouchUp: "/photos/:photoID/touch-up"
         case .profile: "/profile"
         case .profileYear: "/profile/year/:year"
         case .profileEdit: "/profile/edit"

@@ -1,0 +1,83 @@
+// Reordering a list by dragging (issue 24). Without this script each book has ↑ and ↓ buttons that post a form;
+// with it, each book also shows a handle that follows a finger or a mouse (pointer events, so phones work too).
+// Dropping posts the book's new place to the same URL as the buttons, asking for JSON so the answer is a bare 204,
+// and the page stays as it is. If the server refuses, the page reloads to show the order that was kept.
+(function () {
+  "use strict";
+  var list = document.querySelector("ol[data-reorder]");
+  if (!list) { return; }
+  var form = list.closest("form");
+  var csrf = form.querySelector("input[name=_csrf]").value;
+  var items = function () { return Array.prototype.slice.call(list.querySelectorAll("li.list-book")); };
+  var firstPlace = function () {
+    var first = items()[0];
+    return first ? parseInt(first.getAttribute("data-position"), 10) : 1;
+  };
+
+  items().forEach(function (item) {
+    var handle = item.querySelector(".drag-handle");
+    if (!handle) { return; }
+    handle.hidden = false;
+    handle.addEventListener("pointerdown", function (event) {
+      event.preventDefault();
+      handle.setPointerCapture(event.pointerId);
+      var start = firstPlace();
+      var from = items().indexOf(item);
+      item.classList.add("is-dragging");
+      var move = function (moveEvent) {
+        // The book trades places with a neighbour once the pointer passes that neighbour's middle.
+        var all = items();
+        var index = all.indexOf(item);
+        var above = all[index - 1];
+        var below = all[index + 1];
+        if (above && moveEvent.clientY < above.getBoundingClientRect().top + above.offsetHeight / 2) {
+          list.insertBefore(item, above);
+        } else if (below && moveEvent.clientY > below.getBoundingClientRect().top + below.offsetHeight / 2) {
+          list.insertBefore(below, item);
+        }
+      };
+      var drop = function () {
+        handle.removeEventListener("pointermove", move);
+        handle.removeEventListener("pointerup", drop);
+        handle.removeEventListener("pointercancel", drop);
+        item.classList.remove("is-dragging");
+        var to = items().indexOf(item);
+        if (to === from) { return; }
+        renumber(start);
+        var body = new URLSearchParams();
+        body.set("_csrf", csrf);
+        body.set("position", String(start + to));
+        fetch(item.getAttribute("data-move-path"), {
+          method: "POST", body: body, credentials: "same-origin", headers: { "Accept": "application/json" }
+        }).then(function (response) {
+          if (!response.ok) { window.location.reload(); }
+        }, function () { window.location.reload(); });
+      };
+      handle.addEventListener("pointermove", move);
+      handle.addEventListener("pointerup", drop);
+      handle.addEventListener("pointercancel", drop);
+    });
+  });
+
+  // The numbers and the ↑/↓ buttons follow the new order, so what the page says stays true.
+  function renumber(start) {
+    var all = items();
+    all.forEach(function (item, index) {
+      var place = start + index;
+      item.setAttribute("data-position", String(place));
+      var label = item.querySelector(".list-place");
+      if (label) {
+        label.textContent = String(place);
+        label.setAttribute("aria-label", "Number " + place);
+      }
+    });
+    var up = list.querySelectorAll("button[value=up]");
+    var down = list.querySelectorAll("button[value=down]");
+    var total = parseInt(list.getAttribute("data-count"), 10);
+    all.forEach(function (item, index) {
+      var place = start + index;
+      if (up[index]) { up[index].disabled = place === 1; }
+      if (down[index]) { down[index].disabled = place === total; }
+    });
+  }
+})();
