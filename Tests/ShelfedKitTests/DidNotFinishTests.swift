@@ -123,6 +123,33 @@ import Testing
         }
     }
 
+    @Test func theAPIPutsABookDownWithAReasonAndTheProfileCountsIt() async throws {
+        try await TestApp().run { client in
+            let web = WebSession(client)
+            try await web.register("alice")
+            let book = try await web.addBook(["title": "Ulysses", "page_count": "730", "shelf": "reading"])
+            _ = try await web.post("/books/\(book)/progress", ["page": "212", "read_on": "2026-03-14"])
+            var api = APIClient(client)
+            try await api.signIn("alice@example.com")
+            let stopped = try await api.send(
+                .post, "/api/v1/books/\(book)/did-not-finish", json: ["reason": "Lost in Dublin."])
+            #expect(stopped.status == .ok)
+            #expect(stopped.json?["stopped_at"] as? String == "2026-03-15" && stopped.json?["page"] as? Int == 212)
+            #expect(stopped.json?["reason"] as? String == "Lost in Dublin.")
+            let refused = try await api.send(
+                .post, "/api/v1/books/\(book)/did-not-finish", json: ["reason": String(repeating: "x", count: 2_001)])
+            #expect(refused.status == .unprocessableContent)
+            let counts = try await api.get("/api/v1/profile").json?["counts"] as? [String: Any]
+            #expect(counts?["did_not_finish"] as? Int == 1 && counts?["reading"] as? Int == 0)
+
+            let bob = WebSession(client)
+            try await bob.register("bob")
+            var bobAPI = APIClient(client)
+            try await bobAPI.signIn("bob@example.com")
+            #expect(try await bobAPI.send(.post, "/api/v1/books/\(book)/did-not-finish", json: [:]).status == .notFound)
+        }
+    }
+
     @Test func theShelfTableIsRebuiltKeepingEveryRowIdAndTrigger() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("dnf-\(UUID().uuidString).sqlite").path
         defer { try? FileManager.default.removeItem(atPath: path) }

@@ -1,11 +1,13 @@
 """On a phone and a desktop (issue 24): put a book down as Did not finish with a reason, find it on its own tab; open
 a genre from Genres, see the shelf narrowed to it, and take the filter off again; make a list from shelf cards and
-reorder it with the arrows and by dragging — axe on each page."""
+reorder it with the arrows and by dragging; turn a photo before saving it, then turn and crop it on its page — axe
+on each page."""
+import pathlib
 import uuid
 
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import Select
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from helpers import check_page, click_and_wait
 from test_scan_flow import register
@@ -118,3 +120,64 @@ def test_a_list_is_made_filled_and_reordered_by_arrows_and_by_dragging(server, b
             break
     assert _list_titles(driver) == expected
     check_page(driver, "79-list-reordered")
+
+
+PHOTO = pathlib.Path(__file__).resolve().parents[1] / "Fixtures" / "images" / "Landscape_6.jpg"
+
+
+def _photo_size(driver):
+    large = driver.find_element(By.CSS_SELECTOR, ".photo-large img")
+    return driver.execute_script("return [arguments[0].naturalWidth, arguments[0].naturalHeight]", large)
+
+
+def test_a_photo_is_turned_before_saving_then_turned_and_cropped_on_its_page(server, browser):
+    driver = browser
+    register(driver, server)
+    driver.get(server + "/books/new")
+    driver.find_element(By.ID, "title").send_keys("Dune")
+    click_and_wait(driver, driver.find_element(By.CSS_SELECTOR, "form[action='/books'] button[type=submit]"))
+    click_and_wait(driver, driver.find_element(By.LINK_TEXT, "Add photo"))
+
+    # Chosen, shown at once, turned right with the preview's button before anything is sent.
+    driver.find_element(By.ID, "photo").send_keys(str(PHOTO))
+    preview = driver.find_element(By.CSS_SELECTOR, ".upload-preview")
+    WebDriverWait(driver, 10).until(lambda _: preview.is_displayed())
+    canvas = driver.find_element(By.CSS_SELECTOR, ".upload-preview canvas")
+    wide = driver.execute_script("return [arguments[0].width, arguments[0].height]", canvas)
+    assert wide[0] > wide[1]
+    turn_right = preview.find_element(By.CSS_SELECTOR, "button[data-turn=right]")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", turn_right)
+    turn_right.click()
+    assert driver.execute_script("return [arguments[0].width, arguments[0].height]", canvas) == [wide[1], wide[0]]
+    assert Select(driver.find_element(By.ID, "turn")).first_selected_option.get_attribute("value") == "right"
+    check_page(driver, "80-photo-upload-turned")
+    click_and_wait(driver, driver.find_element(By.CSS_SELECTOR, "form[enctype='multipart/form-data'] button.primary"))
+    assert "/photos/" in driver.current_url
+    assert _photo_size(driver) == [1067, 1600]
+
+    # On its page: turned back, then a crop drawn with the pointer and saved.
+    click_and_wait(driver, driver.find_element(By.CSS_SELECTOR, ".touch-up-turns button[value=turn-left]"))
+    assert "Back to the photo as it was taken." in driver.page_source
+    assert _photo_size(driver) == [1600, 1067]
+    toggle = driver.find_element(By.CSS_SELECTOR, ".cropper-hint button")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", toggle)
+    toggle.click()
+    assert toggle.get_attribute("aria-pressed") == "true"
+    surface = driver.find_element(By.CSS_SELECTOR, ".crop-surface")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", surface)
+    box = surface.rect
+    actions = ActionChains(driver)
+    actions.move_to_element_with_offset(surface, -box["width"] / 2 + 2, -box["height"] / 2 + 2).click_and_hold()
+    for _ in range(5):
+        actions.move_by_offset(box["width"] / 10, box["height"] / 10)
+    actions.release().perform()
+    right = float(driver.find_element(By.ID, "crop_right").get_attribute("value"))
+    bottom = float(driver.find_element(By.ID, "crop_bottom").get_attribute("value"))
+    assert 40 <= right <= 60 and 40 <= bottom <= 60, (right, bottom)
+    check_page(driver, "81-photo-crop-drawn")
+    click_and_wait(driver, driver.find_element(By.CSS_SELECTOR, ".crop-form button.primary"))
+    width, height = _photo_size(driver)
+    assert 600 <= width <= 1000 and 400 <= height <= 700, (width, height)
+    check_page(driver, "82-photo-cropped")
+    click_and_wait(driver, driver.find_element(By.CSS_SELECTOR, ".touch-up-turns button[value=undo]"))
+    assert _photo_size(driver) == [1600, 1067]

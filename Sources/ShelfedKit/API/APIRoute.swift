@@ -18,7 +18,7 @@ enum APIRoute: String, CaseIterable, Sendable {
     case searchISBN, searchTitle, searchAuthor, enrich
     case searchSimilar, searchV2, bookSimilar, searchAdvanced, trendingSearches, recommendations
     case bookProgress, progressEntry, bookReadAgain, series, seriesBooks, profileYear
-    case lists, list, listBooks, listBook, photoTouchUp
+    case lists, list, listBooks, listBook, photoTouchUp, bookStop
     case imports, batchEnrich, importStatus, importStream, importResults, jobCancel
     case openAPI, docs
 
@@ -58,6 +58,7 @@ enum APIRoute: String, CaseIterable, Sendable {
         case .listBooks: "/api/v1/lists/:listID/books"
         case .listBook: "/api/v1/lists/:listID/books/:id"
         case .photoTouchUp: "/api/v1/photos/:photoID/touch-up"
+        case .bookStop: "/api/v1/books/:id/did-not-finish"
         case .imports: "/api/v2/imports"
         case .batchEnrich: "/api/batch-enrich"
         case .importStatus: "/api/v2/imports/:jobId"
@@ -77,7 +78,7 @@ enum APIRoute: String, CaseIterable, Sendable {
         case .book, .photo: [.get, .patch, .delete]
         case .bookPhotos, .bookProgress, .lists: [.get, .post]
         case .list: [.get, .patch, .delete]
-        case .listBooks, .photoTouchUp: [.post]
+        case .listBooks, .photoTouchUp, .bookStop: [.post]
         case .listBook: [.patch, .delete]
         case .progressEntry: [.patch, .delete]
         case .enrich, .imports, .batchEnrich, .scanBarcode, .scanShelf, .bookReadAgain: [.post]

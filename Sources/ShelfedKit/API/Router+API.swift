@@ -19,6 +19,7 @@ func addAPIRoutes(to router: Router<AppRequestContext>, _ services: AppServices)
         clock: clock, maxUploadBytes: config.maxUploadBytes
     ).addRoutes(to: keyed)
     PhotoTouchUpAPIController(photos: services.photos, uploader: services.uploader).addRoutes(to: keyed)
+    DidNotFinishAPIController(library: services.library, clock: clock).addRoutes(to: keyed)
     SimilarAPIController(
         library: services.library, similar: services.embedder == nil ? nil : SimilarBooks(db: services.database)
     ).addRoutes(to: keyed)

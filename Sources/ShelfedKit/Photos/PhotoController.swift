@@ -73,8 +73,10 @@ struct PhotoController: Sendable {
     @Sendable func show(_ request: Request, context: SignedInContext) async throws -> HTML {
         let (photo, title) = try await requirePhoto(context)
         var page = photoPage(photo, bookTitle: title, context: context)
-        if request.uri.queryParameters["saved"] == "photo" {
-            page.chrome.toast = ActionNotice.saved("photo", dismiss: Paths.photo(photo.id!))
+        if let saved = request.uri.queryParameters["saved"].map(String.init),
+            ["photo", "touch-up", "touch-up-undone"].contains(saved)
+        {
+            page.chrome.toast = ActionNotice.saved(saved, dismiss: Paths.photo(photo.id!))
         }
         return try renderer.render(page, template: "photos/show")
     }

@@ -18,12 +18,14 @@ struct ProfileAPIController: Sendable {
             let reading: Int
             let wantToRead: Int
             let read: Int
+            let didNotFinish: Int
             let favourites: Int
             let photos: Int
 
             enum CodingKeys: String, CodingKey {
                 case reading, read, favourites, photos
                 case wantToRead = "want_to_read"
+                case didNotFinish = "did_not_finish"
             }
         }
 
@@ -83,7 +85,7 @@ struct ProfileAPIController: Sendable {
             username: user.username, displayName: user.displayName, email: user.email,
             counts: .init(
                 reading: shelves[.reading], wantToRead: shelves[.wantToRead], read: shelves[.read],
-                favourites: shelves.favourites, photos: photos),
+                didNotFinish: shelves[.didNotFinish], favourites: shelves.favourites, photos: photos),
             year: year, booksFinished: stats.booksFinished, pagesRead: stats.pagesRead, goal: user.readingGoal,
             months: stats.months.enumerated().map {
                 .init(month: $0.offset + 1, books: $0.element.books, pages: $0.element.pages)

@@ -6,9 +6,11 @@ import Hummingbird
 struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
     static var referrerPolicy: HTTPField.Name { HTTPField.Name("Referrer-Policy")! }
 
-    /// Search results show Google's cover thumbnails (`https:`); everything else comes from Shelfed itself.
+    /// Search results show Google's cover thumbnails (`https:`); the upload page previews the chosen photo from a
+    /// `blob:` the page made itself; everything else comes from Shelfed itself.
     static var contentSecurityPolicy: String {
-        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' https: data:; object-src 'none'; "
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' https: data: blob:; "
+            + "object-src 'none'; "
             + "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
     }
 
