@@ -70,7 +70,10 @@ import Testing
             #expect(profile["username"] as? String == "alice")
             #expect(profile["year"] as? Int == 2026)
             let counts = try #require(profile["counts"] as? [String: Int])
-            #expect(counts == ["reading": 1, "want_to_read": 0, "read": 2, "did_not_finish": 0, "favourites": 2, "photos": 0])
+            #expect(
+                counts == [
+                    "reading": 1, "want_to_read": 0, "read": 2, "did_not_finish": 0, "favourites": 2, "photos": 0,
+                ])
             #expect(profile["books_finished"] as? Int == 2)
             #expect(profile["pages_read"] as? Int == 350)
             #expect(profile["goal"] is NSNull)
