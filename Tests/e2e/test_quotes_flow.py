@@ -41,7 +41,7 @@ def test_upload_a_quote_photo_see_its_words_and_search_them(server, browser, tmp
     field = driver.find_element(By.ID, "text")
     field.clear()
     field.send_keys("\n".join(LINES) + "\n(Ishmael, chapter 1)")
-    click_and_wait(driver, driver.find_element(By.CSS_SELECTOR, "form[action^='/photos/'] button[type=submit]"))
+    click_and_wait(driver, driver.find_element(By.CSS_SELECTOR, "section[aria-labelledby=edit-heading] form button[type=submit]"))
     assert "(Ishmael, chapter 1)" in driver.find_element(By.CSS_SELECTOR, ".photo-text").text
 
     driver.get(server + "/shelves")
