@@ -29,7 +29,7 @@ struct Serve: AsyncParsableCommand {
 struct UserCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "user", abstract: "Manage accounts from the shell.",
-        subcommands: [AddUser.self, ResetPassword.self])
+        subcommands: [AddUser.self, ResetPassword.self, MakeAdmin.self])
 }
 
 struct AddUser: AsyncParsableCommand {
@@ -77,6 +77,27 @@ struct ResetPassword: AsyncParsableCommand {
         do {
             let user = try await AccountCommands.resetPassword(config: config, login: login, password: password)
             print("Set a new password for '\(user.username)'. They can sign in with it now.")
+        } catch let error as AccountCommands.Failure {
+            throw ValidationError(error.message)
+        }
+    }
+}
+
+/// `shelfed user make-admin NAME`: for the person running the server when the household's admin has gone (moved
+/// out, forgot everything) — the web hands the role on only from the admin.
+struct MakeAdmin: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "make-admin",
+        abstract: "Make an account the household's admin (the one admin there is becomes a member).")
+
+    @Argument(help: "The account's username or email.")
+    var login: String
+
+    func run() async throws {
+        let config = try AppConfig.fromEnvironment()
+        do {
+            let user = try await AccountCommands.makeAdmin(config: config, login: login)
+            print("'\(user.username)' is the household's admin now.")
         } catch let error as AccountCommands.Failure {
             throw ValidationError(error.message)
         }

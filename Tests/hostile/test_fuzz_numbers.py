@@ -53,7 +53,8 @@ def test_path_ids(server, alice, number):
     for path in ["/books/{}", "/books/{}/remove", "/books/{}/photos", "/books/{}/photos/new", "/photos/{}",
                  "/photos/{}/thumb", "/photos/{}/original", "/photos/{}/delete", "/search/volumes/{}",
                  "/scan/shelf/{}", "/scan/shelf/{}/add", "/lists/{}", "/lists/{}/edit", "/lists/{}/delete",
-                 "/books/{}/lists"]:
+                 "/books/{}/lists", "/household/members/{}/remove", "/household/members/{}/admin",
+                 "/household/members/{}/data", "/join/{}", "/password/{}"]:
         url = path.format(requests.utils.quote(number, safe=""))
         check(server, alice.get(url), f"GET {url}")
         if "volumes" not in path and "thumb" not in path and "original" not in path:
@@ -85,6 +86,8 @@ def test_form_numbers(server, alice, targets, lists, number):
         (f"/lists/{lists}/books/{book}/move", {"position": number}),
         (f"/lists/{lists}/books/{book}/move", {"direction": number}),
         (f"/books/{book}/lists", {"list": number, "new_name": number}),
+        ("/household/invitations", {"note": number, "days": number}),
+        (f"/household/invitations/{requests.utils.quote(number, safe='')}/revoke", {}),
     ]
     for path, fields in posts:
         answer = alice.post(path, fields, allow_redirects=False)

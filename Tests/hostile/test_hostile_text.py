@@ -170,6 +170,21 @@ def test_list_names_and_descriptions(server, alice, value):
     assert server.alive()
 
 
+@pytest.mark.parametrize("value", CORPUS, ids=lambda v: repr(v[:24]))
+def test_invitation_notes(server, alice, value):
+    if alice.get("/household").status_code == 404:
+        pytest.skip("alice is not this server's admin")
+    made = alice.post("/household/invitations", {"note": value, "days": "1"})
+    assert made.status_code in (201, 422), made.status_code
+    assert not Structure(made.text).dangers
+    listed = alice.get("/household")
+    assert listed.status_code == 200 and not Structure(listed.text).dangers
+    # Revoked again, so the open invitations stay few.
+    for revoke in re.findall(r'action="(/household/invitations/\d+/revoke)"', listed.text):
+        alice.post(revoke, {})
+    assert server.alive()
+
+
 @pytest.mark.parametrize("value", CORPUS + [MEGABYTE], ids=lambda v: repr(v[:24]))
 def test_rejected_forms_keep_the_text(server, alice, value):
     book = alice.add_book(f"Form target {len(value)} {abs(hash(value))}")

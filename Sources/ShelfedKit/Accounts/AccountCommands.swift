@@ -45,4 +45,17 @@ public enum AccountCommands {
         try await users.updatePassword(id: id, hash: hash, keepingSession: nil)
         return user
     }
+
+    /// Makes the account with this username or email the household's admin; whoever was admin becomes a member.
+    public static func makeAdmin(config: AppConfig, login: String) async throws -> User {
+        let database = try AppDatabase(path: config.databasePath)
+        guard let user = try await UserStore(db: database).user(login: login), let id = user.id else {
+            throw Failure(message: "There is no account '\(login)'.")
+        }
+        try await database.write { db in
+            try db.execute(
+                sql: "UPDATE user SET role = CASE WHEN id = ? THEN 'admin' ELSE 'member' END", arguments: [id])
+        }
+        return user
+    }
 }

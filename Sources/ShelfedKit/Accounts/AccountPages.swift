@@ -10,12 +10,17 @@ struct RegisterPage: Sendable {
     let passwordError: String?
     let registrationClosed: Bool
     let hasErrors: Bool
+    /// Where the form posts: `/register`, or the invitation's `/join/…`.
+    let formAction: String
+    let isJoining: Bool
 
     init(
         context: AppRequestContext, form: RegistrationForm = .init(), errors: [String: String] = [:],
-        registrationClosed: Bool = false
+        registrationClosed: Bool = false, joining token: String? = nil
     ) {
-        chrome = PageChrome(title: "Create your account", context: context)
+        chrome = PageChrome(title: token == nil ? "Create your account" : "Join the household", context: context)
+        formAction = token.map(Paths.join) ?? Route.register.link()
+        isJoining = token != nil
         username = form.username
         displayName = form.displayName
         email = form.email

@@ -27,6 +27,9 @@ public struct LoginThrottle: Sendable {
     public enum Kind: String, Sendable {
         case signIn = "sign_in"
         case registration
+        /// Opening or using an invitation or password link: counted like sign-in, apart from it, so that someone
+        /// guessing links cannot lock the household out of signing in.
+        case oneTimeLink = "one_time_link"
     }
 
     let db: AppDatabase

@@ -14,6 +14,10 @@ public struct User: Sendable, Identifiable, FetchableRecord, MutablePersistableR
     public var avatarPhotoId: Int64?
     public var readingGoal: Int?
     public var createdAt: Date
+    /// `admin` (one per household: invitations, members, the server backup) or `member`.
+    public var role = "member"
+
+    public var isAdmin: Bool { role == "admin" }
 
     public static let databaseTableName = "user"
 
@@ -27,6 +31,7 @@ public struct User: Sendable, Identifiable, FetchableRecord, MutablePersistableR
         avatarPhotoId = row["avatar_photo_id"]
         readingGoal = row["reading_goal"]
         createdAt = row["created_at"]
+        role = row["role"] ?? "member"
     }
 
     public init(
@@ -52,6 +57,7 @@ public struct User: Sendable, Identifiable, FetchableRecord, MutablePersistableR
         container["avatar_photo_id"] = avatarPhotoId
         container["reading_goal"] = readingGoal
         container["created_at"] = createdAt
+        container["role"] = role
     }
 
     public mutating func didInsert(_ inserted: InsertionSuccess) {

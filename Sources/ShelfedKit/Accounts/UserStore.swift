@@ -20,24 +20,35 @@ public struct UserStore: Sendable {
         async throws -> User
     {
         try await db.write { db in
-            if try User.filter(sql: "username = ?", arguments: [username]).fetchCount(db) > 0 {
-                throw Conflict.username
-            }
-            if try User.filter(sql: "email = ?", arguments: [email]).fetchCount(db) > 0 {
-                throw Conflict.email
-            }
-            var user = User(
-                id: nil, username: username, email: email, displayName: displayName,
-                passwordHash: passwordHash, avatarPhotoId: nil, readingGoal: nil, createdAt: date)
-            try user.insert(db)
-            return user
+            try Self.insert(
+                username: username, email: email, displayName: displayName, passwordHash: passwordHash, at: date, db)
         }
     }
 
-    /// Whether `id` is the household's first account (the one that may download the server's backup).
-    func isFirstAccount(_ id: Int64?) async throws -> Bool {
+    /// Inserts an account inside a write; the household's first account is its admin, every later one a member.
+    static func insert(
+        username: String, email: String, displayName: String, passwordHash: String, at date: Date, _ db: Database
+    ) throws -> User {
+        if try User.filter(sql: "username = ?", arguments: [username]).fetchCount(db) > 0 {
+            throw Conflict.username
+        }
+        if try User.filter(sql: "email = ?", arguments: [email]).fetchCount(db) > 0 {
+            throw Conflict.email
+        }
+        var user = User(
+            id: nil, username: username, email: email, displayName: displayName,
+            passwordHash: passwordHash, avatarPhotoId: nil, readingGoal: nil, createdAt: date)
+        user.role = try User.fetchCount(db) == 0 ? "admin" : "member"
+        try user.insert(db)
+        return user
+    }
+
+    /// Whether `id` is the household's admin (invitations, members, the server's backup).
+    func isAdmin(_ id: Int64?) async throws -> Bool {
         guard let id else { return false }
-        return try await db.read { db in try Int64.fetchOne(db, sql: "SELECT MIN(id) FROM user") == id }
+        return try await db.read { db in
+            try Bool.fetchOne(db, sql: "SELECT role = 'admin' FROM user WHERE id = ?", arguments: [id]) ?? false
+        }
     }
 
     /// The account with this id, if it still exists.

@@ -85,6 +85,10 @@ func buildRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
         users: users, hasher: services.hasher, throttle: services.throttle, signIn: services.signIn,
         renderer: renderer, registration: config.registration, now: clock.now
     ).addRoutes(to: router)
+    InvitationController(
+        household: HouseholdStore(db: services.database), users: users, hasher: services.hasher,
+        throttle: services.throttle, renderer: renderer, now: clock.now
+    ).addRoutes(to: router)
 
     let signedIn = router.group().add(middleware: LoginRedirectMiddleware()).group(context: SignedInContext.self)
     let (library, photos, media) = (services.library, services.photos, services.media)
@@ -139,8 +143,12 @@ func buildRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
         shelves: services.shelfScans, books: services.books, media: media, renderer: renderer,
         maxUploadBytes: config.maxUploadBytes
     ).addRoutes(to: signedIn)
-    DataDownloadController(
-        database: services.database, dataDirectory: config.dataDirectory, media: media, clock: clock
+    let downloads = DataDownloadController(
+        database: services.database, dataDirectory: config.dataDirectory, media: media, clock: clock)
+    downloads.addRoutes(to: signedIn)
+    HouseholdController(
+        household: HouseholdStore(db: services.database), users: users, media: media, imports: services.imports,
+        renderer: renderer, clock: clock, downloads: downloads
     ).addRoutes(to: signedIn)
     ImportController(
         imports: services.imports, runner: services.importRunner, streams: services.streams, media: media,

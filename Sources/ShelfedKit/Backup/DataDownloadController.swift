@@ -19,8 +19,8 @@ struct DataDownloadController: Sendable {
 
     /// GET /profile/backup: the whole server (the same zip as `shelfed backup`), for the first account only.
     @Sendable func backup(_ request: Request, context: SignedInContext) async throws -> Response {
-        guard try await UserStore(db: database).isFirstAccount(context.userID) else {
-            throw HTTPError(.notFound, message: "Only the household's first account can download the server backup.")
+        guard try await UserStore(db: database).isAdmin(context.userID) else {
+            throw HTTPError(.notFound, message: "Only the household's admin can download the server backup.")
         }
         let file = Backup.scratchURL(in: dataDirectory, suffix: ".zip")
         let (dataDirectory, writer, now) = (self.dataDirectory, database.writer, clock.now())
@@ -32,7 +32,12 @@ struct DataDownloadController: Sendable {
 
     /// GET /profile/my-data: the signed-in person's own data as JSON, with their photos' original files.
     @Sendable func myData(_ request: Request, context: SignedInContext) async throws -> Response {
-        let userID = context.userID
+        try await myDataResponse(of: context.userID, name: "shelfed-my-data")
+    }
+
+    /// One person's data as the zip "Your data" downloads, named `name-<today>.zip`; also what the admin may keep of
+    /// a member before removing them.
+    func myDataResponse(of userID: Int64, name: String) async throws -> Response {
         let file = Backup.scratchURL(in: dataDirectory, suffix: ".zip")
         let (store, mediaRoot) = (MyDataStore(db: database), media.root)
         try await AppDatabase.threadPool.runIfActive {
@@ -50,7 +55,7 @@ struct DataDownloadController: Sendable {
                 try archive.addEntry(with: photo.file, fileURL: source)
             }
         }
-        return try Self.download(file, name: "shelfed-my-data-\(clock.today()).zip")
+        return try Self.download(file, name: "\(name)-\(clock.today()).zip")
     }
 
     /// Streams a finished zip in chunks (a backup with photos is gigabytes). The file is opened and at once removed

@@ -184,6 +184,7 @@ extension AppDatabase {
         migrator.registerMigration("v18 book categories", migrate: migrateToBookCategories)
         migrator.registerMigration("v19 list details", migrate: migrateToListDetails)
         migrator.registerMigration("v20 photo touch-ups", migrate: migrateToPhotoTouchUps)
+        migrator.registerMigration("v21 household", migrate: migrateToHousehold)
         return migrator
     }
 }

@@ -20,9 +20,14 @@ struct ProfileSettingsController: Sendable {
     @Sendable func edit(_ request: Request, context: SignedInContext) async throws -> HTML {
         let user = context.user
         let saved = request.uri.queryParameters["saved"].map(String.init)
-        let notice = saved == "password" ? "Password changed. Other devices have been signed out." : nil
+        let notice =
+            switch saved {
+            case "password": "Password changed. Other devices have been signed out."
+            case "admin-handed": "You handed the admin role on; you are a member of the household now."
+            default: String?.none
+            }
         var page = EditProfilePage(context: context, user: user, notice: notice)
-        page.isFirstAccount = try await users.isFirstAccount(user.id)
+        page.isAdmin = try await users.isAdmin(user.id)
         return try renderer.render(page, template: "profile/edit")
     }
 
@@ -42,7 +47,7 @@ struct ProfileSettingsController: Sendable {
             }
         }
         var page = EditProfilePage(context: context, user: user)
-        page.isFirstAccount = try await users.isFirstAccount(user.id)
+        page.isAdmin = try await users.isAdmin(user.id)
         page.displayName = form.displayName
         page.email = form.email
         page.displayNameError = errors["display_name"]
@@ -56,7 +61,7 @@ struct ProfileSettingsController: Sendable {
         let user = context.user
         let form = try await request.decodeForm(PasswordForm.self)
         var page = EditProfilePage(context: context, user: user)
-        page.isFirstAccount = try await users.isFirstAccount(user.id)
+        page.isAdmin = try await users.isAdmin(user.id)
         if !(try await hasher.verify(form.current, against: user.passwordHash)) {
             page.currentPasswordError = "That is not your current password."
         } else if let problem = RegistrationForm.passwordProblem(form.new) {
@@ -74,9 +79,15 @@ struct ProfileSettingsController: Sendable {
     @Sendable func delete(_ request: Request, context: SignedInContext) async throws -> Response {
         var request = request
         let user = context.user
+        // The admin of a household with other members hands the role on first: a house is never left without one.
+        guard try await HouseholdStore(db: users.db).mayLeave(context.userID) else {
+            throw AppError.conflict(
+                "You are the household's admin. Open Your household and make another member the admin first; "
+                    + "then you can delete your account.")
+        }
         guard try await request.decodeForm(DeleteAccountForm.self).confirmUsername == user.username else {
             var page = EditProfilePage(context: context, user: user)
-            page.isFirstAccount = try await users.isFirstAccount(user.id)
+            page.isAdmin = try await users.isAdmin(user.id)
             page.deleteError = "Type your username, \(user.username), to confirm."
             return try renderer.render(page, template: "profile/edit", status: .unprocessableContent).response
         }
@@ -101,7 +112,7 @@ struct EditProfilePage: Sendable {
     var newPasswordError: String?
     var deleteError: String?
     /// The household's first account may download the whole server's backup.
-    var isFirstAccount = false
+    var isAdmin = false
 
     init(context: some PageContext, user: User, notice: String? = nil) {
         chrome = PageChrome(title: "Edit profile", context: context, tab: .profile, notice: notice)

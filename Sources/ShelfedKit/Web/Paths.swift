@@ -72,6 +72,15 @@ enum Paths {
     static let seriesIndex = Route.series.link()
     static let genres = Route.genres.link()
     static let lists = Route.lists.link()
+    static let household = Route.household.link()
+    static let householdInvitations = Route.householdInvitations.link()
+    static func householdInvitationRevoke(_ id: Int64) -> String { Route.householdInvitationRevoke.link(id) }
+    static func householdMemberPassword(_ id: Int64) -> String { Route.householdMemberPassword.link(id) }
+    static func householdMemberRemove(_ id: Int64) -> String { Route.householdMemberRemove.link(id) }
+    static func householdMemberData(_ id: Int64) -> String { Route.householdMemberData.link(id) }
+    static func householdMemberAdmin(_ id: Int64) -> String { Route.householdMemberAdmin.link(id) }
+    static func join(_ token: String) -> String { Route.join.link(token) }
+    static func passwordReset(_ token: String) -> String { Route.passwordReset.link(token) }
     static func list(_ id: Int64) -> String { Route.list.link(id) }
     static func listEdit(_ id: Int64) -> String { Route.listEdit.link(id) }
     static func listDelete(_ id: Int64) -> String { Route.listDelete.link(id) }

@@ -14,6 +14,8 @@ enum Route: String, CaseIterable, Sendable {
     case profile, profileYear, profileEdit, profileAvatar, profileGoal, profilePassword, profileDelete, devices,
         deviceRevoke
     case myData, serverBackup
+    case household, householdInvitations, householdInvitationRevoke, householdMemberPassword, householdMemberRemove,
+        householdMemberData, householdMemberAdmin, join, passwordReset
     case search, searchVolume, searchAdd
     case scan, scanBooks, quotes, librarySearch, shelfScan, shelfScanResult, shelfScanAdd
     case exportGoodreads, imports, importJob, importMapping, importConfirm, importCancel, importEvents,
@@ -74,6 +76,15 @@ enum Route: String, CaseIterable, Sendable {
         case .devices: "/profile/devices"
         case .myData: "/profile/my-data"
         case .serverBackup: "/profile/backup"
+        case .household: "/household"
+        case .householdInvitations: "/household/invitations"
+        case .householdInvitationRevoke: "/household/invitations/:invitationID/revoke"
+        case .householdMemberPassword: "/household/members/:memberID/password-link"
+        case .householdMemberRemove: "/household/members/:memberID/remove"
+        case .householdMemberData: "/household/members/:memberID/data"
+        case .householdMemberAdmin: "/household/members/:memberID/admin"
+        case .join: "/join/:token"
+        case .passwordReset: "/password/:token"
         case .deviceRevoke: "/profile/devices/:deviceID/revoke"
         case .search: "/search"
         case .searchVolume: "/search/volumes/:volumeId"

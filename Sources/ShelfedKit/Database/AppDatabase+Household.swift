@@ -1,0 +1,33 @@
+import GRDB
+
+extension AppDatabase {
+    /// The household (issue 25, DESIGN §15): a role per account — the first is the admin — one-time invitations and
+    /// password links, both kept only as SHA-256 digests of their tokens.
+    static func migrateToHousehold(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                ALTER TABLE user ADD COLUMN role TEXT NOT NULL DEFAULT 'member' CHECK (role IN ('admin', 'member'));
+                UPDATE user SET role = 'admin' WHERE id = (SELECT MIN(id) FROM user);
+                CREATE TABLE invitation (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    token_sha256 TEXT NOT NULL UNIQUE,
+                    created_by INTEGER NOT NULL REFERENCES user(id) ON DELETE CASCADE,
+                    note TEXT,
+                    created_at DATETIME NOT NULL,
+                    expires_at DATETIME NOT NULL,
+                    used_at DATETIME,
+                    used_by INTEGER REFERENCES user(id) ON DELETE SET NULL,
+                    revoked_at DATETIME
+                );
+                CREATE TABLE password_link (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    token_sha256 TEXT NOT NULL UNIQUE,
+                    user_id INTEGER NOT NULL REFERENCES user(id) ON DELETE CASCADE,
+                    created_at DATETIME NOT NULL,
+                    expires_at DATETIME NOT NULL,
+                    used_at DATETIME
+                );
+                CREATE INDEX password_link_by_user ON password_link(user_id);
+                """)
+    }
+}

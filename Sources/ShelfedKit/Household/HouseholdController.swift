@@ -1,0 +1,192 @@
+import Foundation
+import Hummingbird
+
+/// The admin's page (issue 25): the members, invitations shown once and revocable, a one-time link for a member who
+/// forgot their password, removing a member (after asking, with their data offered as a download first) and handing
+/// the admin role on. Anyone but the admin gets a 404, as for a page that does not exist.
+struct HouseholdController: Sendable {
+    let household: HouseholdStore
+    let users: UserStore
+    let media: MediaStore
+    let imports: ImportStore
+    let renderer: PageRenderer
+    let clock: AppClock
+    let downloads: DataDownloadController
+
+    func addRoutes(to router: RouterGroup<SignedInContext>) {
+        router.get(Route.household.routerPath, use: index)
+        router.post(Route.householdInvitations.routerPath, use: invite)
+        router.post(Route.householdInvitationRevoke.routerPath, use: revoke)
+        router.post(Route.householdMemberPassword.routerPath, use: passwordLink)
+        router.get(Route.householdMemberRemove.routerPath, use: confirmRemove)
+        router.post(Route.householdMemberRemove.routerPath, use: remove)
+        router.get(Route.householdMemberData.routerPath, use: memberData)
+        router.get(Route.householdMemberAdmin.routerPath, use: confirmHandOver)
+        router.post(Route.householdMemberAdmin.routerPath, use: handOver)
+    }
+
+    /// GET /household
+    @Sendable func index(_ request: Request, context: SignedInContext) async throws -> HTML {
+        try await requireAdmin(context)
+        var page = try await page(context)
+        let saved = FormFields(urlEncoded: request.uri.query ?? "")["saved"]
+        page.chrome.toast = saved.flatMap { ActionNotice.saved($0, dismiss: Paths.household) }
+        return try renderer.render(page, template: "household/index")
+    }
+
+    /// POST /household/invitations (`note`, `days`): the page again, with the link shown this once.
+    @Sendable func invite(_ request: Request, context: SignedInContext) async throws -> Response {
+        try await requireAdmin(context)
+        var request = request
+        let form = try await request.formFields()
+        let note = form.trimmed("note")
+        let days = form["days"].flatMap { Int($0) }
+        var errors = FieldErrors()
+        if let note, note.count > HouseholdStore.maxNoteLength || NewBookForm.hasControlCharacters(note) {
+            errors["note"] = "Keep the note to a name or a few words (100 characters at most)."
+        }
+        guard let days, HouseholdStore.invitationLifetimes.contains(where: { $0.days == days }) else {
+            errors["days"] = "Choose how long the link lasts: 1, 7 or 30 days."
+            return try await refused(context, typedNote: note, errors: errors)
+        }
+        guard errors.isEmpty else { return try await refused(context, typedNote: note, errors: errors) }
+        do {
+            let token = try await household.invite(by: context.userID, note: note, days: days, now: clock.now())
+            var page = try await page(context)
+            page.newLink = HouseholdPage.NewLink(
+                url: Self.absolute(Paths.join(token), request: request),
+                message: "Send this link to \(note ?? "the person joining"). It works once, for \(days) "
+                    + "\(days == 1 ? "day" : "days"), and is shown only now: copy it before leaving this page.")
+            return try renderer.render(page, template: "household/index", status: .created).response
+        } catch HouseholdStore.Refusal.tooManyOpen {
+            errors["note"] =
+                "There are \(HouseholdStore.maxOpenInvitations) open invitations already. Revoke some you no longer need."
+            return try await refused(context, typedNote: note, errors: errors)
+        }
+    }
+
+    /// POST /household/invitations/:invitationID/revoke
+    @Sendable func revoke(_ request: Request, context: SignedInContext) async throws -> Response {
+        try await requireAdmin(context)
+        guard let id = BoundedNumber.id(context.parameters.get("invitationID")),
+            try await household.revokeInvitation(id, now: clock.now())
+        else { throw AppError.notFound("There is no such open invitation. It may have been used or revoked already.") }
+        return .seeOther(ActionNotice.link(Paths.household, adding: [("saved", "invitation-revoked")]))
+    }
+
+    /// POST /household/members/:memberID/password-link: a one-time link to set a new password, shown once.
+    @Sendable func passwordLink(_ request: Request, context: SignedInContext) async throws -> Response {
+        try await requireAdmin(context)
+        let member = try await requireMember(context)
+        let token = try await household.passwordLink(for: member.id, now: clock.now())
+        var page = try await page(context)
+        page.newLink = HouseholdPage.NewLink(
+            url: Self.absolute(Paths.passwordReset(token), request: request),
+            message: "Give this link to \(member.displayName). It lets them choose a new password once, within a day, "
+                + "and is shown only now. Their old password keeps working until they do.")
+        return try renderer.render(page, template: "household/index", status: .created).response
+    }
+
+    /// GET /household/members/:memberID/remove: asks first, offering their data as a download.
+    @Sendable func confirmRemove(_ request: Request, context: SignedInContext) async throws -> HTML {
+        try await requireAdmin(context)
+        let member = try await requireOther(context)
+        return try renderer.render(
+            RemoveMemberPage(context: context, member: member, error: nil), template: "household/remove")
+    }
+
+    /// GET /household/members/:memberID/data: the member's own data download, for the admin to keep before removing.
+    @Sendable func memberData(_ request: Request, context: SignedInContext) async throws -> Response {
+        try await requireAdmin(context)
+        let member = try await requireOther(context)
+        return try await downloads.myDataResponse(of: member.id, name: "shelfed-\(member.username)-data")
+    }
+
+    /// POST /household/members/:memberID/remove (`confirm_username`)
+    @Sendable func remove(_ request: Request, context: SignedInContext) async throws -> Response {
+        try await requireAdmin(context)
+        let member = try await requireOther(context)
+        var request = request
+        guard try await request.formFields()["confirm_username"] == member.username else {
+            let page = RemoveMemberPage(
+                context: context, member: member, error: "Type their username, \(member.username), to confirm.")
+            return try renderer.render(page, template: "household/remove", status: .unprocessableContent).response
+        }
+        try await imports.removeFiles(of: member.id)
+        try await users.delete(id: member.id)
+        media.removeAll(of: member.id)
+        context.logger.info("The admin removed the account \(member.username)")
+        return .seeOther(ActionNotice.link(Paths.household, adding: [("saved", "member-removed")]))
+    }
+
+    /// GET /household/members/:memberID/admin: asks before handing the role on.
+    @Sendable func confirmHandOver(_ request: Request, context: SignedInContext) async throws -> HTML {
+        try await requireAdmin(context)
+        let member = try await requireOther(context)
+        return try renderer.render(
+            HandOverPage(
+                chrome: PageChrome(title: "Make \(member.displayName) the admin?", context: context, tab: .profile),
+                name: member.displayName, formPath: Paths.householdMemberAdmin(member.id),
+                keepPath: Paths.household),
+            template: "household/hand-over")
+    }
+
+    /// POST /household/members/:memberID/admin
+    @Sendable func handOver(_ request: Request, context: SignedInContext) async throws -> Response {
+        try await requireAdmin(context)
+        let member = try await requireOther(context)
+        guard try await household.handAdmin(from: context.userID, to: member.id) else {
+            throw AppError.conflict("The admin role could not be handed on: reload the page and try again.")
+        }
+        return .seeOther(ActionNotice.link(Paths.profileEdit, adding: [("saved", "admin-handed")]))
+    }
+
+    // MARK: - Helpers
+
+    private func page(_ context: SignedInContext) async throws -> HouseholdPage {
+        HouseholdPage(
+            context: context, members: try await household.members(),
+            invitations: try await household.openInvitations(now: clock.now()), now: clock.now())
+    }
+
+    private func refused(_ context: SignedInContext, typedNote: String?, errors: FieldErrors) async throws
+        -> Response
+    {
+        var page = try await page(context)
+        page.noteValue = typedNote ?? ""
+        page.noteError = errors["note"]
+        page.daysError = errors["days"]
+        return try renderer.render(page, template: "household/index", status: .unprocessableContent).response
+    }
+
+    private func requireAdmin(_ context: SignedInContext) async throws {
+        guard try await household.isAdmin(context.userID) else {
+            throw AppError.notFound(nil)
+        }
+    }
+
+    private func requireMember(_ context: SignedInContext) async throws -> HouseholdStore.Member {
+        guard let id = BoundedNumber.id(context.parameters.get("memberID")),
+            let member = try await household.member(id)
+        else { throw AppError.notFound("There is no such member. They may have been removed.") }
+        return member
+    }
+
+    /// A member other than the admin themself: the admin leaves only by handing the role on first.
+    private func requireOther(_ context: SignedInContext) async throws -> HouseholdStore.Member {
+        let member = try await requireMember(context)
+        guard member.id != context.userID else {
+            throw AppError.conflict(
+                "You are the household's admin. Hand the role to another member first; then they can remove you, "
+                    + "or you can delete your own account from Profile → Settings.")
+        }
+        return member
+    }
+
+    /// A link as the admin's browser reached the server, to copy into a message ("http://pi.local:8080/join/…").
+    static func absolute(_ path: String, request: Request) -> String {
+        let host = request.head.authority ?? "localhost:8080"
+        let safeHost = host.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x3C && $0 != 0x3E }
+        return "http://\(safeHost ? host : "localhost:8080")\(path)"
+    }
+}

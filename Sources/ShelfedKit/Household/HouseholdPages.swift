@@ -1,0 +1,99 @@
+import Foundation
+
+/// `household/index`: the admin's page.
+struct HouseholdPage: Sendable {
+    struct MemberItem: Sendable {
+        let displayName: String
+        let username: String
+        let summary: String
+        let isAdmin: Bool
+        let isYou: Bool
+        let passwordPath: String
+        let removePath: String
+        let adminPath: String
+    }
+
+    struct InvitationItem: Sendable {
+        let note: String
+        let expires: String
+        let revokePath: String
+    }
+
+    struct NewLink: Sendable {
+        let url: String
+        let message: String
+    }
+
+    struct Lifetime: Sendable {
+        let days: Int
+        let label: String
+        let selected: Bool
+    }
+
+    var chrome: PageChrome
+    let members: [MemberItem]
+    let invitations: [InvitationItem]
+    let hasInvitations: Bool
+    let invitePath = Paths.householdInvitations
+    let lifetimes: [Lifetime]
+    var noteValue = ""
+    var noteError: String?
+    var daysError: String?
+    /// An invitation or password link just made: shown this once.
+    var newLink: NewLink?
+
+    init(
+        context: SignedInContext, members: [HouseholdStore.Member], invitations: [HouseholdStore.OpenInvitation],
+        now: Date
+    ) {
+        chrome = PageChrome(title: "Your household", context: context, tab: .profile)
+        let day = Date.FormatStyle.dateTime.year().month(.wide).day()
+        self.members = members.map { member in
+            let books = "\(member.bookCount) \(member.bookCount == 1 ? "book" : "books")"
+            return MemberItem(
+                displayName: member.displayName, username: member.username,
+                summary: "@\(member.username) · joined \(member.joined.formatted(day)) · \(books)",
+                isAdmin: member.isAdmin, isYou: member.id == context.userID,
+                passwordPath: Paths.householdMemberPassword(member.id),
+                removePath: Paths.householdMemberRemove(member.id), adminPath: Paths.householdMemberAdmin(member.id))
+        }
+        self.invitations = invitations.map { invitation in
+            InvitationItem(
+                note: invitation.note ?? "No note", expires: "Until \(invitation.expiresAt.formatted(day))",
+                revokePath: Paths.householdInvitationRevoke(invitation.id))
+        }
+        hasInvitations = !invitations.isEmpty
+        lifetimes = HouseholdStore.invitationLifetimes.map {
+            Lifetime(days: $0.days, label: $0.label, selected: $0.days == 7)
+        }
+    }
+}
+
+/// `household/remove`: asks before a member and everything of theirs is deleted.
+struct RemoveMemberPage: Sendable {
+    let chrome: PageChrome
+    let displayName: String
+    let username: String
+    let bookCount: Int
+    let formPath: String
+    let dataPath: String
+    let error: String?
+
+    init(context: SignedInContext, member: HouseholdStore.Member, error: String?) {
+        chrome = PageChrome(title: "Remove \(member.displayName)?", context: context, tab: .profile)
+        displayName = member.displayName
+        username = member.username
+        bookCount = member.bookCount
+        formPath = Paths.householdMemberRemove(member.id)
+        dataPath = Paths.householdMemberData(member.id)
+        self.error = error
+    }
+}
+
+/// `household/hand-over`: asks before the admin role goes to another member.
+struct HandOverPage: Sendable {
+    let chrome: PageChrome
+    let name: String
+    let formPath: String
+    let keepPath: String
+}
