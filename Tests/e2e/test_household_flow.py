@@ -1,9 +1,11 @@
-"""On a phone and a desktop (issue 25): the household's admin makes an invitation link, a new member opens it while
-registration is closed to strangers, joins, and appears among the members — axe on each page."""
+"""On a phone and a desktop (issue 25): the household's admin makes an invitation link, a new member opens it, joins
+and appears among the members; the new member starts a book and shares their reading, and it shows in the admin's
+house feed and on the admin's copy of the book — axe on each page."""
 import subprocess
 import uuid
 
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
 
 from conftest import SERVER
 from helpers import check_page, click_and_wait
@@ -51,6 +53,19 @@ def test_the_admin_invites_someone_who_joins(server, browser):
         driver.find_element(By.ID, field).send_keys(value)
     click_and_wait(driver, driver.find_element(By.CSS_SELECTOR, "form[action^='/join/'] button[type=submit]"))
     assert driver.current_url.rstrip("/") == server.rstrip("/")
+    title = f"The Shared Book {uuid.uuid4().hex[:4]}"
+    isbn = "9780140449136"
+    driver.get(server + "/books/new")
+    driver.find_element(By.ID, "title").send_keys(title)
+    driver.find_element(By.ID, "isbn").send_keys(isbn)
+    Select(driver.find_element(By.ID, "shelf")).select_by_value("reading")
+    click_and_wait(driver, driver.find_element(By.CSS_SELECTOR, "form[action='/books'] button[type=submit]"))
+    driver.get(server + "/profile/edit")
+    shares = driver.find_element(By.ID, "shares")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", shares)
+    shares.click()
+    click_and_wait(driver, driver.find_element(By.CSS_SELECTOR, "form[action='/profile/sharing'] button"))
+    assert "You share your reading with the household now." in driver.page_source
     # The link is spent.
     driver.delete_all_cookies()
     driver.get(link)
@@ -59,3 +74,14 @@ def test_the_admin_invites_someone_who_joins(server, browser):
     _sign_in(driver, server, admin)
     driver.get(server + "/household")
     assert "Sam Joiner" in driver.page_source
+    driver.get(server + "/")
+    feed = driver.find_element(By.CSS_SELECTOR, ".house-feed").text
+    assert "Sam Joiner started " + title in feed, feed
+    check_page(driver, "93-house-feed")
+    driver.get(server + "/books/new")
+    driver.find_element(By.ID, "title").send_keys("My own copy")
+    driver.find_element(By.ID, "isbn").send_keys(isbn)
+    click_and_wait(driver, driver.find_element(By.CSS_SELECTOR, "form[action='/books'] button[type=submit]"))
+    house = driver.find_element(By.CSS_SELECTOR, ".book-house").text
+    assert "Sam Joiner on Reading" in house, house
+    check_page(driver, "94-in-the-house")

@@ -94,8 +94,10 @@ func buildRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
     let (library, photos, media) = (services.library, services.photos, services.media)
     HomeController(
         library: library, renderer: renderer, clock: clock, journal: ReadingJournal(db: services.database),
-        readNext: services.embedder == nil ? nil : ReadNext(db: services.database)
+        readNext: services.embedder == nil ? nil : ReadNext(db: services.database),
+        sharing: HouseholdSharing(db: services.database)
     ).addRoutes(to: signedIn)
+    SharingController(sharing: HouseholdSharing(db: services.database), renderer: renderer).addRoutes(to: signedIn)
     ShelfController(library: library, renderer: renderer, clock: clock).addRoutes(to: signedIn)
     let bookController = BookController(
         library: library, books: services.books, photos: photos, media: media, renderer: renderer, clock: clock,

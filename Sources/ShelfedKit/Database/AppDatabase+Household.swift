@@ -31,3 +31,13 @@ extension AppDatabase {
                 """)
     }
 }
+
+extension AppDatabase {
+    /// Sharing (issue 25): off for everyone until each person turns it on.
+    static func migrateToSharing(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                ALTER TABLE user ADD COLUMN shares_reading BOOLEAN NOT NULL DEFAULT 0;
+                """)
+    }
+}

@@ -185,6 +185,7 @@ extension AppDatabase {
         migrator.registerMigration("v19 list details", migrate: migrateToListDetails)
         migrator.registerMigration("v20 photo touch-ups", migrate: migrateToPhotoTouchUps)
         migrator.registerMigration("v21 household", migrate: migrateToHousehold)
+        migrator.registerMigration("v22 sharing", migrate: migrateToSharing)
         return migrator
     }
 }

@@ -236,6 +236,9 @@ struct BookController: Sendable {
         if entry.userBook.shelf == .didNotFinish { page.stop = BookPage.StopSection(entry) }
         page.copy = BookPage.CopySection(entry)
         page.series = try await series.place(of: entry.book, for: entry.userBook.userId).map(BookPage.SeriesLine.init)
+        page.house = BookPage.HouseSection(
+            try await HouseholdSharing(db: library.db).inTheHouse(
+                bookID: entry.book.id!, isbn13: entry.book.isbn13, for: entry.userBook.userId))
         page.lists = BookPage.ListsSection(
             bookID: entry.book.id!,
             membership: try await lists.membership(ofBook: entry.book.id!, for: entry.userBook.userId))

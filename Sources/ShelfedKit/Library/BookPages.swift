@@ -114,6 +114,8 @@ struct BookPage: Sendable {
     var series: SeriesLine?
     /// The lists holding the book.
     var lists: ListsSection?
+    /// Who else in the house who shares has it; nil when nobody does.
+    var house: HouseSection?
 
     /// The book's place in its series, linking to the series page and to the next book.
     struct SeriesLine: Sendable {

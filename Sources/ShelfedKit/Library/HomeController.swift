@@ -8,7 +8,9 @@ struct HomeController: Sendable {
     let journal: ReadingJournal
     /// "Read next"; nil when the server has no model.
     var readNext: ReadNext? = nil
+    var sharing: HouseholdSharing? = nil
     static let recentCount = 6
+    static let houseItems = 8
     static let suggestionCount = 4
 
     func addRoutes(to router: RouterGroup<SignedInContext>) {
@@ -41,6 +43,10 @@ struct HomeController: Sendable {
             },
             recentlyAddedCards: addedItems.isEmpty ? nil : cards(addedItems),
             recentlyFinishedCards: finishedItems.isEmpty ? nil : cards(finishedItems))
+        if let sharing {
+            let feed = try await sharing.feed(for: userID, page: 1, pageSize: Self.houseItems)
+            page.house = HouseFeedSection(feed, page: 1, viewerShares: try await sharing.isSharing(userID))
+        }
         if let readNext, !addedItems.isEmpty {
             page.readNext = .init(try await readNext.suggestions(for: userID, limit: Self.suggestionCount))
         }
@@ -57,6 +63,8 @@ struct HomePage: Sendable {
     let recentlyAddedCards: HTMLFragment?
     let recentlyFinishedCards: HTMLFragment?
     var readNext: ReadNextSection?
+    /// What the members who share have been reading.
+    var house: HouseFeedSection?
 
     struct ProgressItem: Sendable {
         let bookID: Int64

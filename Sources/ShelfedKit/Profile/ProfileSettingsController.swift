@@ -24,10 +24,13 @@ struct ProfileSettingsController: Sendable {
             switch saved {
             case "password": "Password changed. Other devices have been signed out."
             case "admin-handed": "You handed the admin role on; you are a member of the household now."
+            case "sharing-on": "You share your reading with the household now."
+            case "sharing-off": "You no longer share your reading: the household sees none of it."
             default: String?.none
             }
         var page = EditProfilePage(context: context, user: user, notice: notice)
         page.isAdmin = try await users.isAdmin(user.id)
+        page.sharesReading = try await HouseholdSharing(db: users.db).isSharing(context.userID)
         return try renderer.render(page, template: "profile/edit")
     }
 
@@ -48,6 +51,7 @@ struct ProfileSettingsController: Sendable {
         }
         var page = EditProfilePage(context: context, user: user)
         page.isAdmin = try await users.isAdmin(user.id)
+        page.sharesReading = try await HouseholdSharing(db: users.db).isSharing(context.userID)
         page.displayName = form.displayName
         page.email = form.email
         page.displayNameError = errors["display_name"]
@@ -62,6 +66,7 @@ struct ProfileSettingsController: Sendable {
         let form = try await request.decodeForm(PasswordForm.self)
         var page = EditProfilePage(context: context, user: user)
         page.isAdmin = try await users.isAdmin(user.id)
+        page.sharesReading = try await HouseholdSharing(db: users.db).isSharing(context.userID)
         if !(try await hasher.verify(form.current, against: user.passwordHash)) {
             page.currentPasswordError = "That is not your current password."
         } else if let problem = RegistrationForm.passwordProblem(form.new) {
@@ -88,6 +93,7 @@ struct ProfileSettingsController: Sendable {
         guard try await request.decodeForm(DeleteAccountForm.self).confirmUsername == user.username else {
             var page = EditProfilePage(context: context, user: user)
             page.isAdmin = try await users.isAdmin(user.id)
+            page.sharesReading = try await HouseholdSharing(db: users.db).isSharing(context.userID)
             page.deleteError = "Type your username, \(user.username), to confirm."
             return try renderer.render(page, template: "profile/edit", status: .unprocessableContent).response
         }
@@ -113,6 +119,7 @@ struct EditProfilePage: Sendable {
     var deleteError: String?
     /// The household's first account may download the whole server's backup.
     var isAdmin = false
+    var sharesReading = false
 
     init(context: some PageContext, user: User, notice: String? = nil) {
         chrome = PageChrome(title: "Edit profile", context: context, tab: .profile, notice: notice)

@@ -73,6 +73,8 @@ enum Paths {
     static let genres = Route.genres.link()
     static let lists = Route.lists.link()
     static let household = Route.household.link()
+    static let houseFeed = Route.houseFeed.link()
+    static let profileSharing = Route.profileSharing.link()
     static let householdInvitations = Route.householdInvitations.link()
     static func householdInvitationRevoke(_ id: Int64) -> String { Route.householdInvitationRevoke.link(id) }
     static func householdMemberPassword(_ id: Int64) -> String { Route.householdMemberPassword.link(id) }

@@ -15,7 +15,7 @@ enum Route: String, CaseIterable, Sendable {
         deviceRevoke
     case myData, serverBackup
     case household, householdInvitations, householdInvitationRevoke, householdMemberPassword, householdMemberRemove,
-        householdMemberData, householdMemberAdmin, join, passwordReset
+        householdMemberData, householdMemberAdmin, join, passwordReset, profileSharing, houseFeed
     case search, searchVolume, searchAdd
     case scan, scanBooks, quotes, librarySearch, shelfScan, shelfScanResult, shelfScanAdd
     case exportGoodreads, imports, importJob, importMapping, importConfirm, importCancel, importEvents,
@@ -85,6 +85,8 @@ enum Route: String, CaseIterable, Sendable {
         case .householdMemberAdmin: "/household/members/:memberID/admin"
         case .join: "/join/:token"
         case .passwordReset: "/password/:token"
+        case .profileSharing: "/profile/sharing"
+        case .houseFeed: "/house/feed"
         case .deviceRevoke: "/profile/devices/:deviceID/revoke"
         case .search: "/search"
         case .searchVolume: "/search/volumes/:volumeId"

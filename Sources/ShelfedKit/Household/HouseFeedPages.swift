@@ -1,0 +1,73 @@
+import Foundation
+
+/// The house feed as the home page and `/house/feed` show it: one line per thing a sharing member did.
+struct HouseFeedSection: Sendable {
+    struct Item: Sendable {
+        let day: String
+        let member: String
+        let before: String
+        let title: String
+        let after: String
+        let path: String?
+    }
+
+    let items: [Item]
+    let isEmpty: Bool
+    let morePath: String?
+    let settingsPath = Paths.profileEdit + "#sharing-heading"
+    /// Whether the viewer shares: the empty state says how to start.
+    let viewerShares: Bool
+
+    init(_ feed: (items: [HouseholdSharing.FeedItem], hasMore: Bool), page: Int, viewerShares: Bool) {
+        items = feed.items.map(Self.item)
+        isEmpty = feed.items.isEmpty
+        morePath = feed.hasMore ? Paths.houseFeed + "?page=\(page + 1)" : nil
+        self.viewerShares = viewerShares
+    }
+
+    static func item(_ item: HouseholdSharing.FeedItem) -> Item {
+        let amount: String =
+            item.byPercent
+            ? "\(ProgressValues.percentText(item.pageOrPercent ?? 0)) % into"
+            : "on page \(Int(item.pageOrPercent ?? 0)) of"
+        let (before, after): (String, String) =
+            switch item.kind {
+            case .started: ("started", "")
+            case .finished: ("finished", item.rating.map { " · \(BookPage.starsLabel($0))" } ?? "")
+            case .stopped: ("put down", "")
+            case .progress: ("is \(amount)", "")
+            }
+        return Item(
+            day: item.day, member: item.member, before: before, title: item.title, after: after,
+            path: item.viewerBookID.map(Paths.book) ?? Paths.search + "?q=" + Paths.queryEscape(item.title))
+    }
+}
+
+/// `household/feed`: the house feed, paged.
+struct HouseFeedPage: Sendable {
+    let chrome: PageChrome
+    let feed: HouseFeedSection
+    let previousPath: String?
+}
+
+extension BookPage {
+    /// "In the house": who else who shares has this book, on which shelf, their rating, whether they own it.
+    struct HouseSection: Sendable {
+        struct Copy: Sendable {
+            let member: String
+            let summary: String
+        }
+
+        let copies: [Copy]
+
+        init?(_ copies: [HouseholdSharing.HouseCopy]) {
+            guard !copies.isEmpty else { return nil }
+            self.copies = copies.map { copy in
+                var parts = ["on \(copy.shelf.title)"]
+                if let rating = copy.rating { parts.append("rated \(BookPage.starsLabel(rating))") }
+                if copy.owned { parts.append("owns a copy") }
+                return Copy(member: copy.member, summary: parts.joined(separator: " · "))
+            }
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import GRDB
+
+/// What members choose to share with the household (issue 25, DESIGN §15), and the only queries that show one
+/// person's reading to another. Nothing about a person is visible until they turn sharing on; turning it off hides
+/// everything again at once, because every answer is read through `sharingMembers` at the time it is asked.
+struct HouseholdSharing: Sendable {
+    let db: AppDatabase
+
+    /// The members whose reading `viewer` may see besides their own: those who share. Arguments: the viewer's id.
+    /// Reviews, private notes and photos are never part of it.
+    static let sharingMembers = "SELECT id, display_name FROM user WHERE shares_reading = 1 AND id != ?"
+
+    static let feedPageSize = 20
+    static let maxFeedPage = 50
+
+    func isSharing(_ userID: Int64) async throws -> Bool {
+        try await db.read { db in
+            try Bool.fetchOne(db, sql: "SELECT shares_reading FROM user WHERE id = ?", arguments: [userID]) ?? false
+        }
+    }
+
+    func setSharing(_ shares: Bool, for userID: Int64) async throws {
+        try await db.write { db in
+            try db.execute(sql: "UPDATE user SET shares_reading = ? WHERE id = ?", arguments: [shares, userID])
+        }
+    }
+
+    /// Another member's copy of a book, as the book page's "In the house" shows it.
+    struct HouseCopy: Sendable, Equatable {
+        let member: String
+        let shelf: Shelf
+        let rating: Double?
+        let owned: Bool
+    }
+
+    /// Who else in the house (sharing) has this book — the same catalog row, or the same ISBN-13 in a row of their
+    /// own — on which shelf, with their rating and whether they own a copy.
+    func inTheHouse(bookID: Int64, isbn13: String?, for viewer: Int64) async throws -> [HouseCopy] {
+        try await db.read { db in
+            try Row.fetchAll(
+                db.cachedStatement(
+                    sql: """
+                        WITH sharing AS (\(Self.sharingMembers))
+                        SELECT sharing.display_name, user_book.shelf, user_book.rating, user_book.owned
+                        FROM sharing JOIN user_book ON user_book.user_id = sharing.id
+                        JOIN book ON book.id = user_book.book_id
+                        WHERE book.id = ? OR (? IS NOT NULL AND book.isbn13 = ?)
+                        GROUP BY sharing.id ORDER BY sharing.display_name COLLATE NOCASE LIMIT 50
+                        """), arguments: [viewer, bookID, isbn13, isbn13]
+            ).map { row in
+                HouseCopy(
+                    member: row[0], shelf: Shelf(rawValue: row[1]) ?? .wantToRead, rating: row[2],
+                    owned: row[3] ?? false)
+            }
+        }
+    }
+
+    /// One thing a sharing member did.
+    struct FeedItem: Sendable, Equatable {
+        enum Kind: String, Sendable {
+            case started, finished, stopped, progress
+        }
+
+        let kind: Kind
+        let day: String
+        let member: String
+        let title: String
+        let pageOrPercent: Double?
+        let byPercent: Bool
+        let rating: Double?
+        /// The viewer's own book page for it, when they have the book too.
+        let viewerBookID: Int64?
+    }
+
+    /// The house feed for `viewer`, newest first: started, finished (with the rating), put down, and progress, from
+    /// members who share — never the viewer's own, never anyone who does not share.
+    func feed(for viewer: Int64, page: Int, pageSize: Int = HouseholdSharing.feedPageSize) async throws
+        -> (items: [FeedItem], hasMore: Bool)
+    {
+        let items = try await db.read { db in
+            try Row.fetchAll(
+                db.cachedStatement(
+                    sql: """
+                        WITH sharing AS (\(Self.sharingMembers)),
+                        shared AS (
+                            SELECT user_book.* FROM user_book JOIN sharing ON sharing.id = user_book.user_id),
+                        happened AS (
+                            SELECT 'started' AS kind, started_at AS day, user_id, book_id, NULL AS page,
+                                NULL AS percent, NULL AS rating
+                            FROM shared WHERE started_at IS NOT NULL
+                            UNION ALL
+                            SELECT 'finished', finished_at, user_id, book_id, NULL, NULL, rating
+                            FROM shared WHERE finished_at IS NOT NULL
+                            UNION ALL
+                            SELECT 'stopped', stopped_at, user_id, book_id, NULL, NULL, NULL
+                            FROM shared WHERE stopped_at IS NOT NULL
+                            UNION ALL
+                            SELECT 'progress', journal_entry.read_on, shared.user_id, shared.book_id,
+                                journal_entry.page, journal_entry.percent, NULL
+                            FROM journal_entry JOIN shared ON shared.id = journal_entry.user_book_id
+                        )
+                        SELECT happened.kind, happened.day, sharing.display_name, book.title, happened.page,
+                            happened.percent, happened.rating, mine.book_id AS mine
+                        FROM happened JOIN sharing ON sharing.id = happened.user_id
+                        JOIN book ON book.id = happened.book_id
+                        LEFT JOIN user_book AS mine ON mine.user_id = ? AND mine.book_id = happened.book_id
+                        ORDER BY happened.day DESC, happened.kind = 'progress', sharing.display_name, book.title
+                        LIMIT ? OFFSET ?
+                        """),
+                arguments: [viewer, viewer, pageSize + 1, max(0, page - 1) * pageSize]
+            ).map { row -> FeedItem in
+                let percent: Double? = row["percent"]
+                let pageNumber: Int? = row["page"]
+                return FeedItem(
+                    kind: FeedItem.Kind(rawValue: row["kind"]) ?? .started,
+                    day: String((row["day"] as String).prefix(10)), member: row["display_name"], title: row["title"],
+                    pageOrPercent: percent ?? pageNumber.map(Double.init), byPercent: percent != nil,
+                    rating: row["rating"], viewerBookID: row["mine"])
+            }
+        }
+        return (Array(items.prefix(pageSize)), items.count > pageSize)
+    }
+}

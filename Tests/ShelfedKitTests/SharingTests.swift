@@ -1,0 +1,121 @@
+import Foundation
+import GRDB
+import HTTPTypes
+import Testing
+
+@testable import ShelfedKit
+
+/// Sharing with the household (issue 25): nothing of a person is visible to another until they share; then their
+/// shelves, ratings and progress appear in the house feed and under "In the house" — never their review, notes or
+/// photos — and turning sharing off hides it all again at once.
+@Suite struct SharingTests {
+    static let secretTitle = "Zanzibar Lighthouse Ledger"
+    static let secretReview = "Quietly devastating marginalia"
+    static let isbn = "9780140449136"
+
+    /// Every page and API answer Bob can reach with ids that are Alice's (each route's sample id is 1, her first
+    /// book, photo and list), as text.
+    private func everythingBobSees(_ bob: WebSession, _ bobAPI: APIClient) async throws -> [String: String] {
+        var seen: [String: String] = [:]
+        for route in Route.allCases where route != .logout {
+            let link = route.link(filling: RouteTests.sample(route))
+            seen[link] = try await bob.get(link).text
+        }
+        for path in [
+            "/?page=1", "/house/feed", "/lists/1", "/series?name=x", "/library/search?q=zanzibar",
+            "/quotes?q=marginalia", "/profile/year/2026",
+        ] {
+            seen[path] = try await bob.get(path).text
+        }
+        for route in APIRoute.allCases where route.methods.contains(.get) && route.isDescribed {
+            let path = route.link(1, "display")
+            seen["API " + path] = try await bobAPI.get(path).text
+        }
+        return seen
+    }
+
+    @Test func aMemberWhoDoesNotShareAppearsNowhereAndSharingCanBeUndone() async throws {
+        let app = TestApp()
+        try await app.run { client in
+            let alice = WebSession(client)
+            try await alice.register("alice")
+            let book = try await alice.addBook([
+                "title": Self.secretTitle, "isbn": Self.isbn, "page_count": "300", "shelf": "reading",
+            ])
+            _ = try await alice.post("/books/\(book)/progress", ["page": "120", "read_on": "2026-03-14"])
+            _ = try await alice.post("/books/\(book)/shelf", ["shelf": "read"])
+            _ = try await alice.post(
+                "/books/\(book)/review", ["rating": "4", "review": Self.secretReview, "private_notes": "hidden note"])
+            _ = try await alice.post("/books/\(book)/copy", ["owned": "1", "format": "Hardcover"])
+            _ = try await alice.upload("/books/\(book)/photos", files: [.init(data: TestImages.png)])
+            _ = try await alice.post("/lists", ["name": "Alice's secret list"])
+
+            let bob = WebSession(client)
+            try await bob.register("bob")
+            let bobsBook = try await bob.addBook(["title": "Bob's copy", "isbn": Self.isbn])
+            var bobAPI = APIClient(client)
+            try await bobAPI.signIn("bob@example.com")
+
+            // Alice does not share: her name, titles, review, notes and list appear in nothing Bob can open.
+            let secrets = ["Alice", Self.secretTitle, Self.secretReview, "hidden note", "Alice's secret list"]
+            for (path, text) in try await everythingBobSees(bob, bobAPI) {
+                for secret in secrets {
+                    #expect(!text.contains(secret), "\(path) shows \(secret)")
+                }
+            }
+            #expect(try await bob.get("/").text.contains("Nothing from the house yet."))
+
+            // She shares: her reading shows in Bob's feed and on his copy's page; her review and notes still never.
+            let on = try await alice.post("/profile/sharing", ["shares": "1"])
+            #expect(on.headers[.location] == "/profile/edit?saved=sharing-on#sharing-heading")
+            let home = try await bob.get("/").text
+            #expect(home.contains("<strong>Alice</strong> finished"))
+            #expect(home.contains("<strong>Alice</strong> is on page 120 of"))
+            #expect(home.contains("<strong>Alice</strong> started"))
+            #expect(home.contains(Self.secretTitle) && home.contains(#"href="/books/\#(bobsBook)""#))
+            let page = try await bob.get("/books/\(bobsBook)").text
+            #expect(
+                page.contains("In the house")
+                    && page.contains("<strong>Alice</strong> on Read · rated 4 stars · owns a copy"))
+            let feed = try await bob.get("/house/feed").text
+            #expect(feed.contains(Self.secretTitle))
+            for (path, text) in try await everythingBobSees(bob, bobAPI) {
+                for secret in [Self.secretReview, "hidden note", "Alice's secret list"] {
+                    #expect(!text.contains(secret), "\(path) shows \(secret) while Alice shares")
+                }
+            }
+            // Her own pages never show her own reading as the house's.
+            #expect(try await alice.get("/").text.contains("Nothing from the house yet."))
+
+            // She stops: gone at once, everywhere.
+            _ = try await alice.post("/profile/sharing", [:])
+            #expect(!(try await bob.get("/").text.contains("Alice")))
+            #expect(!(try await bob.get("/books/\(bobsBook)").text.contains("In the house")))
+            #expect(!(try await bob.get("/house/feed").text.contains(Self.secretTitle)))
+        }
+    }
+
+    @Test func theFeedIsPagedAndBounded() async throws {
+        let app = TestApp()
+        try await app.run { client in
+            let alice = WebSession(client)
+            try await alice.register("alice")
+            _ = try await alice.post("/profile/sharing", ["shares": "1"])
+            let book = try await alice.addBook(["title": "Long Book", "page_count": "900", "shelf": "reading"])
+            for day in 1...25 {
+                let date = String(format: "2026-02-%02d", day)
+                _ = try await alice.post("/books/\(book)/progress", ["page": "\(day * 10)", "read_on": date])
+            }
+            let bob = WebSession(client)
+            try await bob.register("bob")
+            let first = try await bob.get("/house/feed").text
+            #expect(first.contains("is on page 250 of") && !first.contains("is on page 40 of"))
+            #expect(first.contains(#"href="/house/feed?page=2""#))
+            let second = try await bob.get("/house/feed?page=2").text
+            #expect(second.contains("is on page 40 of") && second.contains(#"href="/house/feed""#))
+            for bad in ["0", "51", "-1", "99999999999999999999", "x"] {
+                #expect(try await bob.get("/house/feed?page=\(bad)").status == .ok)
+            }
+        }
+    }
+}
