@@ -38,6 +38,11 @@ extension AppDatabase {
         try db.execute(
             sql: """
                 ALTER TABLE user ADD COLUMN shares_reading BOOLEAN NOT NULL DEFAULT 0;
+                -- The house feed reads each kind of event newest first, only as far as a page reaches.
+                CREATE INDEX user_book_by_started ON user_book(started_at) WHERE started_at IS NOT NULL;
+                CREATE INDEX user_book_by_finished ON user_book(finished_at) WHERE finished_at IS NOT NULL;
+                CREATE INDEX user_book_by_stopped ON user_book(stopped_at) WHERE stopped_at IS NOT NULL;
+                CREATE INDEX journal_entry_by_day ON journal_entry(read_on);
                 """)
     }
 }
