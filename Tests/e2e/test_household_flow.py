@@ -1,6 +1,7 @@
 """On a phone and a desktop (issue 25): the household's admin makes an invitation link, a new member opens it, joins
 and appears among the members; the new member starts a book and shares their reading, and it shows in the admin's
-house feed and on the admin's copy of the book — axe on each page."""
+house feed and on the admin's copy of the book; the admin lends that copy to the new member, sees it in the house
+library, and marks it returned — axe on each page."""
 import subprocess
 import uuid
 
@@ -85,3 +86,19 @@ def test_the_admin_invites_someone_who_joins(server, browser):
     house = driver.find_element(By.CSS_SELECTOR, ".book-house").text
     assert "Sam Joiner on Reading" in house, house
     check_page(driver, "94-in-the-house")
+
+    Select(driver.find_element(By.ID, "member")).select_by_visible_text("Sam Joiner")
+    driver.find_element(By.ID, "location").send_keys("Hall bookcase")
+    click_and_wait(driver, driver.find_element(By.CSS_SELECTOR, ".book-copy form.stack button[type=submit]"))
+    Select(driver.find_element(By.ID, "member")).select_by_visible_text("Sam Joiner")
+    click_and_wait(driver, driver.find_element(By.CSS_SELECTOR, ".lend-form button[type=submit]"))
+    assert "On loan to Sam Joiner since" in driver.page_source
+    book_url = driver.current_url.split("?")[0]
+    driver.get(server + "/house?available=")
+    copy = next(item for item in driver.find_elements(By.CSS_SELECTOR, ".house-copies-list .result")
+                if "My own copy" in item.text)
+    assert "Hall bookcase" in copy.text and "On loan to Sam Joiner" in copy.text, copy.text
+    check_page(driver, "95-house-library")
+    driver.get(book_url)
+    click_and_wait(driver, driver.find_element(By.CSS_SELECTOR, f"form[action$='/returned'] button"))
+    assert "Marked returned" in driver.page_source and "On loan to" not in driver.page_source

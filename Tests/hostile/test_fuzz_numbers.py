@@ -35,7 +35,8 @@ def test_query_parameters(server, alice, targets, lists, number):
     book, photo = targets
     gets = [
         ("/shelves", ["page", "sort", "order", "year_from", "year_to", "rating", "owned", "favourite"]),
-        ("/shelves/read", ["page"]), (f"/lists/{lists}", ["page", "year_from", "rating", "owned"]), ("/shelves/want-to-read", ["page"]), ("/shelves/did-not-finish", ["page"]),
+        ("/shelves/read", ["page"]), (f"/lists/{lists}", ["page", "year_from", "rating", "owned"]),
+        ("/house", ["owner", "genre", "available", "page"]), ("/house/feed", ["page"]), ("/shelves/want-to-read", ["page"]), ("/shelves/did-not-finish", ["page"]),
         ("/favourites", ["page"]), ("/search", ["start", "field"]), ("/profile", ["year"]),
         (f"/books/{book}/photos", ["sort"]), ("/books/new", ["isbn", "title", "shelf"]),
         ("/scan/books", ["isbn", "from"]), ("/quotes", ["q"]), ("/library/search", ["q"]),
@@ -87,6 +88,10 @@ def test_form_numbers(server, alice, targets, lists, number):
         (f"/lists/{lists}/books/{book}/move", {"direction": number}),
         (f"/books/{book}/lists", {"list": number, "new_name": number}),
         ("/household/invitations", {"note": number, "days": number}),
+        (f"/books/{book}/lend", {"member": number, "name": "Sam", "lent_on": number, "due_on": number}),
+        (f"/books/{book}/returned", {}),
+        (f"/books/{book}/copy", {"owned": number, "format": number, "location": number}),
+        ("/profile/sharing", {"shares": number}),
         (f"/household/invitations/{requests.utils.quote(number, safe='')}/revoke", {}),
     ]
     for path, fields in posts:

@@ -171,6 +171,20 @@ def test_list_names_and_descriptions(server, alice, value):
 
 
 @pytest.mark.parametrize("value", CORPUS, ids=lambda v: repr(v[:24]))
+def test_copy_places_and_borrowers(server, alice, value):
+    book = alice.add_book(f"Lending target {abs(hash(value))}")
+    alice.post(f"/books/{book}/copy", {"owned": "1", "location": value[:100]})
+    lent = alice.post(f"/books/{book}/lend", {"name": value[:100]})
+    assert lent.status_code in (303, 422), lent.status_code
+    assert not Structure(lent.text).dangers
+    for path in (f"/books/{book}", "/house", "/"):
+        page = alice.get(path)
+        assert page.status_code == 200 and not Structure(page.text).dangers, path
+    assert alice.post(f"/books/{book}/remove", {}, allow_redirects=False).status_code == 303
+    assert server.alive()
+
+
+@pytest.mark.parametrize("value", CORPUS, ids=lambda v: repr(v[:24]))
 def test_invitation_notes(server, alice, value):
     if alice.get("/household").status_code == 404:
         pytest.skip("alice is not this server's admin")

@@ -19,6 +19,7 @@ enum APIRoute: String, CaseIterable, Sendable {
     case searchSimilar, searchV2, bookSimilar, searchAdvanced, trendingSearches, recommendations
     case bookProgress, progressEntry, bookReadAgain, series, seriesBooks, profileYear
     case lists, list, listBooks, listBook, photoTouchUp, bookStop
+    case householdMembers, householdFeed, householdSharing
     case imports, batchEnrich, importStatus, importStream, importResults, jobCancel
     case openAPI, docs
 
@@ -59,6 +60,9 @@ enum APIRoute: String, CaseIterable, Sendable {
         case .listBook: "/api/v1/lists/:listID/books/:id"
         case .photoTouchUp: "/api/v1/photos/:photoID/touch-up"
         case .bookStop: "/api/v1/books/:id/did-not-finish"
+        case .householdMembers: "/api/v1/household/members"
+        case .householdFeed: "/api/v1/household/feed"
+        case .householdSharing: "/api/v1/household/sharing"
         case .imports: "/api/v2/imports"
         case .batchEnrich: "/api/batch-enrich"
         case .importStatus: "/api/v2/imports/:jobId"
@@ -79,6 +83,8 @@ enum APIRoute: String, CaseIterable, Sendable {
         case .bookPhotos, .bookProgress, .lists: [.get, .post]
         case .list: [.get, .patch, .delete]
         case .listBooks, .photoTouchUp, .bookStop: [.post]
+        case .householdMembers, .householdFeed: [.get]
+        case .householdSharing: [.put]
         case .listBook: [.patch, .delete]
         case .progressEntry: [.patch, .delete]
         case .enrich, .imports, .batchEnrich, .scanBarcode, .scanShelf, .bookReadAgain: [.post]

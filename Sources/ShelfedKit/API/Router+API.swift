@@ -20,6 +20,7 @@ func addAPIRoutes(to router: Router<AppRequestContext>, _ services: AppServices)
     ).addRoutes(to: keyed)
     PhotoTouchUpAPIController(photos: services.photos, uploader: services.uploader).addRoutes(to: keyed)
     DidNotFinishAPIController(library: services.library, clock: clock).addRoutes(to: keyed)
+    HouseholdAPIController(sharing: HouseholdSharing(db: services.database)).addRoutes(to: keyed)
     SimilarAPIController(
         library: services.library, similar: services.embedder == nil ? nil : SimilarBooks(db: services.database)
     ).addRoutes(to: keyed)

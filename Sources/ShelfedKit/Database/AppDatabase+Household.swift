@@ -46,3 +46,25 @@ extension AppDatabase {
                 """)
     }
 }
+
+extension AppDatabase {
+    /// Owned copies and lending (issue 25): where a copy is kept, and its loans. A loan to a member keeps their name,
+    /// so removing the member leaves the lender a loan to a name rather than an orphan.
+    static func migrateToLending(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                ALTER TABLE user_book ADD COLUMN location TEXT;
+                CREATE TABLE loan (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    user_book_id INTEGER NOT NULL REFERENCES user_book(id) ON DELETE CASCADE,
+                    borrower_user_id INTEGER REFERENCES user(id) ON DELETE SET NULL,
+                    borrower_name TEXT NOT NULL,
+                    lent_on TEXT NOT NULL,
+                    due_on TEXT,
+                    returned_on TEXT
+                );
+                CREATE UNIQUE INDEX loan_open_by_copy ON loan(user_book_id) WHERE returned_on IS NULL;
+                CREATE INDEX loan_open_by_borrower ON loan(borrower_user_id) WHERE returned_on IS NULL;
+                """)
+    }
+}

@@ -186,6 +186,7 @@ extension AppDatabase {
         migrator.registerMigration("v20 photo touch-ups", migrate: migrateToPhotoTouchUps)
         migrator.registerMigration("v21 household", migrate: migrateToHousehold)
         migrator.registerMigration("v22 sharing", migrate: migrateToSharing)
+        migrator.registerMigration("v23 lending", migrate: migrateToLending)
         return migrator
     }
 }

@@ -62,6 +62,8 @@ struct ActionNotice: Sendable {
         "lists": "Saved which lists the book is on.",
         "touch-up": "Saved the photo. The original is kept: “Undo all edits” brings it back.",
         "touch-up-undone": "Back to the photo as it was taken.",
+        "lent": "Lent. The book page and the house library say who has it.",
+        "returned": "Marked returned: the copy is back on your shelf.",
         "invitation-revoked": "Revoked the invitation: its link no longer works.",
         "member-removed": "Removed the member and everything of theirs.",
         "admin-handed": "You handed the admin role on; you are a member of the household now.",

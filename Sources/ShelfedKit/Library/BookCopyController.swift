@@ -23,11 +23,19 @@ struct BookCopyController: Sendable {
         let form = try await request.formFields()
         let owned = form["owned"] == "1"
         let format = form.trimmed("format")
+        let location = form.trimmed("location")
+        var formatError: String?
+        var locationError: String?
         if let format, format.count > Self.maxFormatLength || NewBookForm.hasControlCharacters(format) {
+            formatError = "Keep the format to a short name, such as Paperback or E-book (100 characters at most)."
+        }
+        if let location, location.count > LoanStore.maxLocationLength || NewBookForm.hasControlCharacters(location) {
+            locationError = "Keep the place to a few words, such as “living room, top shelf” (100 characters at most)."
+        }
+        if formatError != nil || locationError != nil {
             var page = try await books.bookPage(entry, context: context)
             page.copy = BookPage.CopySection(
-                entry, typed: (owned, format),
-                error: "Keep the format to a short name, such as Paperback or E-book (100 characters at most).")
+                entry, typed: (owned, format, location), error: formatError, locationError: locationError)
             return try books.renderer.render(page, template: "library/book", status: .unprocessableContent).response
         }
         let bookID = entry.book.id!
@@ -35,6 +43,7 @@ struct BookCopyController: Sendable {
             entry.owned = owned
             entry.format = format
         }
+        try await LoanStore(db: library.db).setLocation(location, bookID: bookID, userID: context.userID)
         return .seeOther(ActionNotice.link(Paths.book(bookID), adding: [("saved", "copy")], anchor: "copy-heading"))
     }
 }
@@ -47,13 +56,20 @@ extension BookPage {
         let formatValue: String
         let formats: [String]
         let formatError: String?
+        var locationValue = ""
+        let locationError: String?
 
-        init(_ entry: LibraryEntry, typed: (owned: Bool, format: String?)? = nil, error: String? = nil) {
+        init(
+            _ entry: LibraryEntry, typed: (owned: Bool, format: String?, location: String?)? = nil,
+            error: String? = nil, locationError: String? = nil
+        ) {
             formPath = Paths.bookCopy(entry.book.id!)
             owned = typed?.owned ?? entry.userBook.owned ?? false
             formatValue = typed.map { $0.format ?? "" } ?? entry.userBook.format ?? ""
             formats = BookCopyController.formats
             formatError = error
+            self.locationError = locationError
+            locationValue = typed.map { $0.location ?? "" } ?? ""
         }
     }
 }

@@ -116,6 +116,8 @@ struct BookPage: Sendable {
     var lists: ListsSection?
     /// Who else in the house who shares has it; nil when nobody does.
     var house: HouseSection?
+    /// Lending the person's copy.
+    var loan: LoanSection?
 
     /// The book's place in its series, linking to the series page and to the next book.
     struct SeriesLine: Sendable {

@@ -9,6 +9,7 @@ struct HomeController: Sendable {
     /// "Read next"; nil when the server has no model.
     var readNext: ReadNext? = nil
     var sharing: HouseholdSharing? = nil
+    var loans: LoanStore? = nil
     static let recentCount = 6
     static let houseItems = 8
     static let suggestionCount = 4
@@ -47,6 +48,18 @@ struct HomeController: Sendable {
             let feed = try await sharing.feed(for: userID, page: 1, pageSize: Self.houseItems)
             page.house = HouseFeedSection(feed, page: 1, viewerShares: try await sharing.isSharing(userID))
         }
+        if let loans {
+            page.overdue = try await loans.overdue(lender: userID, today: clock.today()).map { loan in
+                HomePage.LoanLine(
+                    title: loan.title, path: Paths.book(loan.bookID),
+                    text: "lent to \(loan.borrowerName) on \(loan.lentOn), due back \(loan.dueOn)")
+            }
+            page.borrowed = try await loans.borrowed(by: userID).map { loan in
+                HomePage.LoanLine(
+                    title: loan.title, path: nil,
+                    text: "from \(loan.lender) since \(loan.lentOn)" + (loan.dueOn.map { ", due back \($0)" } ?? ""))
+            }
+        }
         if let readNext, !addedItems.isEmpty {
             page.readNext = .init(try await readNext.suggestions(for: userID, limit: Self.suggestionCount))
         }
@@ -65,6 +78,15 @@ struct HomePage: Sendable {
     var readNext: ReadNextSection?
     /// What the members who share have been reading.
     var house: HouseFeedSection?
+    /// The person's books on loan past their day, and the books they have borrowed.
+    var overdue: [LoanLine] = []
+    var borrowed: [LoanLine] = []
+
+    struct LoanLine: Sendable {
+        let title: String
+        let path: String?
+        let text: String
+    }
 
     struct ProgressItem: Sendable {
         let bookID: Int64

@@ -30,7 +30,8 @@ struct ShelfListPage: Sendable {
             <a class="button primary" href="\(Paths.search)">Find a book</a></span></div>
             <p class="muted search-links"><a href="\(Paths.librarySearch)">Search my library</a> · \
             <a href="\(Paths.quotes)">Search my quotes</a> · <a href="\(Paths.lists)">Lists</a> · \
-            <a href="\(Paths.seriesIndex)">Series</a> · <a href="\(Paths.genres)">Genres</a></p>\n
+            <a href="\(Paths.seriesIndex)">Series</a> · <a href="\(Paths.genres)">Genres</a> · \
+            <a href="\(Paths.house)">The house library</a></p>\n
             """
         body.reserveCapacity(2_000 + page.items.count * 900)
         if !tabs.isEmpty {

@@ -74,6 +74,9 @@ enum Paths {
     static let lists = Route.lists.link()
     static let household = Route.household.link()
     static let houseFeed = Route.houseFeed.link()
+    static let house = Route.house.link()
+    static func bookLend(_ id: Int64) -> String { Route.bookLend.link(id) }
+    static func bookReturned(_ id: Int64) -> String { Route.bookReturned.link(id) }
     static let profileSharing = Route.profileSharing.link()
     static let householdInvitations = Route.householdInvitations.link()
     static func householdInvitationRevoke(_ id: Int64) -> String { Route.householdInvitationRevoke.link(id) }

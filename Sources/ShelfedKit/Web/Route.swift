@@ -15,7 +15,8 @@ enum Route: String, CaseIterable, Sendable {
         deviceRevoke
     case myData, serverBackup
     case household, householdInvitations, householdInvitationRevoke, householdMemberPassword, householdMemberRemove,
-        householdMemberData, householdMemberAdmin, join, passwordReset, profileSharing, houseFeed
+        householdMemberData, householdMemberAdmin, join, passwordReset, profileSharing, houseFeed, house, bookLend,
+        bookReturned
     case search, searchVolume, searchAdd
     case scan, scanBooks, quotes, librarySearch, shelfScan, shelfScanResult, shelfScanAdd
     case exportGoodreads, imports, importJob, importMapping, importConfirm, importCancel, importEvents,
@@ -87,6 +88,9 @@ enum Route: String, CaseIterable, Sendable {
         case .passwordReset: "/password/:token"
         case .profileSharing: "/profile/sharing"
         case .houseFeed: "/house/feed"
+        case .house: "/house"
+        case .bookLend: "/books/:id/lend"
+        case .bookReturned: "/books/:id/returned"
         case .deviceRevoke: "/profile/devices/:deviceID/revoke"
         case .search: "/search"
         case .searchVolume: "/search/volumes/:volumeId"

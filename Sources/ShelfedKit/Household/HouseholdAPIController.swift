@@ -1,0 +1,123 @@
+import Foundation
+import Hummingbird
+
+/// The household for Shelfed's own clients (issue 25): the members visible to the caller (themself and those who
+/// share), the house feed, and the caller's own sharing switch. The same queries as the pages.
+struct HouseholdAPIController: Sendable {
+    let sharing: HouseholdSharing
+
+    func addRoutes(to router: RouterGroup<APIContext>) {
+        router.get(APIRoute.householdMembers.routerPath, use: members)
+        router.get(APIRoute.householdFeed.routerPath, use: feed)
+        router.put(APIRoute.householdSharing.routerPath, use: setSharing)
+    }
+
+    struct Member: Encodable {
+        let id: Int64
+        let displayName: String
+        let isYou: Bool
+        let isAdmin: Bool
+        let shares: Bool
+
+        enum CodingKeys: String, CodingKey {
+            case id, shares
+            case displayName = "display_name"
+            case isYou = "is_you"
+            case isAdmin = "is_admin"
+        }
+    }
+
+    struct Members: Encodable {
+        let members: [Member]
+    }
+
+    struct FeedItem: Encodable {
+        let kind: String
+        let day: String
+        let member: String
+        let title: String
+        let page: Int?
+        let percent: Double?
+        let rating: Double?
+        /// The caller's own book id for it, when they have it too.
+        let bookID: Int64?
+
+        enum CodingKeys: String, CodingKey {
+            case kind, day, member, title, page, percent, rating
+            case bookID = "book_id"
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(kind, forKey: .kind)
+            try container.encode(day, forKey: .day)
+            try container.encode(member, forKey: .member)
+            try container.encode(title, forKey: .title)
+            try container.encode(page, forKey: .page)
+            try container.encode(percent, forKey: .percent)
+            try container.encode(rating, forKey: .rating)
+            try container.encode(bookID, forKey: .bookID)
+        }
+    }
+
+    struct Feed: Encodable {
+        let items: [FeedItem]
+        let page: Int
+        let hasMore: Bool
+
+        enum CodingKeys: String, CodingKey {
+            case items, page
+            case hasMore = "has_more"
+        }
+    }
+
+    struct SharingBody: Decodable, Sendable {
+        let shares: Bool
+    }
+
+    struct SharingAnswer: Encodable {
+        let shares: Bool
+    }
+
+    /// GET /api/v1/household/members: you, and the members who share; nobody who does not.
+    @Sendable func members(_ request: Request, context: APIContext) async throws -> Response {
+        let visible = try await sharing.visibleMembers(for: context.userID)
+        return JSONBody.response(
+            Members(
+                members: visible.map {
+                    Member(
+                        id: $0.id, displayName: $0.displayName, isYou: $0.id == context.userID, isAdmin: $0.isAdmin,
+                        shares: $0.shares)
+                }))
+    }
+
+    /// GET /api/v1/household/feed?page=
+    @Sendable func feed(_ request: Request, context: APIContext) async throws -> Response {
+        let text = FormFields(urlEncoded: request.uri.query ?? "")["page"]
+        var page = 1
+        if let text {
+            guard let parsed = BoundedNumber.parse(text, in: 1...HouseholdSharing.maxFeedPage) else {
+                throw HTTPError(
+                    .badRequest, message: "page must be a whole number from 1 to \(HouseholdSharing.maxFeedPage).")
+            }
+            page = parsed
+        }
+        let found = try await sharing.feed(for: context.userID, page: page)
+        return JSONBody.response(
+            Feed(
+                items: found.items.map { item in
+                    FeedItem(
+                        kind: item.kind.rawValue, day: item.day, member: item.member, title: item.title,
+                        page: item.byPercent ? nil : item.pageOrPercent.map { Int($0) },
+                        percent: item.byPercent ? item.pageOrPercent : nil, rating: item.rating,
+                        bookID: item.viewerBookID)
+                }, page: page, hasMore: found.hasMore))
+    }
+
+    /// PUT /api/v1/household/sharing `{"shares": true}`
+    @Sendable func setSharing(_ request: Request, context: APIContext) async throws -> Response {
+        let body = try await JSONBody.decode(SharingBody.self, from: request)
+        try await sharing.setSharing(body.shares, for: context.userID)
+        return JSONBody.response(SharingAnswer(shares: body.shares))
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import Hummingbird
+
+/// Lending and the house library on the web (issue 25): lend your copy to a member who shares or to anyone by name,
+/// mark it returned, and `/house` — every owned copy in the house, whose, where, and whether it is out.
+struct LendingController: Sendable {
+    let books: BookController
+    let loans: LoanStore
+    var library: LibraryStore { books.library }
+    var clock: AppClock { books.clock }
+
+    func addRoutes(to router: RouterGroup<SignedInContext>) {
+        router.post(Route.bookLend.routerPath, use: lend)
+        router.post(Route.bookReturned.routerPath, use: returned)
+        router.get(Route.house.routerPath, use: house)
+    }
+
+    /// POST /books/:id/lend (`member` id, or `name`; `lent_on`, optional `due_on`)
+    @Sendable func lend(_ request: Request, context: SignedInContext) async throws -> Response {
+        let entry = try await library.requireEntry(
+            bookID: BoundedNumber.id(context.parameters.get("id")), of: context.userID)
+        var request = request
+        let form = try await request.formFields()
+        let typed = BookPage.LoanSection.Typed(
+            member: form["member"] ?? "", name: form.trimmed("name") ?? "", lentOn: form.trimmed("lent_on") ?? "",
+            dueOn: form.trimmed("due_on") ?? "")
+        var errors = FieldErrors()
+        let memberID = typed.member.isEmpty ? nil : BoundedNumber.id(typed.member)
+        if !typed.member.isEmpty, memberID == nil { errors["name"] = "Choose someone from the list, or type a name." }
+        if memberID == nil, typed.name.isEmpty, errors.isEmpty {
+            errors["name"] = "Who is borrowing it? Choose a member of the house, or type their name."
+        }
+        if typed.name.count > LoanStore.maxNameLength || NewBookForm.hasControlCharacters(typed.name) {
+            errors["name"] = "Keep the name to \(LoanStore.maxNameLength) characters, without invisible ones."
+        }
+        let today = clock.today()
+        let lentOn = typed.lentOn.isEmpty ? today : typed.lentOn
+        if !CalendarDate.isValidDay(lentOn) || lentOn > today {
+            errors["lent_on"] = "Give the day you lent it, today or before (yyyy-mm-dd)."
+        }
+        if !typed.dueOn.isEmpty, !CalendarDate.isValidDay(typed.dueOn) || typed.dueOn < lentOn {
+            errors["due_on"] = "The day it is due back comes on or after the day it was lent."
+        }
+        if errors.isEmpty {
+            do {
+                try await loans.lend(
+                    bookID: entry.book.id!, userID: context.userID, toMember: memberID,
+                    name: memberID == nil ? typed.name : nil, lentOn: lentOn,
+                    dueOn: typed.dueOn.isEmpty ? nil : typed.dueOn)
+                return .seeOther(
+                    ActionNotice.link(Paths.book(entry.book.id!), adding: [("saved", "lent")], anchor: "copy-heading"))
+            } catch LoanStore.Refusal.alreadyOnLoan {
+                errors["name"] = "This copy is on loan already. Mark it returned first."
+            } catch LoanStore.Refusal.notYours {
+                errors["name"] = "Choose someone from the list: that member no longer shares with the household."
+            }
+        }
+        var page = try await books.bookPage(entry, context: context)
+        page.loan = BookPage.LoanSection(
+            entry, loan: nil, borrowers: try await loans.borrowers(for: context.userID), today: today, typed: typed,
+            errors: errors)
+        return try books.renderer.render(page, template: "library/book", status: .unprocessableContent).response
+    }
+
+    /// POST /books/:id/returned
+    @Sendable func returned(_ request: Request, context: SignedInContext) async throws -> Response {
+        let entry = try await library.requireEntry(
+            bookID: BoundedNumber.id(context.parameters.get("id")), of: context.userID)
+        guard try await loans.returned(bookID: entry.book.id!, userID: context.userID, on: clock.today()) else {
+            return .seeOther(Paths.book(entry.book.id!) + "#copy-heading")
+        }
+        return .seeOther(
+            ActionNotice.link(Paths.book(entry.book.id!), adding: [("saved", "returned")], anchor: "copy-heading"))
+    }
+
+    /// GET /house[?owner=&genre=&available=1&page=]
+    @Sendable func house(_ request: Request, context: SignedInContext) async throws -> HTML {
+        let query = FormFields(urlEncoded: request.uri.query ?? "")
+        var filters = LoanStore.HouseFilters()
+        filters.ownerID = query["owner"].flatMap { BoundedNumber.id($0) }
+        filters.genre = query.trimmed("genre").flatMap {
+            $0.count <= LibraryFilters.maxTextLength && !NewBookForm.hasControlCharacters($0) ? $0 : nil
+        }
+        filters.availableOnly = query["available"] == "1"
+        let page = query["page"].flatMap { BoundedNumber.parse($0, in: BoundedNumber.listPage) } ?? 1
+        let (copies, total) = try await loans.houseLibrary(for: context.userID, filters: filters, page: page)
+        let members = try await HouseholdSharing(db: loans.db).visibleMembers(for: context.userID)
+        return try books.renderer.render(
+            HouseLibraryPage(
+                context: context, copies: copies, total: total, page: page, filters: filters,
+                owners: members.map { ($0.id, $0.displayName) }),
+            template: "household/house")
+    }
+}

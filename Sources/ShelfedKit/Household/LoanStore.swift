@@ -1,0 +1,230 @@
+import Foundation
+import GRDB
+
+/// Owned copies and lending (issue 25): where a copy is kept, who has it on loan since when and until when, and the
+/// house library — every owned copy of the members who share, and the viewer's own.
+struct LoanStore: Sendable {
+    let db: AppDatabase
+
+    static let maxNameLength = 100
+    static let maxLocationLength = 100
+    static let housePageSize = 60
+
+    /// A copy on loan.
+    struct Loan: Sendable, Equatable {
+        let id: Int64
+        let borrowerName: String
+        let borrowerID: Int64?
+        let lentOn: String
+        let dueOn: String?
+    }
+
+    /// One of the person's books out on loan past its day.
+    struct Overdue: Sendable, Equatable {
+        let bookID: Int64
+        let title: String
+        let borrowerName: String
+        let lentOn: String
+        let dueOn: String
+    }
+
+    /// A book lent to the person by another member.
+    struct Borrowed: Sendable, Equatable {
+        let title: String
+        let lender: String
+        let lentOn: String
+        let dueOn: String?
+    }
+
+    enum Refusal: Error, Equatable {
+        case alreadyOnLoan
+        case notYours
+    }
+
+    /// Who may borrow: the members who share (a member who does not share cannot be chosen, as they appear nowhere).
+    func borrowers(for userID: Int64) async throws -> [(id: Int64, name: String)] {
+        try await db.read { db in
+            try Row.fetchAll(
+                db,
+                sql: "SELECT id, display_name FROM user WHERE shares_reading = 1 AND id != ? ORDER BY display_name",
+                arguments: [userID]
+            ).map { ($0["id"], $0["display_name"]) }
+        }
+    }
+
+    /// The open loan of the person's copy of `bookID`.
+    func openLoan(bookID: Int64, userID: Int64) async throws -> Loan? {
+        try await db.read { db in
+            try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT loan.* FROM loan JOIN user_book ON user_book.id = loan.user_book_id
+                    WHERE user_book.book_id = ? AND user_book.user_id = ? AND loan.returned_on IS NULL
+                    """, arguments: [bookID, userID]
+            ).map(Self.loan)
+        }
+    }
+
+    /// Lends the person's copy (it is theirs, so it is marked owned); to a member who shares, or to a name.
+    func lend(
+        bookID: Int64, userID: Int64, toMember memberID: Int64?, name: String?, lentOn: String, dueOn: String?
+    ) async throws {
+        try await db.write { db in
+            guard
+                let entryID = try Int64.fetchOne(
+                    db, sql: "SELECT id FROM user_book WHERE book_id = ? AND user_id = ?", arguments: [bookID, userID])
+            else { throw Refusal.notYours }
+            if try Bool.fetchOne(
+                db, sql: "SELECT 1 FROM loan WHERE user_book_id = ? AND returned_on IS NULL", arguments: [entryID])
+                == true
+            {
+                throw Refusal.alreadyOnLoan
+            }
+            var borrowerName = name ?? ""
+            if let memberID {
+                guard
+                    let memberName = try String.fetchOne(
+                        db, sql: "SELECT display_name FROM user WHERE id = ? AND shares_reading = 1 AND id != ?",
+                        arguments: [memberID, userID])
+                else { throw Refusal.notYours }
+                borrowerName = memberName
+            }
+            try db.execute(sql: "UPDATE user_book SET owned = 1 WHERE id = ?", arguments: [entryID])
+            try db.execute(
+                sql: """
+                    INSERT INTO loan (user_book_id, borrower_user_id, borrower_name, lent_on, due_on)
+                    VALUES (?, ?, ?, ?, ?)
+                    """, arguments: [entryID, memberID, borrowerName, lentOn, dueOn])
+        }
+    }
+
+    /// Marks the open loan of the person's copy returned; false when there is none.
+    func returned(bookID: Int64, userID: Int64, on day: String) async throws -> Bool {
+        try await db.write { db in
+            try db.execute(
+                sql: """
+                    UPDATE loan SET returned_on = ? WHERE returned_on IS NULL AND user_book_id =
+                        (SELECT id FROM user_book WHERE book_id = ? AND user_id = ?)
+                    """, arguments: [day, bookID, userID])
+            return db.changesCount > 0
+        }
+    }
+
+    /// Where the person keeps their copy ("living room, top shelf"); nil clears it.
+    func setLocation(_ location: String?, bookID: Int64, userID: Int64) async throws {
+        try await db.write { db in
+            try db.execute(
+                sql: "UPDATE user_book SET location = ? WHERE book_id = ? AND user_id = ?",
+                arguments: [location, bookID, userID])
+        }
+    }
+
+    /// The person's books on loan past their due day, the longest overdue first.
+    func overdue(lender userID: Int64, today: String) async throws -> [Overdue] {
+        try await db.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT book.id, book.title, loan.borrower_name, loan.lent_on, loan.due_on FROM loan
+                    JOIN user_book ON user_book.id = loan.user_book_id JOIN book ON book.id = user_book.book_id
+                    WHERE user_book.user_id = ? AND loan.returned_on IS NULL AND loan.due_on < ?
+                    ORDER BY loan.due_on LIMIT 50
+                    """, arguments: [userID, today]
+            ).map { Overdue(bookID: $0[0], title: $0[1], borrowerName: $0[2], lentOn: $0[3], dueOn: $0[4]) }
+        }
+    }
+
+    /// Books other members lent the person and not yet returned.
+    func borrowed(by userID: Int64) async throws -> [Borrowed] {
+        try await db.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT book.title, user.display_name, loan.lent_on, loan.due_on FROM loan
+                    JOIN user_book ON user_book.id = loan.user_book_id JOIN book ON book.id = user_book.book_id
+                    JOIN user ON user.id = user_book.user_id
+                    WHERE loan.borrower_user_id = ? AND loan.returned_on IS NULL ORDER BY loan.lent_on LIMIT 50
+                    """, arguments: [userID]
+            ).map { Borrowed(title: $0[0], lender: $0[1], lentOn: $0[2], dueOn: $0[3]) }
+        }
+    }
+
+    // MARK: - The house library
+
+    struct HouseCopy: Sendable, Equatable {
+        let title: String
+        let authors: String
+        let coverPath: String?
+        let owner: String
+        let ownerID: Int64
+        let location: String?
+        let onLoanTo: String?
+        let lentOn: String?
+        /// The viewer's own book page, for their own copies.
+        let viewerBookID: Int64?
+    }
+
+    struct HouseFilters: Sendable, Equatable {
+        var ownerID: Int64?
+        var genre: String?
+        var availableOnly = false
+    }
+
+    /// Every owned copy of the viewer and of the members who share, by title, 60 a page; with how many match.
+    func houseLibrary(for viewer: Int64, filters: HouseFilters, page: Int) async throws
+        -> (copies: [HouseCopy], total: Int)
+    {
+        try await db.read { db in
+            var conditions = ["user_book.owned = 1", "(user.id = :viewer OR user.shares_reading = 1)"]
+            var arguments: [String: (any DatabaseValueConvertible)?] = [
+                "viewer": viewer, "limit": Self.housePageSize, "offset": max(0, page - 1) * Self.housePageSize,
+            ]
+            if let owner = filters.ownerID {
+                conditions.append("user.id = :owner")
+                arguments["owner"] = owner
+            }
+            if let genre = filters.genre {
+                conditions.append(
+                    "book.id IN (SELECT book_id FROM book_category WHERE name = :genre COLLATE NOCASE)")
+                arguments["genre"] = genre
+            }
+            if filters.availableOnly { conditions.append("loan.id IS NULL") }
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT book.title, book.author_names, book.cover_path, user.display_name, user.id AS owner_id,
+                        user_book.location, loan.borrower_name, loan.lent_on, user_book.book_id,
+                        COUNT(*) OVER () AS matching
+                    FROM user_book JOIN user ON user.id = user_book.user_id JOIN book ON book.id = user_book.book_id
+                    LEFT JOIN loan ON loan.user_book_id = user_book.id AND loan.returned_on IS NULL
+                    WHERE \(conditions.joined(separator: " AND "))
+                    ORDER BY book.title COLLATE NOCASE, user.display_name LIMIT :limit OFFSET :offset
+                    """, arguments: StatementArguments(arguments))
+            let copies = rows.map { row in
+                HouseCopy(
+                    title: row["title"], authors: row["author_names"] ?? "", coverPath: row["cover_path"],
+                    owner: row["display_name"], ownerID: row["owner_id"], location: row["location"],
+                    onLoanTo: row["borrower_name"], lentOn: row["lent_on"],
+                    viewerBookID: (row["owner_id"] as Int64) == viewer ? row["book_id"] : nil)
+            }
+            return (copies, rows.first?["matching"] ?? 0)
+        }
+    }
+
+    private static func loan(_ row: Row) -> Loan {
+        Loan(
+            id: row["id"], borrowerName: row["borrower_name"], borrowerID: row["borrower_user_id"],
+            lentOn: row["lent_on"], dueOn: row["due_on"])
+    }
+}
+
+extension LoanStore {
+    /// Where the person keeps their copy of `bookID`.
+    func location(bookID: Int64, userID: Int64) async throws -> String? {
+        try await db.read { db in
+            try String.fetchOne(
+                db, sql: "SELECT location FROM user_book WHERE book_id = ? AND user_id = ?",
+                arguments: [bookID, userID])
+        }
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import GRDB
+import Testing
+
+@testable import ShelfedKit
+
+/// Lending and the house library (issue 25): a copy lent to a member who shares or to anyone by name, with a day and
+/// a due day; returned; overdue loans on the lender's home; borrowed books on the borrower's; the house library of
+/// every owned copy of the members who share. Loans outlive a removed borrower as loans to a name.
+@Suite struct LendingTests {
+    @Test func aCopyIsLentReturnedAndListedInTheHouseLibrary() async throws {
+        let clock = TestClock()
+        let app = TestApp(clock: clock)
+        try await app.run { client in
+            let alice = WebSession(client)
+            try await alice.register("alice")
+            let bob = WebSession(client)
+            try await bob.register("bob")
+            for person in [alice, bob] { _ = try await person.post("/profile/sharing", ["shares": "1"]) }
+            let dune = try await alice.addBook(["title": "Dune"])
+            _ = try await alice.post("/books/\(dune)/copy", ["owned": "1", "location": "Living room, top shelf"])
+            #expect(try await alice.get("/books/\(dune)").text.contains(#"value="Living room, top shelf""#))
+
+            // Refused: nobody named, a due day before the lending day, a lending day still to come.
+            #expect(try await alice.post("/books/\(dune)/lend", [:]).status == .unprocessableContent)
+            let early = try await alice.post(
+                "/books/\(dune)/lend", ["name": "Sam", "lent_on": "2026-03-10", "due_on": "2026-03-01"])
+            #expect(early.status == .unprocessableContent && early.text.contains(#"value="Sam""#))
+            #expect(
+                try await alice.post("/books/\(dune)/lend", ["name": "Sam", "lent_on": "2026-04-01"]).status
+                    == .unprocessableContent)
+
+            // Lent to Bob, a member who shares.
+            let bobID = try #require(
+                try await app.database().read { db in
+                    try Int64.fetchOne(db, sql: "SELECT id FROM user WHERE username = 'bob'")
+                })
+            let lent = try await alice.post(
+                "/books/\(dune)/lend", ["member": "\(bobID)", "lent_on": "2026-03-03", "due_on": "2026-03-10"])
+            #expect(lent.headers[.location] == "/books/\(dune)?saved=lent#copy-heading")
+            #expect(
+                try await alice.get("/books/\(dune)").text.contains(
+                    "On loan to Bob since 2026-03-03, due back 2026-03-10."))
+            #expect(try await alice.post("/books/\(dune)/lend", ["name": "Eve"]).status == .unprocessableContent)
+            #expect(try await bob.get("/").text.contains("from Alice since 2026-03-03, due back 2026-03-10"))
+            // Today is 2026-03-15: overdue on Alice's home.
+            #expect(try await alice.get("/").text.contains("Overdue loans"))
+
+            let house = try await bob.get("/house").text
+            #expect(
+                house.contains("Dune") && house.contains("Living room, top shelf") && house.contains("On loan to Bob"))
+            #expect(!(try await bob.get("/house?available=1").text.contains("Dune")))
+
+            let back = try await alice.post("/books/\(dune)/returned")
+            #expect(back.headers[.location] == "/books/\(dune)?saved=returned#copy-heading")
+            #expect(!(try await alice.get("/").text.contains("Overdue loans")))
+            #expect(try await bob.get("/house?available=1").text.contains("Dune"))
+            #expect(!(try await bob.get("/").text.contains("from Alice since")))
+
+            // Lent to someone outside the house, by name.
+            _ = try await alice.post("/books/\(dune)/lend", ["name": "Sam next door"])
+            #expect(try await alice.get("/books/\(dune)").text.contains("On loan to Sam next door since 2026-03-15."))
+
+            // Alice stops sharing: her copies leave Bob's house library; Bob can no longer pick her as borrower.
+            _ = try await alice.post("/profile/sharing", [:])
+            #expect(!(try await bob.get("/house").text.contains("Dune")))
+            let bobsBook = try await bob.addBook(["title": "Emma"])
+            let aliceID: Int64 = 1
+            #expect(
+                try await bob.post("/books/\(bobsBook)/lend", ["member": "\(aliceID)"]).status == .unprocessableContent)
+            #expect(try await bob.get("/house?owner=\(aliceID)").text.contains("No copies match."))
+        }
+    }
+
+    @Test func aRemovedBorrowerLeavesALoanToANameAndARemovedLenderNoLoanAtAll() async throws {
+        let app = TestApp()
+        try await app.run { client in
+            let alice = WebSession(client)
+            try await alice.register("alice")
+            let bob = WebSession(client)
+            try await bob.register("bob")
+            _ = try await bob.post("/profile/sharing", ["shares": "1"])
+            let dune = try await alice.addBook(["title": "Dune"])
+            _ = try await alice.post("/books/\(dune)/lend", ["member": "2"])
+            let emma = try await bob.addBook(["title": "Emma"])
+            _ = try await bob.post("/books/\(emma)/lend", ["name": "Alice"])
+
+            _ = try await alice.post("/household/members/2/remove", ["confirm_username": "bob"])
+            let loans = try await app.database().read { db in
+                try Row.fetchAll(db, sql: "SELECT borrower_user_id, borrower_name FROM loan")
+                    .map { LoanRow(borrowerID: $0[0], name: $0[1]) }
+            }
+            #expect(loans == [LoanRow(borrowerID: nil, name: "Bob")])
+            #expect(try await alice.get("/books/\(dune)").text.contains("On loan to Bob since"))
+        }
+    }
+
+    @Test func theHouseholdAPIShowsOnlyWhoShares() async throws {
+        let app = TestApp()
+        try await app.run { client in
+            let alice = WebSession(client)
+            try await alice.register("alice")
+            let bob = WebSession(client)
+            try await bob.register("bob")
+            let book = try await bob.addBook(["title": "Bob's reading", "shelf": "reading"])
+            _ = try await bob.post("/books/\(book)/progress", ["page": "10"])
+            var api = APIClient(client)
+            try await api.signIn("alice@example.com")
+            var members = try await api.get("/api/v1/household/members").json?["members"] as? [[String: Any]]
+            #expect(members?.map { $0["display_name"] as? String } == ["Alice"])
+            #expect((try await api.get("/api/v1/household/feed").json?["items"] as? [Any])?.isEmpty == true)
+
+            var bobAPI = APIClient(client)
+            try await bobAPI.signIn("bob@example.com")
+            let on = try await bobAPI.send(.put, "/api/v1/household/sharing", json: ["shares": true])
+            #expect(on.status == .ok && on.json?["shares"] as? Bool == true)
+            members = try await api.get("/api/v1/household/members").json?["members"] as? [[String: Any]]
+            #expect(members?.map { $0["display_name"] as? String } == ["Alice", "Bob"])
+            let items = try await api.get("/api/v1/household/feed").json?["items"] as? [[String: Any]]
+            #expect(
+                items?.contains { $0["title"] as? String == "Bob's reading" && $0["kind"] as? String == "progress" }
+                    == true)
+            #expect(try await api.get("/api/v1/household/feed?page=0").status == .badRequest)
+            #expect(
+                try await bobAPI.send(.put, "/api/v1/household/sharing", json: ["shares": "yes"]).status == .badRequest)
+            _ = try await bobAPI.send(.put, "/api/v1/household/sharing", json: ["shares": false])
+            #expect((try await api.get("/api/v1/household/feed").json?["items"] as? [Any])?.isEmpty == true)
+        }
+    }
+
+    struct LoanRow: Sendable, Equatable {
+        let borrowerID: Int64?
+        let name: String
+    }
+}
