@@ -95,6 +95,65 @@ import Testing
         }
     }
 
+    @Test func aMemberAsksToBorrowAndTheOwnerLendsOrDeclines() async throws {
+        let app = TestApp()
+        try await app.run { client in
+            let alice = WebSession(client)
+            try await alice.register("alice")
+            let bob = WebSession(client)
+            try await bob.register("bob")
+            let dune = try await alice.addBook(["title": "Dune", "isbn": "9780441013593"])
+            _ = try await alice.post("/books/\(dune)/copy", ["owned": "1"])
+            let bobsDune = try await bob.addBook(["title": "Dune (Bob's want)", "isbn": "9780441013593"])
+            let aliceEntry = try #require(
+                try await app.database().read { db in
+                    try Int64.fetchOne(db, sql: "SELECT id FROM user_book WHERE user_id = 1")
+                })
+            // Alice does not share: nothing to ask for, and asking anyway is a 404.
+            #expect(!(try await bob.get("/books/\(bobsDune)").text.contains("Ask to borrow")))
+            #expect(try await bob.post("/house/copies/\(aliceEntry)/ask").status == .notFound)
+
+            _ = try await alice.post("/profile/sharing", ["shares": "1"])
+            _ = try await bob.post("/profile/sharing", ["shares": "1"])
+            let page = try await bob.get("/books/\(bobsDune)").text
+            #expect(page.contains(#"action="/house/copies/\#(aliceEntry)/ask""#))
+            let asked = try await bob.post("/house/copies/\(aliceEntry)/ask", ["return_to": "/books/\(bobsDune)"])
+            #expect(asked.headers[.location] == "/books/\(bobsDune)?saved=asked#house-heading")
+            _ = try await bob.post("/house/copies/\(aliceEntry)/ask")  // twice is one request
+            #expect(try await bob.get("/").text.contains("asked of Alice, waiting for an answer"))
+            // Nobody can ask for their own copy.
+            #expect(try await alice.post("/house/copies/\(aliceEntry)/ask").status == .notFound)
+
+            let home = try await alice.get("/").text
+            #expect(home.contains("<strong>Bob</strong> asks to borrow"))
+            let requestID = try #require(
+                try await app.database().read { db in
+                    try Int64.fetchAll(db, sql: "SELECT id FROM borrow_request")
+                })
+            #expect(requestID.count == 1)
+            // Only the owner answers.
+            #expect(try await bob.post("/house/requests/\(requestID[0])", ["answer": "lend"]).status == .notFound)
+            #expect(try await alice.post("/house/requests/\(requestID[0])", ["answer": "maybe"]).status == .badRequest)
+            let lent = try await alice.post("/house/requests/\(requestID[0])", ["answer": "lend"])
+            #expect(lent.headers[.location] == "/?saved=request-lent")
+            #expect(try await alice.get("/books/\(dune)").text.contains("On loan to Bob since 2026-03-15."))
+            #expect(try await bob.get("/").text.contains("from Alice since 2026-03-15"))
+            #expect(try await alice.post("/house/requests/\(requestID[0])", ["answer": "decline"]).status == .notFound)
+            // Out on loan: nothing more to ask for until it is back.
+            #expect(!(try await bob.get("/books/\(bobsDune)").text.contains("Ask to borrow")))
+            _ = try await alice.post("/books/\(dune)/returned")
+            _ = try await bob.post("/house/copies/\(aliceEntry)/ask")
+            let second = try #require(
+                try await app.database().read { db in
+                    try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM borrow_request")
+                })
+            #expect(
+                try await alice.post("/house/requests/\(second)", ["answer": "decline"]).headers[.location]
+                    == "/?saved=request-declined")
+            #expect(!(try await alice.get("/").text.contains("asks to borrow")))
+        }
+    }
+
     @Test func theHouseholdAPIShowsOnlyWhoShares() async throws {
         let app = TestApp()
         try await app.run { client in

@@ -55,7 +55,8 @@ def test_path_ids(server, alice, number):
                  "/photos/{}/thumb", "/photos/{}/original", "/photos/{}/delete", "/search/volumes/{}",
                  "/scan/shelf/{}", "/scan/shelf/{}/add", "/lists/{}", "/lists/{}/edit", "/lists/{}/delete",
                  "/books/{}/lists", "/household/members/{}/remove", "/household/members/{}/admin",
-                 "/household/members/{}/data", "/join/{}", "/password/{}"]:
+                 "/household/members/{}/data", "/join/{}", "/password/{}", "/house/copies/{}/ask",
+                 "/house/requests/{}"]:
         url = path.format(requests.utils.quote(number, safe=""))
         check(server, alice.get(url), f"GET {url}")
         if "volumes" not in path and "thumb" not in path and "original" not in path:

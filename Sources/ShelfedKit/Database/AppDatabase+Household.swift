@@ -68,3 +68,23 @@ extension AppDatabase {
                 """)
     }
 }
+
+extension AppDatabase {
+    /// Borrow requests (issue 25): a member asks for another's copy; the owner lends it or declines.
+    static func migrateToBorrowRequests(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE borrow_request (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    user_book_id INTEGER NOT NULL REFERENCES user_book(id) ON DELETE CASCADE,
+                    requester_id INTEGER NOT NULL REFERENCES user(id) ON DELETE CASCADE,
+                    created_at DATETIME NOT NULL,
+                    answer TEXT CHECK (answer IN ('lent', 'declined')),
+                    answered_at DATETIME
+                );
+                CREATE UNIQUE INDEX borrow_request_open ON borrow_request(user_book_id, requester_id)
+                    WHERE answer IS NULL;
+                CREATE INDEX borrow_request_by_requester ON borrow_request(requester_id);
+                """)
+    }
+}

@@ -187,6 +187,7 @@ extension AppDatabase {
         migrator.registerMigration("v21 household", migrate: migrateToHousehold)
         migrator.registerMigration("v22 sharing", migrate: migrateToSharing)
         migrator.registerMigration("v23 lending", migrate: migrateToLending)
+        migrator.registerMigration("v24 borrow requests", migrate: migrateToBorrowRequests)
         return migrator
     }
 }

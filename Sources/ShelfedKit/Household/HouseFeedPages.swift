@@ -56,17 +56,23 @@ extension BookPage {
         struct Copy: Sendable {
             let member: String
             let summary: String
+            /// "Ask to borrow", for a copy they own that is not out.
+            let askPath: String?
         }
 
         let copies: [Copy]
+        let returnTo: String
 
-        init?(_ copies: [HouseholdSharing.HouseCopy]) {
+        init?(_ copies: [HouseholdSharing.HouseCopy], bookID: Int64) {
             guard !copies.isEmpty else { return nil }
+            returnTo = Paths.book(bookID)
             self.copies = copies.map { copy in
                 var parts = ["on \(copy.shelf.title)"]
                 if let rating = copy.rating { parts.append("rated \(BookPage.starsLabel(rating))") }
-                if copy.owned { parts.append("owns a copy") }
-                return Copy(member: copy.member, summary: parts.joined(separator: " · "))
+                if copy.owned { parts.append(copy.onLoan ? "owns a copy, out on loan" : "owns a copy") }
+                return Copy(
+                    member: copy.member, summary: parts.joined(separator: " · "),
+                    askPath: copy.owned && !copy.onLoan ? Paths.borrowAsk(copy.entryID) : nil)
             }
         }
     }

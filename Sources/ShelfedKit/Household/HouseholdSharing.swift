@@ -33,6 +33,10 @@ struct HouseholdSharing: Sendable {
         let shelf: Shelf
         let rating: Double?
         let owned: Bool
+        /// Their shelf entry, for "Ask to borrow".
+        let entryID: Int64
+        /// Whether their copy is out on loan now.
+        let onLoan: Bool
     }
 
     /// Who else in the house (sharing) has this book — the same catalog row, or the same ISBN-13 in a row of their
@@ -43,7 +47,9 @@ struct HouseholdSharing: Sendable {
                 db.cachedStatement(
                     sql: """
                         WITH sharing AS (\(Self.sharingMembers))
-                        SELECT sharing.display_name, user_book.shelf, user_book.rating, user_book.owned
+                        SELECT sharing.display_name, user_book.shelf, user_book.rating, user_book.owned,
+                            user_book.id, EXISTS (SELECT 1 FROM loan WHERE loan.user_book_id = user_book.id
+                                AND loan.returned_on IS NULL)
                         FROM user_book JOIN sharing ON sharing.id = user_book.user_id
                         WHERE user_book.book_id IN (SELECT :book UNION SELECT id FROM book WHERE isbn13 = :isbn)
                         GROUP BY sharing.id ORDER BY sharing.display_name COLLATE NOCASE LIMIT 50
@@ -51,7 +57,7 @@ struct HouseholdSharing: Sendable {
             ).map { row in
                 HouseCopy(
                     member: row[0], shelf: Shelf(rawValue: row[1]) ?? .wantToRead, rating: row[2],
-                    owned: row[3] ?? false)
+                    owned: row[3] ?? false, entryID: row[4], onLoan: row[5])
             }
         }
     }

@@ -240,7 +240,8 @@ struct BookController: Sendable {
         page.series = try await series.place(of: entry.book, for: entry.userBook.userId).map(BookPage.SeriesLine.init)
         page.house = BookPage.HouseSection(
             try await HouseholdSharing(db: library.db).inTheHouse(
-                bookID: entry.book.id!, isbn13: entry.book.isbn13, for: entry.userBook.userId))
+                bookID: entry.book.id!, isbn13: entry.book.isbn13, for: entry.userBook.userId),
+            bookID: entry.book.id!)
         let loans = LoanStore(db: library.db)
         page.loan = BookPage.LoanSection(
             entry, loan: try await loans.openLoan(bookID: entry.book.id!, userID: entry.userBook.userId),

@@ -10,6 +10,7 @@ struct HomeController: Sendable {
     var readNext: ReadNext? = nil
     var sharing: HouseholdSharing? = nil
     var loans: LoanStore? = nil
+    var requests: BorrowRequestStore? = nil
     static let recentCount = 6
     static let houseItems = 8
     static let suggestionCount = 4
@@ -60,6 +61,16 @@ struct HomeController: Sendable {
                     text: "from \(loan.lender) since \(loan.lentOn)" + (loan.dueOn.map { ", due back \($0)" } ?? ""))
             }
         }
+        if let requests {
+            page.requests = try await requests.incoming(for: userID).map { request in
+                HomePage.RequestLine(
+                    requester: request.requester, title: request.title, bookPath: Paths.book(request.bookID),
+                    answerPath: Paths.borrowAnswer(request.id))
+            }
+            page.asked = try await requests.outgoing(for: userID).map { asked in
+                HomePage.LoanLine(title: asked.title, path: nil, text: "asked of \(asked.owner), waiting for an answer")
+            }
+        }
         if let readNext, !addedItems.isEmpty {
             page.readNext = .init(try await readNext.suggestions(for: userID, limit: Self.suggestionCount))
         }
@@ -81,6 +92,16 @@ struct HomePage: Sendable {
     /// The person's books on loan past their day, and the books they have borrowed.
     var overdue: [LoanLine] = []
     var borrowed: [LoanLine] = []
+    /// Members asking to borrow the person's copies, and what the person asked for.
+    var requests: [RequestLine] = []
+    var asked: [LoanLine] = []
+
+    struct RequestLine: Sendable {
+        let requester: String
+        let title: String
+        let bookPath: String
+        let answerPath: String
+    }
 
     struct LoanLine: Sendable {
         let title: String

@@ -77,6 +77,8 @@ enum Paths {
     static let house = Route.house.link()
     static func bookLend(_ id: Int64) -> String { Route.bookLend.link(id) }
     static func bookReturned(_ id: Int64) -> String { Route.bookReturned.link(id) }
+    static func borrowAsk(_ entryID: Int64) -> String { Route.borrowAsk.link(entryID) }
+    static func borrowAnswer(_ id: Int64) -> String { Route.borrowAnswer.link(id) }
     static let profileSharing = Route.profileSharing.link()
     static let householdInvitations = Route.householdInvitations.link()
     static func householdInvitationRevoke(_ id: Int64) -> String { Route.householdInvitationRevoke.link(id) }

@@ -16,7 +16,7 @@ enum Route: String, CaseIterable, Sendable {
     case myData, serverBackup
     case household, householdInvitations, householdInvitationRevoke, householdMemberPassword, householdMemberRemove,
         householdMemberData, householdMemberAdmin, join, passwordReset, profileSharing, houseFeed, house, bookLend,
-        bookReturned
+        bookReturned, borrowAsk, borrowAnswer
     case search, searchVolume, searchAdd
     case scan, scanBooks, quotes, librarySearch, shelfScan, shelfScanResult, shelfScanAdd
     case exportGoodreads, imports, importJob, importMapping, importConfirm, importCancel, importEvents,
@@ -91,6 +91,8 @@ enum Route: String, CaseIterable, Sendable {
         case .house: "/house"
         case .bookLend: "/books/:id/lend"
         case .bookReturned: "/books/:id/returned"
+        case .borrowAsk: "/house/copies/:entryID/ask"
+        case .borrowAnswer: "/house/requests/:requestID"
         case .deviceRevoke: "/profile/devices/:deviceID/revoke"
         case .search: "/search"
         case .searchVolume: "/search/volumes/:volumeId"
