@@ -169,7 +169,8 @@ import Testing
         let stopped = clock.now
         running.cancel()
         _ = await running.result
-        #expect(clock.now - stopped < .seconds(5))
+        // Well before the piece's minute: cancelling reached it (5 s was missed once by a full parallel run).
+        #expect(clock.now - stopped < .seconds(15))
         #expect(numbers.done.isEmpty)
     }
 }

@@ -154,6 +154,42 @@ import Testing
         }
     }
 
+    @Test func aBookRecommendedToAMemberWaitsOnTheirHomeUntilDismissed() async throws {
+        let app = TestApp()
+        try await app.run { client in
+            let alice = WebSession(client)
+            try await alice.register("alice")
+            let bob = WebSession(client)
+            try await bob.register("bob")
+            let dune = try await alice.addBook(["title": "Dune", "isbn": "9780441013593"])
+            // Bob does not share: he is not offered, and a hand-made request is a 404.
+            #expect(!(try await alice.get("/books/\(dune)").text.contains("Recommend it")))
+            #expect(try await alice.post("/books/\(dune)/recommend", ["member": "2"]).status == .notFound)
+
+            _ = try await bob.post("/profile/sharing", ["shares": "1"])
+            #expect(try await alice.get("/books/\(dune)").text.contains(#"<option value="2">Bob</option>"#))
+            let sent = try await alice.post(
+                "/books/\(dune)/recommend", ["member": "2", "note": "The spice must flow."])
+            #expect(sent.headers[.location] == "/books/\(dune)?saved=recommended#house-heading")
+            #expect(
+                try await alice.post("/books/\(dune)/recommend", ["member": "2", "note": "x\u{7}"]).status
+                    == .unprocessableContent)
+            #expect(try await alice.post("/books/\(dune)/recommend", ["member": "1"]).status == .notFound)
+            var home = try await bob.get("/").text
+            #expect(home.contains("<strong>Alice</strong> recommends") && home.contains("“The spice must flow.”"))
+            #expect(home.contains(#"href="/search?q=Dune"#))
+            // Once Bob has the book, the recommendation opens his own page for it.
+            let bobsDune = try await bob.addBook(["title": "Dune", "isbn": "9780441013593"])
+            home = try await bob.get("/").text
+            #expect(home.contains(#"href="/books/\#(bobsDune)">Dune</a>: “The spice"#))
+            let id = try #require(
+                try await app.database().read { db in try Int64.fetchOne(db, sql: "SELECT id FROM recommendation") })
+            #expect(try await alice.post("/recommendations/\(id)/dismiss").status == .notFound)
+            #expect(try await bob.post("/recommendations/\(id)/dismiss").status == .seeOther)
+            #expect(!(try await bob.get("/").text.contains("recommends")))
+        }
+    }
+
     @Test func theHouseholdAPIShowsOnlyWhoShares() async throws {
         let app = TestApp()
         try await app.run { client in

@@ -56,7 +56,7 @@ def test_path_ids(server, alice, number):
                  "/scan/shelf/{}", "/scan/shelf/{}/add", "/lists/{}", "/lists/{}/edit", "/lists/{}/delete",
                  "/books/{}/lists", "/household/members/{}/remove", "/household/members/{}/admin",
                  "/household/members/{}/data", "/join/{}", "/password/{}", "/house/copies/{}/ask",
-                 "/house/requests/{}"]:
+                 "/house/requests/{}", "/recommendations/{}/dismiss"]:
         url = path.format(requests.utils.quote(number, safe=""))
         check(server, alice.get(url), f"GET {url}")
         if "volumes" not in path and "thumb" not in path and "original" not in path:
@@ -93,6 +93,7 @@ def test_form_numbers(server, alice, targets, lists, number):
         (f"/books/{book}/returned", {}),
         (f"/books/{book}/copy", {"owned": number, "format": number, "location": number}),
         ("/profile/sharing", {"shares": number}),
+        (f"/books/{book}/recommend", {"member": number, "note": number}),
         (f"/household/invitations/{requests.utils.quote(number, safe='')}/revoke", {}),
     ]
     for path, fields in posts:

@@ -96,7 +96,8 @@ func buildRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
         library: library, renderer: renderer, clock: clock, journal: ReadingJournal(db: services.database),
         readNext: services.embedder == nil ? nil : ReadNext(db: services.database),
         sharing: HouseholdSharing(db: services.database), loans: LoanStore(db: services.database),
-        requests: BorrowRequestStore(db: services.database)
+        requests: BorrowRequestStore(db: services.database),
+        recommendations: RecommendationStore(db: services.database)
     ).addRoutes(to: signedIn)
     SharingController(sharing: HouseholdSharing(db: services.database), renderer: renderer).addRoutes(to: signedIn)
     ShelfController(library: library, renderer: renderer, clock: clock).addRoutes(to: signedIn)
@@ -114,6 +115,8 @@ func buildRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
     DidNotFinishController(books: bookController).addRoutes(to: signedIn)
     BookCopyController(books: bookController).addRoutes(to: signedIn)
     LendingController(books: bookController, loans: LoanStore(db: services.database)).addRoutes(to: signedIn)
+    RecommendationController(recommendations: RecommendationStore(db: services.database), books: bookController)
+        .addRoutes(to: signedIn)
     BorrowRequestController(requests: BorrowRequestStore(db: services.database), clock: clock).addRoutes(to: signedIn)
     BookEditController(
         library: library, search: services.search, covers: services.covers, uploader: services.uploader,

@@ -88,3 +88,22 @@ extension AppDatabase {
                 """)
     }
 }
+
+extension AppDatabase {
+    /// Recommendations (issue 25): one member suggests a book to another, with a note.
+    static func migrateToRecommendations(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE recommendation (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    from_user INTEGER NOT NULL REFERENCES user(id) ON DELETE CASCADE,
+                    to_user INTEGER NOT NULL REFERENCES user(id) ON DELETE CASCADE,
+                    book_id INTEGER NOT NULL REFERENCES book(id) ON DELETE CASCADE,
+                    note TEXT,
+                    created_at DATETIME NOT NULL,
+                    dismissed_at DATETIME
+                );
+                CREATE INDEX recommendation_to ON recommendation(to_user, created_at) WHERE dismissed_at IS NULL;
+                """)
+    }
+}

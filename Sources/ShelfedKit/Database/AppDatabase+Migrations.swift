@@ -188,6 +188,7 @@ extension AppDatabase {
         migrator.registerMigration("v22 sharing", migrate: migrateToSharing)
         migrator.registerMigration("v23 lending", migrate: migrateToLending)
         migrator.registerMigration("v24 borrow requests", migrate: migrateToBorrowRequests)
+        migrator.registerMigration("v25 recommendations", migrate: migrateToRecommendations)
         return migrator
     }
 }

@@ -62,6 +62,7 @@ struct ActionNotice: Sendable {
         "lists": "Saved which lists the book is on.",
         "touch-up": "Saved the photo. The original is kept: “Undo all edits” brings it back.",
         "touch-up-undone": "Back to the photo as it was taken.",
+        "recommended": "Recommended. It waits on their home page until they dismiss it.",
         "asked": "Asked. They see your request on their home page and can lend it to you.",
         "request-lent": "Lent: the book page and the house library say who has it.",
         "request-declined": "Declined.",

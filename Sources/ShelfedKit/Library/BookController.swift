@@ -243,6 +243,8 @@ struct BookController: Sendable {
                 bookID: entry.book.id!, isbn13: entry.book.isbn13, for: entry.userBook.userId),
             bookID: entry.book.id!)
         let loans = LoanStore(db: library.db)
+        page.recommend = BookPage.RecommendSection(
+            bookID: entry.book.id!, members: try await loans.borrowers(for: entry.userBook.userId))
         page.loan = BookPage.LoanSection(
             entry, loan: try await loans.openLoan(bookID: entry.book.id!, userID: entry.userBook.userId),
             borrowers: try await loans.borrowers(for: entry.userBook.userId), today: clock.today())

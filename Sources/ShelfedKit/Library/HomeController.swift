@@ -11,6 +11,7 @@ struct HomeController: Sendable {
     var sharing: HouseholdSharing? = nil
     var loans: LoanStore? = nil
     var requests: BorrowRequestStore? = nil
+    var recommendations: RecommendationStore? = nil
     static let recentCount = 6
     static let houseItems = 8
     static let suggestionCount = 4
@@ -61,6 +62,15 @@ struct HomeController: Sendable {
                     text: "from \(loan.lender) since \(loan.lentOn)" + (loan.dueOn.map { ", due back \($0)" } ?? ""))
             }
         }
+        if let recommendations {
+            page.recommended = try await recommendations.received(by: userID).map { received in
+                HomePage.RecommendedLine(
+                    from: received.from, title: received.title, note: received.note,
+                    path: received.recipientBookID.map(Paths.book)
+                        ?? Paths.search + "?q=" + Paths.queryEscape(received.title + " " + received.authors),
+                    dismissPath: Paths.recommendationDismiss(received.id))
+            }
+        }
         if let requests {
             page.requests = try await requests.incoming(for: userID).map { request in
                 HomePage.RequestLine(
@@ -95,6 +105,16 @@ struct HomePage: Sendable {
     /// Members asking to borrow the person's copies, and what the person asked for.
     var requests: [RequestLine] = []
     var asked: [LoanLine] = []
+    /// Books members recommended to the person.
+    var recommended: [RecommendedLine] = []
+
+    struct RecommendedLine: Sendable {
+        let from: String
+        let title: String
+        let note: String?
+        let path: String
+        let dismissPath: String
+    }
 
     struct RequestLine: Sendable {
         let requester: String

@@ -79,6 +79,8 @@ enum Paths {
     static func bookReturned(_ id: Int64) -> String { Route.bookReturned.link(id) }
     static func borrowAsk(_ entryID: Int64) -> String { Route.borrowAsk.link(entryID) }
     static func borrowAnswer(_ id: Int64) -> String { Route.borrowAnswer.link(id) }
+    static func bookRecommend(_ id: Int64) -> String { Route.bookRecommend.link(id) }
+    static func recommendationDismiss(_ id: Int64) -> String { Route.recommendationDismiss.link(id) }
     static let profileSharing = Route.profileSharing.link()
     static let householdInvitations = Route.householdInvitations.link()
     static func householdInvitationRevoke(_ id: Int64) -> String { Route.householdInvitationRevoke.link(id) }

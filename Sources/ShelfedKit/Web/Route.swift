@@ -16,7 +16,7 @@ enum Route: String, CaseIterable, Sendable {
     case myData, serverBackup
     case household, householdInvitations, householdInvitationRevoke, householdMemberPassword, householdMemberRemove,
         householdMemberData, householdMemberAdmin, join, passwordReset, profileSharing, houseFeed, house, bookLend,
-        bookReturned, borrowAsk, borrowAnswer
+        bookReturned, borrowAsk, borrowAnswer, bookRecommend, recommendationDismiss
     case search, searchVolume, searchAdd
     case scan, scanBooks, quotes, librarySearch, shelfScan, shelfScanResult, shelfScanAdd
     case exportGoodreads, imports, importJob, importMapping, importConfirm, importCancel, importEvents,
@@ -93,6 +93,8 @@ enum Route: String, CaseIterable, Sendable {
         case .bookReturned: "/books/:id/returned"
         case .borrowAsk: "/house/copies/:entryID/ask"
         case .borrowAnswer: "/house/requests/:requestID"
+        case .bookRecommend: "/books/:id/recommend"
+        case .recommendationDismiss: "/recommendations/:recommendationID/dismiss"
         case .deviceRevoke: "/profile/devices/:deviceID/revoke"
         case .search: "/search"
         case .searchVolume: "/search/volumes/:volumeId"

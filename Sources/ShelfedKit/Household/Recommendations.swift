@@ -1,0 +1,124 @@
+import Foundation
+import GRDB
+import Hummingbird
+
+/// "Recommend to someone" (issue 25): from a book page, a book suggested to a member who shares, with a note; it waits
+/// on their home page until they dismiss it. The recommender chooses to tell that one person, so they need not share.
+struct RecommendationStore: Sendable {
+    let db: AppDatabase
+
+    static let maxNoteLength = 500
+
+    struct Received: Sendable, Equatable {
+        let id: Int64
+        let from: String
+        let title: String
+        let authors: String
+        let note: String?
+        /// The recipient's own book page, when they have the book (same row or ISBN-13).
+        let recipientBookID: Int64?
+    }
+
+    enum Refusal: Error, Equatable {
+        case notAMember
+    }
+
+    /// Recommends catalog book `bookID` (the sender's) to member `to`, who must share.
+    func recommend(bookID: Int64, from sender: Int64, to recipient: Int64, note: String?, now: Date) async throws {
+        try await db.write { db in
+            guard
+                try Bool.fetchOne(
+                    db, sql: "SELECT 1 FROM user WHERE id = ? AND shares_reading = 1 AND id != ?",
+                    arguments: [recipient, sender]) == true
+            else { throw Refusal.notAMember }
+            try db.execute(
+                sql:
+                    "INSERT INTO recommendation (from_user, to_user, book_id, note, created_at) VALUES (?, ?, ?, ?, ?)",
+                arguments: [sender, recipient, bookID, note, now])
+        }
+    }
+
+    /// What was recommended to `recipient` and not dismissed, newest first.
+    func received(by recipient: Int64) async throws -> [Received] {
+        try await db.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT recommendation.id, user.display_name, book.title, book.author_names, recommendation.note,
+                        (SELECT mine.book_id FROM user_book AS mine JOIN book AS same ON same.id = mine.book_id
+                         WHERE mine.user_id = recommendation.to_user
+                            AND (same.id = book.id OR (book.isbn13 IS NOT NULL AND same.isbn13 = book.isbn13))
+                         LIMIT 1) AS mine
+                    FROM recommendation JOIN user ON user.id = recommendation.from_user
+                    JOIN book ON book.id = recommendation.book_id
+                    WHERE recommendation.to_user = ? AND recommendation.dismissed_at IS NULL
+                    ORDER BY recommendation.created_at DESC, recommendation.id DESC LIMIT 20
+                    """, arguments: [recipient]
+            ).map { row in
+                Received(
+                    id: row[0], from: row[1], title: row[2], authors: row[3] ?? "", note: row[4],
+                    recipientBookID: row[5])
+            }
+        }
+    }
+
+    /// Dismisses a recommendation made to `recipient`; false for anyone else's.
+    func dismiss(_ id: Int64, recipient: Int64, now: Date) async throws -> Bool {
+        try await db.write { db in
+            try db.execute(
+                sql: "UPDATE recommendation SET dismissed_at = ? WHERE id = ? AND to_user = ? AND dismissed_at IS NULL",
+                arguments: [now, id, recipient])
+            return db.changesCount > 0
+        }
+    }
+}
+
+struct RecommendationController: Sendable {
+    let recommendations: RecommendationStore
+    let books: BookController
+    var library: LibraryStore { books.library }
+    var clock: AppClock { books.clock }
+
+    func addRoutes(to router: RouterGroup<SignedInContext>) {
+        router.post(Route.bookRecommend.routerPath, use: recommend)
+        router.post(Route.recommendationDismiss.routerPath, use: dismiss)
+    }
+
+    /// POST /books/:id/recommend (`member`, `note`)
+    @Sendable func recommend(_ request: Request, context: SignedInContext) async throws -> Response {
+        let entry = try await library.requireEntry(
+            bookID: BoundedNumber.id(context.parameters.get("id")), of: context.userID)
+        var request = request
+        let form = try await request.formFields()
+        let note = form.trimmed("note")
+        if let note,
+            note.count > RecommendationStore.maxNoteLength
+                || NewBookForm.hasControlCharacters(note, allowingLineBreaks: true)
+        {
+            var page = try await books.bookPage(entry, context: context)
+            page.recommend?.noteValue = note
+            page.recommend?.noteError =
+                "Keep the note to \(RecommendationStore.maxNoteLength) characters, without invisible ones."
+            return try books.renderer.render(page, template: "library/book", status: .unprocessableContent).response
+        }
+        guard let member = form["member"].flatMap({ BoundedNumber.id($0) }) else {
+            throw AppError.invalid("Choose who to recommend it to.", field: "member")
+        }
+        do {
+            try await recommendations.recommend(
+                bookID: entry.book.id!, from: context.userID, to: member, note: note, now: clock.now())
+        } catch RecommendationStore.Refusal.notAMember {
+            throw AppError.notFound("There is no such member sharing with the household.")
+        }
+        return .seeOther(
+            ActionNotice.link(Paths.book(entry.book.id!), adding: [("saved", "recommended")], anchor: "house-heading"))
+    }
+
+    /// POST /recommendations/:recommendationID/dismiss
+    @Sendable func dismiss(_ request: Request, context: SignedInContext) async throws -> Response {
+        guard let id = BoundedNumber.id(context.parameters.get("recommendationID")),
+            try await recommendations.dismiss(id, recipient: context.userID, now: clock.now())
+        else { throw AppError.notFound("There is no such recommendation. It may have been dismissed already.") }
+        return .seeOther(Paths.home + "#recommended-heading")
+    }
+}
