@@ -77,26 +77,12 @@ public struct ImageProcessor: Sendable {
     private static func editBlocking(_ source: URL, _ edit: PhotoEdit, _ display: URL, _ thumbnail: URL) throws
         -> DerivedImages
     {
-        guard VipsRuntime.shared.started else {
-            throw AppError.internal("The image library could not start.")
-        }
-        defer { shelfed_vips_clear_error() }
-        var displayWidth: Int32 = 0
-        var displayHeight: Int32 = 0
-        var thumbWidth: Int32 = 0
-        var thumbHeight: Int32 = 0
         let crop = edit.crop
-        guard
+        return try derivedImages(display: display, thumbnail: thumbnail, square: false) { width, height in
             shelfed_vips_edit(
                 source.path, display.path, Int32(displaySize), 82, Int32(edit.quarterTurns % 4), crop.left, crop.top,
-                crop.right, crop.bottom, &displayWidth, &displayHeight) == 0,
-            shelfed_vips_derive(display.path, thumbnail.path, Int32(thumbnailSize), 0, 78, &thumbWidth, &thumbHeight)
-                == 0
-        else { throw unreadable() }
-        shelfed_release_memory()
-        return DerivedImages(
-            displayWidth: Int(displayWidth), displayHeight: Int(displayHeight), thumbnailWidth: Int(thumbWidth),
-            thumbnailHeight: Int(thumbHeight))
+                crop.right, crop.bottom, &width, &height)
+        }
     }
 
     /// The memory decoding `source` will take, from its header alone, before any pixel is decoded; refuses an
@@ -138,6 +124,17 @@ public struct ImageProcessor: Sendable {
     private static func deriveBlocking(_ source: URL, _ display: URL, _ thumbnail: URL, _ square: Bool)
         throws -> DerivedImages
     {
+        try derivedImages(display: display, thumbnail: thumbnail, square: square) { width, height in
+            shelfed_vips_derive(source.path, display.path, Int32(displaySize), 0, 82, &width, &height)
+        }
+    }
+
+    /// Makes the display image with `makeDisplay` (a libvips call answering 0 on success and filling in the size),
+    /// then the thumbnail from it: the original is decoded once, and the (already upright, metadata-free) display
+    /// image is far quicker to shrink again than 12 megapixels.
+    private static func derivedImages(
+        display: URL, thumbnail: URL, square: Bool, makeDisplay: (inout Int32, inout Int32) -> Int32
+    ) throws -> DerivedImages {
         guard VipsRuntime.shared.started else {
             throw AppError.internal("The image library could not start.")
         }
@@ -146,11 +143,7 @@ public struct ImageProcessor: Sendable {
         var displayHeight: Int32 = 0
         var thumbWidth: Int32 = 0
         var thumbHeight: Int32 = 0
-        // The original is decoded once; the thumbnail comes from the (already upright, metadata-free) display
-        // image, which is far quicker than decoding 12 megapixels twice.
-        guard
-            shelfed_vips_derive(source.path, display.path, Int32(displaySize), 0, 82, &displayWidth, &displayHeight)
-                == 0,
+        guard makeDisplay(&displayWidth, &displayHeight) == 0,
             shelfed_vips_derive(
                 display.path, thumbnail.path, Int32(thumbnailSize), square ? 1 : 0, 78, &thumbWidth, &thumbHeight) == 0
         else { throw unreadable() }
