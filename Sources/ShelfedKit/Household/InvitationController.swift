@@ -29,9 +29,6 @@ struct InvitationController: Sendable {
         let token = context.parameters.get("token") ?? ""
         try await admit(context)
         guard try await household.invitationIsOpen(token, now: now()) else { throw AppError.notFound(Self.notValid) }
-        if context.identity != nil {
-            context.sessions.clearSession()  // someone else's invitation opened on a signed-in device: start clean
-        }
         return try renderer.render(RegisterPage(context: context, joining: token), template: "accounts/register")
             .response
     }
