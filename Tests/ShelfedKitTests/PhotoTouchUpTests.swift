@@ -119,6 +119,10 @@ import Testing
             #expect(now.cropLeft == 0.5 && now.cropRight == 0 && now.width == 200 && now.height == 200)
             #expect(try #require(Self.meanGrey(media.appendingPathComponent(now.displayPath))) > 215)
 
+            // The my-data download says how the photo is shown (its file is the original).
+            let export = try MyDataStore(db: try app.database()).export(of: 1)
+            #expect(export.photos.first?.touchUp?.cropLeft == 50 && export.photos.first?.touchUp?.turns == 0)
+
             // Undo all: the picture as it was taken, the original still untouched.
             let undone = try await alice.post("/photos/\(id)/touch-up", ["action": "undo"])
             #expect(undone.headers[.location] == "/photos/\(id)?saved=touch-up-undone#touch-up-heading")

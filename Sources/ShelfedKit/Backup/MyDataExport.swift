@@ -49,8 +49,18 @@ struct MyDataExport: Encodable {
         let file: String
         /// Where it is in the media folder; not written out.
         let storedFile: String
+        /// How it is shown: quarter turns clockwise, then percent cut from each edge (the file is the original).
+        var touchUp: TouchUp? = nil
 
-        enum CodingKeys: String, CodingKey { case book, pageNumber, comment, takenAt, createdAt, file }
+        enum CodingKeys: String, CodingKey { case book, pageNumber, comment, takenAt, createdAt, file, touchUp }
+    }
+
+    struct TouchUp: Encodable {
+        let turns: Int
+        let cropLeft: Double
+        let cropTop: Double
+        let cropRight: Double
+        let cropBottom: Double
     }
 
     let username: String

@@ -81,6 +81,7 @@ struct MyDataStore: Sendable {
             db,
             sql: """
                 SELECT photo.id, photo.original_path, photo.page_number, photo.comment, photo.taken_at, photo.created_at,
+                    photo.edit_turns, photo.crop_left, photo.crop_top, photo.crop_right, photo.crop_bottom,
                     book.title FROM photo LEFT JOIN book ON book.id = photo.book_id WHERE photo.user_id = ?
                 ORDER BY photo.id
                 """, arguments: [userID]
@@ -88,9 +89,17 @@ struct MyDataStore: Sendable {
             let stored: String = row["original_path"]
             let ext = (stored as NSString).pathExtension
             let id: Int64 = row["id"]
-            return MyDataExport.PhotoEntry(
+            var entry = MyDataExport.PhotoEntry(
                 book: row["title"], pageNumber: row["page_number"], comment: row["comment"], takenAt: row["taken_at"],
                 createdAt: row["created_at"], file: "photos/\(id)" + (ext.isEmpty ? "" : ".\(ext)"), storedFile: stored)
+            let edges: [Double] = [row["crop_left"], row["crop_top"], row["crop_right"], row["crop_bottom"]]
+            let turns: Int = row["edit_turns"]
+            if turns != 0 || edges.contains(where: { $0 != 0 }) {
+                entry.touchUp = MyDataExport.TouchUp(
+                    turns: turns, cropLeft: edges[0] * 100, cropTop: edges[1] * 100, cropRight: edges[2] * 100,
+                    cropBottom: edges[3] * 100)
+            }
+            return entry
         }
         let lists = try Row.fetchAll(
             db, sql: "SELECT id, name, description FROM list WHERE user_id = ? ORDER BY position, id",
