@@ -81,6 +81,8 @@ PAGES = {
     "list-edit": "{list}/edit",
     "list-delete": "{list}/delete",
     "book-lists": "{long}/lists",
+    "house-library": "/house",
+    "house-feed": "/house/feed",
     "year-in-review": f"/profile/year/{datetime.date.today().year}",
     "shelves-filtered": "/shelves?author=Pat&year_from=1900&rating=3&owned=0",
     "photo-new": "{plain}/photos/new",
