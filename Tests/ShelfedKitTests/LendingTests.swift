@@ -190,6 +190,49 @@ import Testing
         }
     }
 
+    @Test func requestsAndRecommendationsEndCleanlyWhenSomeoneStopsSharingOrIsRemoved() async throws {
+        let app = TestApp()
+        try await app.run { client in
+            let alice = WebSession(client)
+            try await alice.register("alice")
+            let bob = WebSession(client)
+            try await bob.register("bob")
+            for person in [alice, bob] { _ = try await person.post("/profile/sharing", ["shares": "1"]) }
+            let dune = try await alice.addBook(["title": "Dune"])
+            _ = try await alice.post("/books/\(dune)/copy", ["owned": "1"])
+            let entry = try #require(
+                try await app.database().read { db in
+                    try Int64.fetchOne(db, sql: "SELECT id FROM user_book WHERE user_id = 1")
+                })
+            _ = try await bob.post("/house/copies/\(entry)/ask")
+            _ = try await alice.post("/books/\(dune)/recommend", ["member": "2", "note": "Read it"])
+            #expect(try await alice.get("/").text.contains("asks to borrow"))
+            // Alice stops sharing for a while: Bob's waiting request no longer names her.
+            _ = try await alice.post("/profile/sharing", [:])
+            #expect(!(try await bob.get("/").text.contains("asked of Alice")))
+            _ = try await alice.post("/profile/sharing", ["shares": "1"])
+            #expect(try await bob.get("/").text.contains("asked of Alice"))
+
+            // Bob stops sharing: his request no longer reaches Alice, and nobody can ask him or recommend to him.
+            _ = try await bob.post("/profile/sharing", [:])
+            #expect(!(try await alice.get("/").text.contains("asks to borrow")))
+            #expect(try await alice.post("/books/\(dune)/recommend", ["member": "2"]).status == .notFound)
+
+            // Bob is removed: his request and what was recommended to him go with him; nothing is left pointing at him.
+            _ = try await alice.post("/household/members/2/remove", ["confirm_username": "bob"])
+            let left = try await app.database().read { db in
+                [
+                    try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM borrow_request") ?? -1,
+                    try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM recommendation") ?? -1,
+                    try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM loan WHERE borrower_user_id = 2") ?? -1,
+                ]
+            }
+            #expect(left == [0, 0, 0])
+            #expect(try await alice.get("/").status == .ok)
+            #expect(try await alice.get("/house").status == .ok)
+        }
+    }
+
     @Test func theHouseholdAPIShowsOnlyWhoShares() async throws {
         let app = TestApp()
         try await app.run { client in

@@ -62,7 +62,8 @@ struct BorrowRequestStore: Sendable {
         }
     }
 
-    /// The person's own requests of the last weeks, newest first.
+    /// The person's open requests, newest first; a request to someone who has stopped sharing is not shown (they
+    /// appear nowhere), and comes back if they share again.
     func outgoing(for requester: Int64) async throws -> [Outgoing] {
         try await db.read { db in
             try Row.fetchAll(
@@ -72,6 +73,7 @@ struct BorrowRequestStore: Sendable {
                     JOIN user_book ON user_book.id = borrow_request.user_book_id
                     JOIN user ON user.id = user_book.user_id JOIN book ON book.id = user_book.book_id
                     WHERE borrow_request.requester_id = ? AND borrow_request.answer IS NULL
+                        AND user.shares_reading = 1
                     ORDER BY borrow_request.created_at DESC LIMIT 20
                     """, arguments: [requester]
             ).map { Outgoing(owner: $0[0], title: $0[1], answer: $0[2]) }
