@@ -160,7 +160,7 @@ struct HouseholdController: Sendable {
     }
 
     private func requireAdmin(_ context: SignedInContext) async throws {
-        guard try await household.isAdmin(context.userID) else {
+        guard try await users.isAdmin(context.userID) else {
             throw AppError.notFound(nil)
         }
     }

@@ -41,12 +41,6 @@ struct HouseholdStore: Sendable {
 
     // MARK: - Members
 
-    func isAdmin(_ userID: Int64) async throws -> Bool {
-        try await db.read { db in
-            try Bool.fetchOne(db, sql: "SELECT role = 'admin' FROM user WHERE id = ?", arguments: [userID]) ?? false
-        }
-    }
-
     func members() async throws -> [Member] {
         try await db.read { db in
             try Row.fetchAll(

@@ -110,15 +110,6 @@ struct LoanStore: Sendable {
         }
     }
 
-    /// Where the person keeps their copy ("living room, top shelf"); nil clears it.
-    func setLocation(_ location: String?, bookID: Int64, userID: Int64) async throws {
-        try await db.write { db in
-            try db.execute(
-                sql: "UPDATE user_book SET location = ? WHERE book_id = ? AND user_id = ?",
-                arguments: [location, bookID, userID])
-        }
-    }
-
     /// The person's books on loan past their due day, the longest overdue first.
     func overdue(lender userID: Int64, today: String) async throws -> [Overdue] {
         try await db.read { db in
@@ -215,16 +206,5 @@ struct LoanStore: Sendable {
         Loan(
             id: row["id"], borrowerName: row["borrower_name"], borrowerID: row["borrower_user_id"],
             lentOn: row["lent_on"], dueOn: row["due_on"])
-    }
-}
-
-extension LoanStore {
-    /// Where the person keeps their copy of `bookID`.
-    func location(bookID: Int64, userID: Int64) async throws -> String? {
-        try await db.read { db in
-            try String.fetchOne(
-                db, sql: "SELECT location FROM user_book WHERE book_id = ? AND user_id = ?",
-                arguments: [bookID, userID])
-        }
     }
 }

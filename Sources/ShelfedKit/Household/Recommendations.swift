@@ -122,3 +122,24 @@ struct RecommendationController: Sendable {
         return .seeOther(Paths.home + "#recommended-heading")
     }
 }
+
+extension BookPage {
+    /// "Recommend it": a member who shares, and a note.
+    struct RecommendSection: Sendable {
+        struct Member: Sendable {
+            let id: Int64
+            let name: String
+        }
+
+        let formPath: String
+        let members: [Member]
+        var noteValue = ""
+        var noteError: String?
+
+        init?(bookID: Int64, members: [(id: Int64, name: String)]) {
+            guard !members.isEmpty else { return nil }
+            formPath = Paths.bookRecommend(bookID)
+            self.members = members.map { Member(id: $0.id, name: $0.name) }
+        }
+    }
+}

@@ -70,6 +70,8 @@ public struct UserBook: Codable, Sendable, Identifiable, FetchableRecord, Mutabl
     /// The day the person stopped reading a book they did not finish, and why (both only on Did not finish).
     public var stoppedAt: String? = nil
     public var stopReason: String? = nil
+    /// Where the person keeps their copy ("living room, top shelf").
+    public var location: String? = nil
 
     /// Whether progress on this book is given in percent (`ProgressValues.readsByPercent`).
     var readsByPercent: Bool { ProgressValues.readsByPercent(percent: currentPercent, format: format) }

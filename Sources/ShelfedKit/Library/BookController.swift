@@ -235,19 +235,18 @@ struct BookController: Sendable {
         page.journal = try await journalSection(entry, typed: typed, errors: errors)
         if entry.userBook.shelf == .didNotFinish { page.stop = BookPage.StopSection(entry) }
         page.copy = BookPage.CopySection(entry)
-        page.copy?.locationValue =
-            try await LoanStore(db: library.db).location(bookID: entry.book.id!, userID: entry.userBook.userId) ?? ""
         page.series = try await series.place(of: entry.book, for: entry.userBook.userId).map(BookPage.SeriesLine.init)
         page.house = BookPage.HouseSection(
             try await HouseholdSharing(db: library.db).inTheHouse(
                 bookID: entry.book.id!, isbn13: entry.book.isbn13, for: entry.userBook.userId),
             bookID: entry.book.id!)
+        // The members who share: who may borrow the copy, and who it may be recommended to.
         let loans = LoanStore(db: library.db)
-        page.recommend = BookPage.RecommendSection(
-            bookID: entry.book.id!, members: try await loans.borrowers(for: entry.userBook.userId))
+        let members = try await loans.borrowers(for: entry.userBook.userId)
+        page.recommend = BookPage.RecommendSection(bookID: entry.book.id!, members: members)
         page.loan = BookPage.LoanSection(
             entry, loan: try await loans.openLoan(bookID: entry.book.id!, userID: entry.userBook.userId),
-            borrowers: try await loans.borrowers(for: entry.userBook.userId), today: clock.today())
+            borrowers: members, today: clock.today())
         page.lists = BookPage.ListsSection(
             bookID: entry.book.id!,
             membership: try await lists.membership(ofBook: entry.book.id!, for: entry.userBook.userId))

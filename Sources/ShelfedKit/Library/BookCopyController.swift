@@ -42,8 +42,8 @@ struct BookCopyController: Sendable {
         _ = try await library.update(bookID: bookID, for: context.userID, now: books.clock.now()) { entry, _ in
             entry.owned = owned
             entry.format = format
+            entry.location = location
         }
-        try await LoanStore(db: library.db).setLocation(location, bookID: bookID, userID: context.userID)
         return .seeOther(ActionNotice.link(Paths.book(bookID), adding: [("saved", "copy")], anchor: "copy-heading"))
     }
 }
@@ -56,7 +56,7 @@ extension BookPage {
         let formatValue: String
         let formats: [String]
         let formatError: String?
-        var locationValue = ""
+        let locationValue: String
         let locationError: String?
 
         init(
@@ -69,7 +69,7 @@ extension BookPage {
             formats = BookCopyController.formats
             formatError = error
             self.locationError = locationError
-            locationValue = typed.map { $0.location ?? "" } ?? ""
+            locationValue = typed.map { $0.location ?? "" } ?? entry.userBook.location ?? ""
         }
     }
 }

@@ -121,24 +121,6 @@ struct BookPage: Sendable {
     /// "Recommend to…": the members who share; nil when there are none.
     var recommend: RecommendSection?
 
-    struct RecommendSection: Sendable {
-        struct Member: Sendable {
-            let id: Int64
-            let name: String
-        }
-
-        let formPath: String
-        let members: [Member]
-        var noteValue = ""
-        var noteError: String?
-
-        init?(bookID: Int64, members: [(id: Int64, name: String)]) {
-            guard !members.isEmpty else { return nil }
-            formPath = Paths.bookRecommend(bookID)
-            self.members = members.map { Member(id: $0.id, name: $0.name) }
-        }
-    }
-
     /// The book's place in its series, linking to the series page and to the next book.
     struct SeriesLine: Sendable {
         let phrase: String
