@@ -10,7 +10,7 @@ struct RouteTests {
     static func sample(_ route: Route) -> [any CustomStringConvertible] {
         switch route {
         case .shelf: ["reading"]
-        case .photoFile: [1, "thumb"]
+        case .photoFile, .housePhotoFile: [1, "thumb"]
         case .searchVolume: ["0yNhEAAAQBAJ"]
         default: route.pattern.split(separator: "/").filter { $0.hasPrefix(":") }.map { _ in 1 }
         }
@@ -37,6 +37,7 @@ struct RouteTests {
             let bookID = try await PhotoTests.setUp(web)
             let upload = try await web.upload("/books/\(bookID)/photos", files: [.init(data: TestImages.png)])
             #expect(upload.headers[.location] == "/photos/1")
+            _ = try await web.post("/lists", ["name": "A list"])
             for route in Route.allCases {
                 let link = route.link(filling: Self.sample(route))
                 let page = try await web.get(link)

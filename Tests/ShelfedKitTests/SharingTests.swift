@@ -90,7 +90,7 @@ import Testing
             // She stops: gone at once, everywhere.
             _ = try await alice.post("/profile/sharing", [:])
             #expect(!(try await bob.get("/").text.contains("Alice")))
-            #expect(!(try await bob.get("/books/\(bobsBook)").text.contains("In the house")))
+            #expect(!(try await bob.get("/books/\(bobsBook)").text.contains("id=\"house-heading\"")))
             #expect(!(try await bob.get("/house/feed").text.contains(Self.secretTitle)))
         }
     }
@@ -116,6 +116,83 @@ import Testing
             for bad in ["0", "51", "-1", "99999999999999999999", "x"] {
                 #expect(try await bob.get("/house/feed?page=\(bad)").status == .ok)
             }
+        }
+    }
+}
+
+/// Sharing by choice (issue 25): a review, a photo or a list reaches the household only when its owner marks it
+/// shared *and* shares their reading; unmarking it, or turning reading off, hides it again at once.
+@Suite struct SharedByChoiceTests {
+    @Test func aPhotoAListAndAReviewAreSeenOnlyWhenMarkedAndWhileTheirOwnerShares() async throws {
+        try await TestApp().run { client in
+            let alice = WebSession(client)
+            try await alice.register("alice")
+            let book = try await alice.addBook([
+                "title": "Marginalia Atlas", "isbn": SharingTests.isbn, "page_count": "300", "shelf": "read",
+            ])
+            _ = try await alice.post(
+                "/books/\(book)/review",
+                ["rating": "5", "review": "A shared review", "private_notes": "never shown", "review_shared": "1"])
+            for comment in ["the shared quote", "the private quote"] {
+                _ = try await alice.upload(
+                    "/books/\(book)/photos", fields: [("page_number", "12"), ("comment", comment)],
+                    files: [.init(data: TestImages.png)])
+            }
+            _ = try await alice.post("/lists", ["name": "Shared shelf of wonders"])
+            _ = try await alice.post("/lists", ["name": "Private pile"])
+
+            // The owner's switch: marked, but nobody sees it until she shares her reading.
+            #expect(try await alice.get("/photos/1").text.contains("Share this photo"))
+            let marked = try await alice.post("/photos/1/share", ["shared": "1"])
+            #expect(marked.headers[.location] == "/photos/1?saved=shared#share-heading")
+            #expect(try await alice.get("/photos/1").text.contains("so nobody sees it yet"))
+            _ = try await alice.post("/lists/1/share", ["shared": "1"])
+            #expect(try await alice.get("/lists/1").text.contains("Stop sharing this list"))
+            #expect(try await alice.get("/house/photos/1").status == .ok)  // her own, as the others would see it
+
+            let bob = WebSession(client)
+            try await bob.register("bob")
+            let bobsBook = try await bob.addBook(["title": "Bob's copy", "isbn": SharingTests.isbn])
+            // Someone else's photo or list cannot be shared by Bob.
+            #expect(try await bob.post("/photos/2/share", ["shared": "1"]).status == .notFound)
+            #expect(try await bob.post("/lists/2/share", ["shared": "1"]).status == .notFound)
+
+            let hidden = [
+                "/house/photos/1", "/house/photos/1/display", "/house/photos/2", "/house/lists/1", "/house/lists/2",
+            ]
+            for path in hidden { #expect(try await bob.get(path).status == .notFound, "\(path)") }
+            #expect(!(try await bob.get("/books/\(bobsBook)").text.contains("A shared review")))
+
+            _ = try await alice.post("/profile/sharing", ["shares": "1"])
+            let feed = try await bob.get("/house/feed").text
+            #expect(feed.contains(#"shared a photo from <a href="/house/photos/1">Marginalia Atlas</a>, page 12"#))
+            #expect(feed.contains(#"shared the list <a href="/house/lists/1">Shared shelf of wonders</a>"#))
+            #expect(!feed.contains("/house/photos/2") && !feed.contains("Private pile"))
+            let photo = try await bob.get("/house/photos/1")
+            #expect(photo.status == .ok && photo.text.contains("the shared quote"))
+            #expect(photo.text.contains(#"href="/books/\#(bobsBook)""#))
+            let image = try await bob.get("/house/photos/1/display")
+            #expect(image.status == .ok && image.headers[.contentType] == "image/jpeg")
+            for path in ["/house/photos/1/original", "/house/photos/2", "/house/photos/2/thumb", "/house/lists/2"] {
+                #expect(try await bob.get(path).status == .notFound, "\(path)")
+            }
+            #expect(try await bob.get("/photos/1").status == .notFound)
+            let list = try await bob.get("/house/lists/1")
+            #expect(list.status == .ok && list.text.contains("A list by Alice"))
+            let bookPage = try await bob.get("/books/\(bobsBook)").text
+            #expect(bookPage.contains("A shared review") && !bookPage.contains("never shown"))
+
+            // Unmarked: gone at once; her reading stays shared.
+            _ = try await alice.post("/photos/1/share", [:])
+            #expect(try await bob.get("/house/photos/1").status == .notFound)
+            #expect(!(try await bob.get("/house/feed").text.contains("/house/photos/1")))
+            _ = try await alice.post("/books/\(book)/review", ["rating": "5", "review": "A shared review"])
+            #expect(!(try await bob.get("/books/\(bobsBook)").text.contains("A shared review")))
+
+            // Reading off: the list still marked shared is hidden too.
+            _ = try await alice.post("/profile/sharing", [:])
+            #expect(try await bob.get("/house/lists/1").status == .notFound)
+            #expect(!(try await bob.get("/").text.contains("Shared shelf of wonders")))
         }
     }
 }

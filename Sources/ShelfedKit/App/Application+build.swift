@@ -100,6 +100,10 @@ func buildRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
         recommendations: RecommendationStore(db: services.database)
     ).addRoutes(to: signedIn)
     SharingController(sharing: HouseholdSharing(db: services.database), renderer: renderer).addRoutes(to: signedIn)
+    SharedItemsController(
+        sharing: HouseholdSharing(db: services.database), lists: ReadingListStore(db: services.database),
+        media: media, renderer: renderer, clock: clock
+    ).addRoutes(to: signedIn)
     ShelfController(library: library, renderer: renderer, clock: clock).addRoutes(to: signedIn)
     let bookController = BookController(
         library: library, books: services.books, photos: photos, media: media, renderer: renderer, clock: clock,
@@ -109,8 +113,10 @@ func buildRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
     bookController.addRoutes(to: signedIn)
     SeriesController(series: SeriesStore(db: services.database), renderer: renderer).addRoutes(to: signedIn)
     GenresController(library: library, renderer: renderer).addRoutes(to: signedIn)
-    ListController(lists: ReadingListStore(db: services.database), library: library, renderer: renderer, clock: clock)
-        .addRoutes(to: signedIn)
+    ListController(
+        lists: ReadingListStore(db: services.database), library: library, renderer: renderer, clock: clock,
+        sharing: HouseholdSharing(db: services.database)
+    ).addRoutes(to: signedIn)
     JournalController(books: bookController).addRoutes(to: signedIn)
     DidNotFinishController(books: bookController).addRoutes(to: signedIn)
     BookCopyController(books: bookController).addRoutes(to: signedIn)
@@ -134,7 +140,8 @@ func buildRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
     PhotoController(
         photos: photos, library: library, uploader: services.uploader, renderer: renderer, clock: clock,
         maxUploadBytes: config.maxUploadBytes, textSearch: services.textSearch,
-        readsText: config.ocrWorkers > 0 && services.textReader.recognizer.isAvailable
+        readsText: config.ocrWorkers > 0 && services.textReader.recognizer.isAvailable,
+        sharing: HouseholdSharing(db: services.database)
     ).addRoutes(to: signedIn)
     TextSearchController(store: services.textSearch, meaning: services.meaning, renderer: renderer)
         .addRoutes(to: signedIn)

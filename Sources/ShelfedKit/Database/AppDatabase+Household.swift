@@ -107,3 +107,18 @@ extension AppDatabase {
                 """)
     }
 }
+
+extension AppDatabase {
+    /// Sharing by choice (issue 25): a review, a photo or a list reaches the household only when its owner marks it
+    /// and also shares their reading. The day a photo or list was shared dates its feed item.
+    static func migrateToSharedByChoice(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                ALTER TABLE user_book ADD COLUMN review_shared BOOLEAN NOT NULL DEFAULT 0;
+                ALTER TABLE photo ADD COLUMN shared_at DATETIME;
+                ALTER TABLE list ADD COLUMN shared_at DATETIME;
+                CREATE INDEX photo_by_shared ON photo(shared_at) WHERE shared_at IS NOT NULL;
+                CREATE INDEX list_by_shared ON list(shared_at) WHERE shared_at IS NOT NULL;
+                """)
+    }
+}

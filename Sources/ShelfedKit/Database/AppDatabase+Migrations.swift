@@ -189,6 +189,7 @@ extension AppDatabase {
         migrator.registerMigration("v23 lending", migrate: migrateToLending)
         migrator.registerMigration("v24 borrow requests", migrate: migrateToBorrowRequests)
         migrator.registerMigration("v25 recommendations", migrate: migrateToRecommendations)
+        migrator.registerMigration("v26 shared by choice", migrate: migrateToSharedByChoice)
         return migrator
     }
 }

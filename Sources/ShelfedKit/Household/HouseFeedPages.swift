@@ -36,10 +36,16 @@ struct HouseFeedSection: Sendable {
             case .finished: ("finished", item.rating.map { " · \(BookPage.starsLabel($0))" } ?? "")
             case .stopped: ("put down", "")
             case .progress: ("is \(amount)", "")
+            case .photo: ("shared a photo from", item.pageOrPercent.map { ", page \(Int($0))" } ?? "")
+            case .list: ("shared the list", "")
             }
-        return Item(
-            day: item.day, member: item.member, before: before, title: item.title, after: after,
-            path: item.viewerBookID.map(Paths.book) ?? Paths.search + "?q=" + Paths.queryEscape(item.title))
+        let path: String =
+            switch (item.kind, item.sharedID) {
+            case (.photo, let id?): Paths.housePhoto(id)
+            case (.list, let id?): Paths.houseList(id)
+            default: item.viewerBookID.map(Paths.book) ?? Paths.search + "?q=" + Paths.queryEscape(item.title)
+            }
+        return Item(day: item.day, member: item.member, before: before, title: item.title, after: after, path: path)
     }
 }
 
@@ -58,6 +64,8 @@ extension BookPage {
             let summary: String
             /// "Ask to borrow", for a copy they own that is not out.
             let askPath: String?
+            /// Their review, when they shared it.
+            let review: String?
         }
 
         let copies: [Copy]
@@ -72,7 +80,7 @@ extension BookPage {
                 if copy.owned { parts.append(copy.onLoan ? "owns a copy, out on loan" : "owns a copy") }
                 return Copy(
                     member: copy.member, summary: parts.joined(separator: " · "),
-                    askPath: copy.owned && !copy.onLoan ? Paths.borrowAsk(copy.entryID) : nil)
+                    askPath: copy.owned && !copy.onLoan ? Paths.borrowAsk(copy.entryID) : nil, review: copy.review)
             }
         }
     }

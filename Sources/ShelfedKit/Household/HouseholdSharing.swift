@@ -9,8 +9,16 @@ struct HouseholdSharing: Sendable {
 
     /// The members whose reading `viewer` may see besides their own: those who share. Takes the viewer's id as
     /// `:viewer`.
-    /// Reviews, private notes and photos are never part of it.
+    /// Private notes never reach anyone; a review, a photo or a list only when its owner marks it shared as well.
     static let sharingMembers = "SELECT id, display_name FROM user WHERE shares_reading = 1 AND id != :viewer"
+
+    /// The viewer's own catalog row for `book` (the same row, or one with the same ISBN-13), so a house item links to
+    /// the viewer's page for it. Takes `:viewer` and a `book` row in scope.
+    static let viewersCopy = """
+        SELECT mine.book_id FROM user_book AS mine WHERE mine.user_id = :viewer
+        AND mine.book_id IN (SELECT book.id UNION ALL SELECT same.id FROM book AS same WHERE same.isbn13 = book.isbn13)
+        LIMIT 1
+        """
 
     static let feedPageSize = 20
     static let maxFeedPage = 50
@@ -37,6 +45,8 @@ struct HouseholdSharing: Sendable {
         let entryID: Int64
         /// Whether their copy is out on loan now.
         let onLoan: Bool
+        /// Their review, only when they marked it shared.
+        var review: String? = nil
     }
 
     /// Who else in the house (sharing) has this book — the same catalog row, or the same ISBN-13 in a row of their
@@ -49,7 +59,8 @@ struct HouseholdSharing: Sendable {
                         WITH sharing AS (\(Self.sharingMembers))
                         SELECT sharing.display_name, user_book.shelf, user_book.rating, user_book.owned,
                             user_book.id, EXISTS (SELECT 1 FROM loan WHERE loan.user_book_id = user_book.id
-                                AND loan.returned_on IS NULL)
+                                AND loan.returned_on IS NULL),
+                            CASE WHEN user_book.review_shared THEN user_book.review END
                         FROM user_book JOIN sharing ON sharing.id = user_book.user_id
                         WHERE user_book.book_id IN (SELECT :book UNION SELECT id FROM book WHERE isbn13 = :isbn)
                         GROUP BY sharing.id ORDER BY sharing.display_name COLLATE NOCASE LIMIT 50
@@ -57,7 +68,7 @@ struct HouseholdSharing: Sendable {
             ).map { row in
                 HouseCopy(
                     member: row[0], shelf: Shelf(rawValue: row[1]) ?? .wantToRead, rating: row[2],
-                    owned: row[3] ?? false, entryID: row[4], onLoan: row[5])
+                    owned: row[3] ?? false, entryID: row[4], onLoan: row[5], review: row[6])
             }
         }
     }
@@ -66,6 +77,8 @@ struct HouseholdSharing: Sendable {
     struct FeedItem: Sendable, Equatable {
         enum Kind: String, Sendable {
             case started, finished, stopped, progress
+            /// A photo or a list its owner chose to share.
+            case photo, list
         }
 
         let kind: Kind
@@ -77,6 +90,8 @@ struct HouseholdSharing: Sendable {
         let rating: Double?
         /// The viewer's own book page for it, when they have the book too.
         let viewerBookID: Int64?
+        /// The shared photo's or list's id.
+        var sharedID: Int64? = nil
     }
 
     /// The house feed for `viewer`, newest first: started, finished (with the rating), put down, and progress, from
@@ -99,32 +114,43 @@ struct HouseholdSharing: Sendable {
                         happened AS (
                             SELECT * FROM (
                                 SELECT 'started' AS kind, started_at AS day, user_id, book_id, NULL AS page,
-                                    NULL AS percent, NULL AS rating
+                                    NULL AS percent, NULL AS rating, NULL AS shared_id
                                 FROM user_book WHERE started_at IS NOT NULL AND +user_id IN (SELECT id FROM sharing)
                                 ORDER BY started_at DESC LIMIT :reach)
                             UNION ALL
                             SELECT * FROM (
-                                SELECT 'finished', finished_at, user_id, book_id, NULL, NULL, rating
+                                SELECT 'finished', finished_at, user_id, book_id, NULL, NULL, rating, NULL
                                 FROM user_book WHERE finished_at IS NOT NULL AND +user_id IN (SELECT id FROM sharing)
                                 ORDER BY finished_at DESC LIMIT :reach)
                             UNION ALL
                             SELECT * FROM (
-                                SELECT 'stopped', stopped_at, user_id, book_id, NULL, NULL, NULL
+                                SELECT 'stopped', stopped_at, user_id, book_id, NULL, NULL, NULL, NULL
                                 FROM user_book WHERE stopped_at IS NOT NULL AND +user_id IN (SELECT id FROM sharing)
                                 ORDER BY stopped_at DESC LIMIT :reach)
                             UNION ALL
                             SELECT * FROM (
                                 SELECT 'progress', journal_entry.read_on, user_book.user_id, user_book.book_id,
-                                    journal_entry.page, journal_entry.percent, NULL
+                                    journal_entry.page, journal_entry.percent, NULL, NULL
                                 FROM journal_entry JOIN user_book ON user_book.id = journal_entry.user_book_id
                                 WHERE +user_book.user_id IN (SELECT id FROM sharing)
                                 ORDER BY journal_entry.read_on DESC LIMIT :reach)
+                            UNION ALL
+                            SELECT * FROM (
+                                SELECT 'photo', shared_at, user_id, book_id, page_number, NULL, NULL, id
+                                FROM photo WHERE shared_at IS NOT NULL AND +user_id IN (SELECT id FROM sharing)
+                                ORDER BY shared_at DESC LIMIT :reach)
+                            UNION ALL
+                            SELECT * FROM (
+                                SELECT 'list', shared_at, user_id, NULL, NULL, NULL, NULL, id
+                                FROM list WHERE shared_at IS NOT NULL AND +user_id IN (SELECT id FROM sharing)
+                                ORDER BY shared_at DESC LIMIT :reach)
                         )
-                        SELECT happened.kind, happened.day, sharing.display_name, book.title, happened.page,
-                            happened.percent, happened.rating, mine.book_id AS mine
+                        SELECT happened.kind, happened.day, sharing.display_name,
+                            COALESCE(book.title, list.name) AS title, happened.page, happened.percent, happened.rating,
+                            (\(Self.viewersCopy)) AS mine, happened.shared_id
                         FROM happened JOIN sharing ON sharing.id = happened.user_id
-                        JOIN book ON book.id = happened.book_id
-                        LEFT JOIN user_book AS mine ON mine.user_id = :viewer AND mine.book_id = happened.book_id
+                        LEFT JOIN book ON book.id = happened.book_id
+                        LEFT JOIN list ON happened.kind = 'list' AND list.id = happened.shared_id
                         ORDER BY happened.day DESC, happened.kind = 'progress', sharing.display_name, book.title
                         LIMIT :limit OFFSET :offset
                         """),
@@ -139,9 +165,10 @@ struct HouseholdSharing: Sendable {
                 let pageNumber: Int? = row["page"]
                 return FeedItem(
                     kind: FeedItem.Kind(rawValue: row["kind"]) ?? .started,
-                    day: String((row["day"] as String).prefix(10)), member: row["display_name"], title: row["title"],
+                    day: String((row["day"] as String).prefix(10)), member: row["display_name"],
+                    title: row["title"] ?? "",
                     pageOrPercent: percent ?? pageNumber.map(Double.init), byPercent: percent != nil,
-                    rating: row["rating"], viewerBookID: row["mine"])
+                    rating: row["rating"], viewerBookID: row["mine"], sharedID: row["shared_id"])
             }
         }
         return (Array(items.prefix(pageSize)), items.count > pageSize)

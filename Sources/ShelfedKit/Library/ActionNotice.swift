@@ -71,6 +71,8 @@ struct ActionNotice: Sendable {
         "invitation-revoked": "Revoked the invitation: its link no longer works.",
         "member-removed": "Removed the member and everything of theirs.",
         "admin-handed": "You handed the admin role on; you are a member of the household now.",
+        "shared": "Shared with the household: it shows in the house feed while you share your reading.",
+        "unshared": "No longer shared: nobody else sees it now.",
     ]
 
     /// The toast for `query` on the page at `path`, or nil when it names nothing of this person's.

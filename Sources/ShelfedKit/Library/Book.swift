@@ -72,6 +72,8 @@ public struct UserBook: Codable, Sendable, Identifiable, FetchableRecord, Mutabl
     public var stopReason: String? = nil
     /// Where the person keeps their copy ("living room, top shelf").
     public var location: String? = nil
+    /// Whether the review reaches the household (only while the reader shares their reading; notes never do).
+    public var reviewShared: Bool = false
 
     /// Whether progress on this book is given in percent (`ProgressValues.readsByPercent`).
     var readsByPercent: Bool { ProgressValues.readsByPercent(percent: currentPercent, format: format) }

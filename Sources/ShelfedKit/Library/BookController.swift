@@ -172,7 +172,8 @@ struct BookController: Sendable {
         let form = try await request.formFields()
         var change = EntryChange()
         let typed = ReviewValues(
-            rating: form["rating"] ?? "", review: form["review"] ?? "", notes: form["private_notes"] ?? "")
+            rating: form["rating"] ?? "", review: form["review"] ?? "", notes: form["private_notes"] ?? "",
+            shared: form["review_shared"] == "1")
         var errors = FieldErrors()
         if let text = form.trimmed("rating") {
             if let rating = Double(text), EntryChange.isValidRating(rating) {
@@ -185,6 +186,7 @@ struct BookController: Sendable {
         }
         change.review = .set(typed.review.trimmingCharacters(in: .whitespacesAndNewlines))
         change.privateNotes = .set(typed.notes.trimmingCharacters(in: .whitespacesAndNewlines))
+        change.reviewShared = typed.shared
         if errors.isEmpty,
             let problems = try await library.apply(
                 change, bookID: entry.book.id!, for: entry.userBook.userId, now: clock.now(), today: clock.today())

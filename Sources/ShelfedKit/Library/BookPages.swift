@@ -95,6 +95,8 @@ struct BookPage: Sendable {
     let quarterChosen: Bool
     let reviewValue: String
     let notesValue: String
+    /// Whether "share this review with the household" is ticked.
+    let reviewShared: Bool
     let ratingError: String?
     let reviewError: String?
     let notesError: String?
@@ -257,6 +259,7 @@ struct BookPage: Sendable {
         quarterChosen = quarterStars.contains { $0.checked }
         reviewValue = review?.review ?? entry.userBook.review ?? ""
         notesValue = review?.notes ?? entry.userBook.privateNotes ?? ""
+        reviewShared = review?.shared ?? entry.userBook.reviewShared
         ratingError = errors["rating"]
         reviewError = errors["comments"]
         notesError = errors["private_notes"]
@@ -279,6 +282,7 @@ struct ReviewValues: Sendable {
     let rating: String
     let review: String
     let notes: String
+    let shared: Bool
 }
 
 /// `library/remove`: asks before a book leaves the library.

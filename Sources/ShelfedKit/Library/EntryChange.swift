@@ -23,6 +23,7 @@ struct EntryChange: Sendable {
     var rating: Patch<Double> = .keep
     var review: Patch<String> = .keep
     var privateNotes: Patch<String> = .keep
+    var reviewShared: Bool?
 
     static let maxReviewLength = CatalogLimits.review
 
@@ -75,6 +76,7 @@ struct EntryChange: Sendable {
         entry.rating = rating.applied(to: entry.rating)
         entry.review = review.applied(to: entry.review).flatMap { $0.isEmpty ? nil : $0 }
         entry.privateNotes = privateNotes.applied(to: entry.privateNotes).flatMap { $0.isEmpty ? nil : $0 }
+        if let reviewShared { entry.reviewShared = reviewShared }
     }
 }
 

@@ -9,6 +9,7 @@ struct ListController: Sendable {
     let library: LibraryStore
     let renderer: PageRenderer
     let clock: AppClock
+    let sharing: HouseholdSharing
 
     func addRoutes(to router: RouterGroup<SignedInContext>) {
         router.get(Route.lists.routerPath, use: index)
@@ -58,9 +59,12 @@ struct ListController: Sendable {
         var chrome = PageChrome(title: list.name, context: context, tab: .shelves)
         chrome.toast = try await ActionNotice.toast(
             for: request, context: context, library: library, today: clock.today())
-        let page = ListPage(
+        var page = ListPage(
             chrome: chrome, list: list, items: items, total: total, pageNumber: pageNumber, filters: filters,
             returnTo: ActionNotice.link(request.uri.description))
+        page.sharing = ShareSwitch(
+            try await sharing.shareState(ofList: list.id, of: context.userID), formPath: Paths.listShare(list.id),
+            housePath: Paths.houseList(list.id), noun: "list")
         return try renderer.render(page, template: "library/list-show")
     }
 

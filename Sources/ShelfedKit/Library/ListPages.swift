@@ -65,6 +65,8 @@ struct ListPage: Sendable {
     let filterPanel: HTMLFragment
     let pagination: HTMLFragment
     let returnTo: String
+    /// "Share with the household".
+    var sharing: ShareSwitch? = nil
 
     init(
         chrome: PageChrome, list: ReadingList, items: [ReadingListItem], total: Int, pageNumber: Int,

@@ -12,6 +12,7 @@ struct PhotoController: Sendable {
     let textSearch: TextSearchStore
     /// Whether a background reader fills in photos' words on this server (tesseract installed, not turned off).
     let readsText: Bool
+    let sharing: HouseholdSharing
 
     func addRoutes(to router: RouterGroup<SignedInContext>) {
         router.get(Route.newBookPhoto.routerPath, use: new)
@@ -73,8 +74,13 @@ struct PhotoController: Sendable {
     @Sendable func show(_ request: Request, context: SignedInContext) async throws -> HTML {
         let (photo, title) = try await requirePhoto(context)
         var page = photoPage(photo, bookTitle: title, context: context)
+        if photo.bookId != nil {
+            page.sharing = ShareSwitch(
+                try await sharing.shareState(ofPhoto: photo.id!, of: context.userID),
+                formPath: Paths.photoShare(photo.id!), housePath: Paths.housePhoto(photo.id!), noun: "photo")
+        }
         if let saved = request.uri.queryParameters["saved"].map(String.init),
-            ["photo", "touch-up", "touch-up-undone"].contains(saved)
+            ["photo", "touch-up", "touch-up-undone", "shared", "unshared"].contains(saved)
         {
             page.chrome.toast = ActionNotice.saved(saved, dismiss: Paths.photo(photo.id!))
         }

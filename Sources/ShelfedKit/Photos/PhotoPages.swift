@@ -108,6 +108,8 @@ struct PhotoPage: Sendable {
     let quotesPath: String
     /// Turn and crop; nil for a profile picture.
     var touchUp: TouchUpSection?
+    /// "Share with the household"; nil for a profile picture.
+    var sharing: ShareSwitch? = nil
 }
 
 /// `photos/delete`: asks before a photo and its files go.

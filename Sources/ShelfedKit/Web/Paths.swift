@@ -97,6 +97,13 @@ enum Paths {
     static func listBookRemove(_ id: Int64, _ bookID: Int64) -> String { Route.listBookRemove.link(id, bookID) }
     static func listBookMove(_ id: Int64, _ bookID: Int64) -> String { Route.listBookMove.link(id, bookID) }
     static func bookLists(_ bookID: Int64) -> String { Route.bookLists.link(bookID) }
+    static func photoShare(_ id: Int64) -> String { Route.photoShare.link(id) }
+    static func listShare(_ id: Int64) -> String { Route.listShare.link(id) }
+    static func housePhoto(_ id: Int64) -> String { Route.housePhoto.link(id) }
+    static func housePhotoFile(_ id: Int64, _ variant: PhotoVariant) -> String {
+        Route.housePhotoFile.link(id, variant.rawValue)
+    }
+    static func houseList(_ id: Int64) -> String { Route.houseList.link(id) }
     static func series(_ name: String) -> String { Route.series.link() + "?name=" + queryEscape(name) }
     static func bookShelf(_ id: Int64) -> String { Route.bookShelf.link(id) }
     static func bookFavourite(_ id: Int64) -> String { Route.bookFavourite.link(id) }

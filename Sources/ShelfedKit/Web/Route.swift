@@ -16,7 +16,8 @@ enum Route: String, CaseIterable, Sendable {
     case myData, serverBackup
     case household, householdInvitations, householdInvitationRevoke, householdMemberPassword, householdMemberRemove,
         householdMemberData, householdMemberAdmin, join, passwordReset, profileSharing, houseFeed, house, bookLend,
-        bookReturned, borrowAsk, borrowAnswer, bookRecommend, recommendationDismiss
+        bookReturned, borrowAsk, borrowAnswer, bookRecommend, recommendationDismiss, photoShare, listShare, housePhoto,
+        housePhotoFile, houseList
     case search, searchVolume, searchAdd
     case scan, scanBooks, quotes, librarySearch, shelfScan, shelfScanResult, shelfScanAdd
     case exportGoodreads, imports, importJob, importMapping, importConfirm, importCancel, importEvents,
@@ -95,6 +96,11 @@ enum Route: String, CaseIterable, Sendable {
         case .borrowAnswer: "/house/requests/:requestID"
         case .bookRecommend: "/books/:id/recommend"
         case .recommendationDismiss: "/recommendations/:recommendationID/dismiss"
+        case .photoShare: "/photos/:photoID/share"
+        case .listShare: "/lists/:listID/share"
+        case .housePhoto: "/house/photos/:photoID"
+        case .housePhotoFile: "/house/photos/:photoID/:variant"
+        case .houseList: "/house/lists/:listID"
         case .deviceRevoke: "/profile/devices/:deviceID/revoke"
         case .search: "/search"
         case .searchVolume: "/search/volumes/:volumeId"
