@@ -152,7 +152,7 @@ struct MeaningPagesTests {
                 ])
             _ = try await alice.addBook(
                 [
-                    "title": "Sourdough at Home", "shelf": "want_to_read",
+                    "title": "Sourdough at Home", "shelf": "want_to_read", "isbn": "9780306406157",
                     "description": "Recipes for bread, rye and brioche, with starters.",
                 ])
             _ = try await alice.addBook(
@@ -184,6 +184,20 @@ struct MeaningPagesTests {
             #expect(first["reasons"] as? [String] == ["Because you loved The Desert Prophet"])
             #expect(first["shelf_id"] as? Int == Shelf.wantToRead.readerID && first["book_id"] is Int)
             #expect(try await api.get("/api/v1/recommendations?limit=0").status == .badRequest)
+
+            // Someone in the house recommends the cookbook (their own copy, the same ISBN): it comes first, with who
+            // recommended it, though it is like nothing Alice loved.
+            _ = try await alice.post("/profile/sharing", ["shares": "1"])
+            let bob = WebSession(client)
+            try await bob.register("bob")
+            let bobsCopy = try await bob.addBook(["title": "Sourdough at Home", "isbn": "9780306406157"])
+            let sent = try await bob.post("/books/\(bobsCopy)/recommend", ["member": "1", "note": "Try the rye"])
+            #expect(sent.status == .seeOther)
+            let recommended = try #require(try await alice.get("/").text.components(separatedBy: "Read next</h2>").last)
+            #expect(MeaningSearchTests.similarTitles(recommended).prefix(2) == ["Sourdough at Home", "Sand and Spice"])
+            #expect(recommended.contains("Recommended by Bob"))
+            let reasons = try await api.get("/api/v1/recommendations").json?["books"] as? [[String: Any]]
+            #expect(reasons?.first?["reasons"] as? [String] == ["Recommended by Bob"])
         }
     }
 

@@ -167,7 +167,9 @@ struct HomePage: Sendable {
             let path: String
             let coverURL: String
             let hasCover: Bool
-            let because: String
+            let because: String?
+            /// "Sam and Alex", who recommended it.
+            let recommendedBy: String?
         }
 
         let items: [Item]
@@ -179,7 +181,8 @@ struct HomePage: Sendable {
                 items = suggestions.map {
                     Item(
                         title: $0.title, authors: $0.authors.isEmpty ? nil : $0.authors, path: Paths.book($0.bookID),
-                        coverURL: BookCover.url(for: $0.coverPath), hasCover: $0.coverPath != nil, because: $0.because)
+                        coverURL: BookCover.url(for: $0.coverPath), hasCover: $0.coverPath != nil, because: $0.because,
+                        recommendedBy: $0.recommendedBy.isEmpty ? nil : $0.recommendedBy.joined(separator: " and "))
                 }
                 emptyMessage = nil
             case .nothingLoved:

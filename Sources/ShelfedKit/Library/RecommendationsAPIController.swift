@@ -64,7 +64,7 @@ struct RecommendationsAPIController: Sendable {
                         SimilarAPIController.SimilarBook(
                             title: suggestion.title, author: suggestion.authors, isbn: suggestion.isbn,
                             imageURL: suggestion.coverPath.map { "/covers/" + $0 }, score: Double(suggestion.score),
-                            reasons: ["Because you loved \(suggestion.because)"], bookID: suggestion.bookID,
+                            reasons: suggestion.reasons, bookID: suggestion.bookID,
                             shelfID: Shelf.wantToRead.readerID)
                     }, bookCount: suggestions.count, status: "ready", message: nil)
             }
