@@ -97,7 +97,11 @@ func buildRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
         readNext: services.embedder == nil ? nil : ReadNext(db: services.database),
         sharing: HouseholdSharing(db: services.database), loans: LoanStore(db: services.database),
         requests: BorrowRequestStore(db: services.database),
-        recommendations: RecommendationStore(db: services.database)
+        recommendations: RecommendationStore(db: services.database),
+        challenges: HouseChallengeStore(db: services.database)
+    ).addRoutes(to: signedIn)
+    HouseChallengeController(
+        challenges: HouseChallengeStore(db: services.database), users: users, renderer: renderer, clock: clock
     ).addRoutes(to: signedIn)
     SharingController(sharing: HouseholdSharing(db: services.database), renderer: renderer).addRoutes(to: signedIn)
     SharedItemsController(
@@ -130,7 +134,8 @@ func buildRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
     ).addRoutes(to: signedIn)
     ProfileController(
         library: library, statistics: services.statistics, users: users, photos: photos, uploader: services.uploader,
-        renderer: renderer, clock: clock, maxUploadBytes: config.maxUploadBytes
+        renderer: renderer, clock: clock, maxUploadBytes: config.maxUploadBytes,
+        challenges: HouseChallengeStore(db: services.database)
     ).addRoutes(to: signedIn)
     ProfileSettingsController(
         users: users, hasher: services.hasher, media: media, imports: services.imports, renderer: renderer

@@ -122,3 +122,19 @@ extension AppDatabase {
                 """)
     }
 }
+
+extension AppDatabase {
+    /// The house reading challenge (issue 25): at most one per year.
+    static func migrateToHouseChallenge(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE house_challenge (
+                    year INTEGER PRIMARY KEY,
+                    measure TEXT NOT NULL CHECK (measure IN ('books', 'pages')),
+                    goal INTEGER NOT NULL CHECK (goal > 0),
+                    set_by INTEGER REFERENCES user(id) ON DELETE SET NULL,
+                    updated_at DATETIME NOT NULL
+                );
+                """)
+    }
+}

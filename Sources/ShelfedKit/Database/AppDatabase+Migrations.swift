@@ -190,6 +190,7 @@ extension AppDatabase {
         migrator.registerMigration("v24 borrow requests", migrate: migrateToBorrowRequests)
         migrator.registerMigration("v25 recommendations", migrate: migrateToRecommendations)
         migrator.registerMigration("v26 shared by choice", migrate: migrateToSharedByChoice)
+        migrator.registerMigration("v27 house challenge", migrate: migrateToHouseChallenge)
         return migrator
     }
 }

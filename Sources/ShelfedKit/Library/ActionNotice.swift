@@ -73,6 +73,8 @@ struct ActionNotice: Sendable {
         "admin-handed": "You handed the admin role on; you are a member of the household now.",
         "shared": "Shared with the household: it shows in the house feed while you share your reading.",
         "unshared": "No longer shared: nobody else sees it now.",
+        "challenge": "Saved the house reading challenge. Everyone who shares their reading adds to it.",
+        "challenge-removed": "Removed this year's house reading challenge.",
     ]
 
     /// The toast for `query` on the page at `path`, or nil when it names nothing of this person's.

@@ -12,6 +12,7 @@ struct HomeController: Sendable {
     var loans: LoanStore? = nil
     var requests: BorrowRequestStore? = nil
     var recommendations: RecommendationStore? = nil
+    var challenges: HouseChallengeStore? = nil
     static let recentCount = 6
     static let houseItems = 8
     static let suggestionCount = 4
@@ -49,6 +50,9 @@ struct HomeController: Sendable {
         if let sharing {
             let feed = try await sharing.feed(for: userID, page: 1, pageSize: Self.houseItems)
             page.house = HouseFeedSection(feed, page: 1, viewerShares: try await sharing.isSharing(userID))
+        }
+        if let challenges, let progress = try await challenges.progress(of: Int(clock.today().prefix(4)) ?? 0) {
+            page.challenge = HouseChallengeSection(progress, viewer: userID, viewerIsAdmin: context.user.isAdmin)
         }
         if let loans {
             page.overdue = try await loans.overdue(lender: userID, today: clock.today()).map { loan in
@@ -107,6 +111,8 @@ struct HomePage: Sendable {
     var asked: [LoanLine] = []
     /// Books members recommended to the person.
     var recommended: [RecommendedLine] = []
+    /// This year's house reading challenge, when the admin set one.
+    var challenge: HouseChallengeSection?
 
     struct RecommendedLine: Sendable {
         let from: String

@@ -11,6 +11,7 @@ struct ProfileController: Sendable {
     let renderer: PageRenderer
     let clock: AppClock
     let maxUploadBytes: Int
+    var challenges: HouseChallengeStore? = nil
     static let uploadsShown = 12
 
     func addRoutes(to router: RouterGroup<SignedInContext>) {
@@ -85,6 +86,9 @@ struct ProfileController: Sendable {
         page.goalError = goalError
         page.didNotFinish = shelfCounts[.didNotFinish] > 0 ? shelfCounts[.didNotFinish] : nil
         page.journal = ProfilePage.JournalLines(try await journalStatistics)
+        if let challenges, let progress = try await challenges.progress(of: currentYear) {
+            page.challenge = HouseChallengeSection(progress, viewer: userID, viewerIsAdmin: user.isAdmin)
+        }
         return try renderer.render(
             page, template: "profile/show", status: goalError == nil ? .ok : .unprocessableContent)
     }

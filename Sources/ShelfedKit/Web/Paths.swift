@@ -104,6 +104,7 @@ enum Paths {
         Route.housePhotoFile.link(id, variant.rawValue)
     }
     static func houseList(_ id: Int64) -> String { Route.houseList.link(id) }
+    static let houseChallenge = Route.houseChallenge.link()
     static func series(_ name: String) -> String { Route.series.link() + "?name=" + queryEscape(name) }
     static func bookShelf(_ id: Int64) -> String { Route.bookShelf.link(id) }
     static func bookFavourite(_ id: Int64) -> String { Route.bookFavourite.link(id) }

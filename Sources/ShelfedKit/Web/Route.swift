@@ -17,7 +17,7 @@ enum Route: String, CaseIterable, Sendable {
     case household, householdInvitations, householdInvitationRevoke, householdMemberPassword, householdMemberRemove,
         householdMemberData, householdMemberAdmin, join, passwordReset, profileSharing, houseFeed, house, bookLend,
         bookReturned, borrowAsk, borrowAnswer, bookRecommend, recommendationDismiss, photoShare, listShare, housePhoto,
-        housePhotoFile, houseList
+        housePhotoFile, houseList, houseChallenge
     case search, searchVolume, searchAdd
     case scan, scanBooks, quotes, librarySearch, shelfScan, shelfScanResult, shelfScanAdd
     case exportGoodreads, imports, importJob, importMapping, importConfirm, importCancel, importEvents,
@@ -101,6 +101,7 @@ enum Route: String, CaseIterable, Sendable {
         case .housePhoto: "/house/photos/:photoID"
         case .housePhotoFile: "/house/photos/:photoID/:variant"
         case .houseList: "/house/lists/:listID"
+        case .houseChallenge: "/household/challenge"
         case .deviceRevoke: "/profile/devices/:deviceID/revoke"
         case .search: "/search"
         case .searchVolume: "/search/volumes/:volumeId"
