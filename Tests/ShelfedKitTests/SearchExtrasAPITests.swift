@@ -48,7 +48,7 @@ import Testing
         }
     }
 
-    @Test func trendingSearchesAreTheCallersOwnOfTheLastWeek() async throws {
+    @Test func trendingSearchesAreTheCallersOwnAndTheSharingHousesOfTheLastWeek() async throws {
         try await FakeBooksServer.run { fake in
             let app = TestApp(search: fake.settings())
             try await app.run(live: true) { client in
@@ -87,6 +87,32 @@ import Testing
                 #expect(
                     (bobs.json?["trendingSearches"] as? [[String: Any]])?.map { $0["query"] as? String }
                         == ["secret gift ideas"])
+
+                // Household-wide for those who share (issue 25): once both share, each sees both; Carol, who does
+                // not share, sees only her own and adds nothing to theirs.
+                let carol = WebSession(client)
+                try await carol.register("carol")
+                var carolAPI = APIClient(client)
+                try await carolAPI.signIn("carol@example.com")
+                _ = try await carol.get("/search?q=carols+private+query")
+                _ = try await alice.post("/profile/sharing", ["shares": "1"])
+                #expect(
+                    (try await aliceAPI.get("/api/v2/trending-searches").json?["trendingSearches"]
+                        as? [[String: Any]])?.count == 2)  // Bob does not share yet
+                _ = try await bob.post("/profile/sharing", ["shares": "1"])
+                for member in [aliceAPI, bobAPI] {
+                    let house =
+                        try await member.get("/api/v2/trending-searches").json?["trendingSearches"]
+                        as? [[String: Any]]
+                    #expect(
+                        house?.map { $0["query"] as? String } == ["Harry Pötter", "secret gift ideas", "Dune"]
+                            || house?.map { $0["query"] as? String } == ["Harry Pötter", "Dune", "secret gift ideas"])
+                }
+                let carols =
+                    try await carolAPI.get("/api/v2/trending-searches").json?["trendingSearches"]
+                    as? [[String: Any]]
+                #expect(carols?.map { $0["query"] as? String } == ["carols private query"])
+
                 let keyless = try await client.execute(uri: "/api/v2/trending-searches", method: .get)
                 #expect((keyless.json?["trendingSearches"] as? [Any])?.isEmpty == true)
                 for uri in ["/api/v2/trending-searches?limit=0", "/api/v2/trending-searches?limit=51"] {

@@ -19,7 +19,8 @@ enum APIRoute: String, CaseIterable, Sendable {
     case searchSimilar, searchV2, bookSimilar, searchAdvanced, trendingSearches, recommendations
     case bookProgress, progressEntry, bookReadAgain, series, seriesBooks, profileYear
     case lists, list, listBooks, listBook, photoTouchUp, bookStop
-    case householdMembers, householdFeed, householdSharing
+    case householdMembers, householdFeed, householdSharing, householdLibrary, householdLoans, householdLoanReturned
+    case householdRecommendations, householdRecommendation, householdChallenge
     case imports, batchEnrich, importStatus, importStream, importResults, jobCancel
     case openAPI, docs
 
@@ -63,6 +64,12 @@ enum APIRoute: String, CaseIterable, Sendable {
         case .householdMembers: "/api/v1/household/members"
         case .householdFeed: "/api/v1/household/feed"
         case .householdSharing: "/api/v1/household/sharing"
+        case .householdLibrary: "/api/v1/household/library"
+        case .householdLoans: "/api/v1/household/loans"
+        case .householdLoanReturned: "/api/v1/household/loans/:loanID/returned"
+        case .householdRecommendations: "/api/v1/household/recommendations"
+        case .householdRecommendation: "/api/v1/household/recommendations/:recommendationID"
+        case .householdChallenge: "/api/v1/household/challenge"
         case .imports: "/api/v2/imports"
         case .batchEnrich: "/api/batch-enrich"
         case .importStatus: "/api/v2/imports/:jobId"
@@ -83,8 +90,11 @@ enum APIRoute: String, CaseIterable, Sendable {
         case .bookPhotos, .bookProgress, .lists: [.get, .post]
         case .list: [.get, .patch, .delete]
         case .listBooks, .photoTouchUp, .bookStop: [.post]
-        case .householdMembers, .householdFeed: [.get]
+        case .householdMembers, .householdFeed, .householdLibrary, .householdChallenge: [.get]
         case .householdSharing: [.put]
+        case .householdLoans, .householdRecommendations: [.get, .post]
+        case .householdLoanReturned: [.post]
+        case .householdRecommendation: [.delete]
         case .listBook: [.patch, .delete]
         case .progressEntry: [.patch, .delete]
         case .enrich, .imports, .batchEnrich, .scanBarcode, .scanShelf, .bookReadAgain: [.post]

@@ -21,6 +21,12 @@ func addAPIRoutes(to router: Router<AppRequestContext>, _ services: AppServices)
     PhotoTouchUpAPIController(photos: services.photos, uploader: services.uploader).addRoutes(to: keyed)
     DidNotFinishAPIController(library: services.library, clock: clock).addRoutes(to: keyed)
     HouseholdAPIController(sharing: HouseholdSharing(db: services.database)).addRoutes(to: keyed)
+    HouseLendingAPIController(loans: LoanStore(db: services.database), library: services.library, clock: clock)
+        .addRoutes(to: keyed)
+    HouseRecommendationsAPIController(
+        recommendations: RecommendationStore(db: services.database),
+        challenges: HouseChallengeStore(db: services.database), library: services.library, clock: clock
+    ).addRoutes(to: keyed)
     SimilarAPIController(
         library: services.library, similar: services.embedder == nil ? nil : SimilarBooks(db: services.database)
     ).addRoutes(to: keyed)

@@ -41,10 +41,15 @@ struct HouseholdAPIController: Sendable {
         let rating: Double?
         /// The caller's own book id for it, when they have it too.
         let bookID: Int64?
+        /// The shared photo (`/house/photos/:id` on the web) or list (`/house/lists/:id`).
+        let photoID: Int64?
+        let listID: Int64?
 
         enum CodingKeys: String, CodingKey {
             case kind, day, member, title, page, percent, rating
             case bookID = "book_id"
+            case photoID = "photo_id"
+            case listID = "list_id"
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -57,6 +62,8 @@ struct HouseholdAPIController: Sendable {
             try container.encode(percent, forKey: .percent)
             try container.encode(rating, forKey: .rating)
             try container.encode(bookID, forKey: .bookID)
+            try container.encode(photoID, forKey: .photoID)
+            try container.encode(listID, forKey: .listID)
         }
     }
 
@@ -110,7 +117,8 @@ struct HouseholdAPIController: Sendable {
                         kind: item.kind.rawValue, day: item.day, member: item.member, title: item.title,
                         page: item.byPercent ? nil : item.pageOrPercent.map { Int($0) },
                         percent: item.byPercent ? item.pageOrPercent : nil, rating: item.rating,
-                        bookID: item.viewerBookID)
+                        bookID: item.viewerBookID, photoID: item.kind == .photo ? item.sharedID : nil,
+                        listID: item.kind == .list ? item.sharedID : nil)
                 }, page: page, hasMore: found.hasMore))
     }
 

@@ -24,29 +24,17 @@ struct LendingController: Sendable {
         let typed = BookPage.LoanSection.Typed(
             member: form["member"] ?? "", name: form.trimmed("name") ?? "", lentOn: form.trimmed("lent_on") ?? "",
             dueOn: form.trimmed("due_on") ?? "")
-        var errors = FieldErrors()
-        let memberID = typed.member.isEmpty ? nil : BoundedNumber.id(typed.member)
-        if !typed.member.isEmpty, memberID == nil { errors["name"] = "Choose someone from the list, or type a name." }
-        if memberID == nil, typed.name.isEmpty, errors.isEmpty {
-            errors["name"] = "Who is borrowing it? Choose a member of the house, or type their name."
-        }
-        if typed.name.count > LoanStore.maxNameLength || NewBookForm.hasControlCharacters(typed.name) {
-            errors["name"] = "Keep the name to \(LoanStore.maxNameLength) characters, without invisible ones."
-        }
         let today = clock.today()
-        let lentOn = typed.lentOn.isEmpty ? today : typed.lentOn
-        if !CalendarDate.isValidDay(lentOn) || lentOn > today {
-            errors["lent_on"] = "Give the day you lent it, today or before (yyyy-mm-dd)."
-        }
-        if !typed.dueOn.isEmpty, !CalendarDate.isValidDay(typed.dueOn) || typed.dueOn < lentOn {
-            errors["due_on"] = "The day it is due back comes on or after the day it was lent."
-        }
-        if errors.isEmpty {
+        var errors = FieldErrors()
+        switch LoanForm(member: typed.member, name: typed.name, lentOn: typed.lentOn, dueOn: typed.dueOn)
+            .validated(today: today)
+        {
+        case .failure(let problems): errors = problems
+        case .success(let loan):
             do {
                 try await loans.lend(
-                    bookID: entry.book.id!, userID: context.userID, toMember: memberID,
-                    name: memberID == nil ? typed.name : nil, lentOn: lentOn,
-                    dueOn: typed.dueOn.isEmpty ? nil : typed.dueOn)
+                    bookID: entry.book.id!, userID: context.userID, toMember: loan.memberID, name: loan.name,
+                    lentOn: loan.lentOn, dueOn: loan.dueOn)
                 return .seeOther(
                     ActionNotice.link(Paths.book(entry.book.id!), adding: [("saved", "lent")], anchor: "copy-heading"))
             } catch LoanStore.Refusal.alreadyOnLoan {

@@ -125,6 +125,48 @@ struct LoanStore: Sendable {
         }
     }
 
+    /// One of the person's copies out on loan now.
+    struct Lent: Sendable, Equatable {
+        let id: Int64
+        let bookID: Int64
+        let title: String
+        let borrowerName: String
+        let borrowerID: Int64?
+        let lentOn: String
+        let dueOn: String?
+    }
+
+    /// The person's copies on loan now, the longest out first.
+    func lent(by userID: Int64) async throws -> [Lent] {
+        try await db.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT loan.id, book.id AS book_id, book.title, loan.borrower_name, loan.borrower_user_id,
+                        loan.lent_on, loan.due_on
+                    FROM loan JOIN user_book ON user_book.id = loan.user_book_id JOIN book ON book.id = user_book.book_id
+                    WHERE user_book.user_id = ? AND loan.returned_on IS NULL ORDER BY loan.lent_on, loan.id LIMIT 500
+                    """, arguments: [userID]
+            ).map { row in
+                Lent(
+                    id: row["id"], bookID: row["book_id"], title: row["title"], borrowerName: row["borrower_name"],
+                    borrowerID: row["borrower_user_id"], lentOn: row["lent_on"], dueOn: row["due_on"])
+            }
+        }
+    }
+
+    /// Marks loan `loanID` of the person's copy returned; false for an unknown, another's or a returned loan.
+    func returned(loanID: Int64, lender userID: Int64, on day: String) async throws -> Bool {
+        try await db.write { db in
+            try db.execute(
+                sql: """
+                    UPDATE loan SET returned_on = ? WHERE id = ? AND returned_on IS NULL
+                    AND user_book_id IN (SELECT id FROM user_book WHERE user_id = ?)
+                    """, arguments: [day, loanID, userID])
+            return db.changesCount > 0
+        }
+    }
+
     /// Books other members lent the person and not yet returned.
     func borrowed(by userID: Int64) async throws -> [Borrowed] {
         try await db.read { db in
