@@ -95,10 +95,7 @@ func buildRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
     HomeController(
         library: library, renderer: renderer, clock: clock, journal: ReadingJournal(db: services.database),
         readNext: services.embedder == nil ? nil : ReadNext(db: services.database),
-        sharing: HouseholdSharing(db: services.database), loans: LoanStore(db: services.database),
-        requests: BorrowRequestStore(db: services.database),
-        recommendations: RecommendationStore(db: services.database),
-        challenges: HouseChallengeStore(db: services.database)
+        showsHousehold: true
     ).addRoutes(to: signedIn)
     HouseChallengeController(
         challenges: HouseChallengeStore(db: services.database), users: users, renderer: renderer, clock: clock

@@ -138,3 +138,14 @@ extension AppDatabase {
                 """)
     }
 }
+
+extension AppDatabase {
+    /// The home page's "recently finished" reads the latest finish dates of one person's Read shelf in order.
+    static func migrateToRecentlyFinishedIndex(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE INDEX user_book_recently_finished ON user_book(user_id, shelf, finished_at, id)
+                    WHERE finished_at IS NOT NULL;
+                """)
+    }
+}

@@ -191,6 +191,7 @@ extension AppDatabase {
         migrator.registerMigration("v25 recommendations", migrate: migrateToRecommendations)
         migrator.registerMigration("v26 shared by choice", migrate: migrateToSharedByChoice)
         migrator.registerMigration("v27 house challenge", migrate: migrateToHouseChallenge)
+        migrator.registerMigration("v28 recently finished index", migrate: migrateToRecentlyFinishedIndex)
         return migrator
     }
 }

@@ -33,11 +33,11 @@ struct BorrowRequestStore: Sendable {
         try await db.write { db in
             guard
                 try Bool.fetchOne(
-                    db,
-                    sql: """
-                        SELECT 1 FROM user_book JOIN user ON user.id = user_book.user_id
-                        WHERE user_book.id = ? AND user_book.owned = 1 AND user.shares_reading = 1 AND user.id != ?
-                        """, arguments: [entryID, requester]) == true
+                    db.cachedStatement(
+                        sql: """
+                            SELECT 1 FROM user_book JOIN user ON user.id = user_book.user_id
+                            WHERE user_book.id = ? AND user_book.owned = 1 AND user.shares_reading = 1 AND user.id != ?
+                            """), arguments: [entryID, requester]) == true
             else { throw Refusal.notAvailable }
             try db.execute(
                 sql: """
@@ -48,26 +48,31 @@ struct BorrowRequestStore: Sendable {
 
     /// Requests waiting for `owner`, from members who still share, oldest first.
     func incoming(for owner: Int64) async throws -> [Incoming] {
-        try await db.read { db in
-            try Row.fetchAll(
-                db,
+        try await db.read { db in try Self.incoming(db, for: owner) }
+    }
+
+    static func incoming(_ db: Database, for owner: Int64) throws -> [Incoming] {
+        try Row.fetchAll(
+            db.cachedStatement(
                 sql: """
                     SELECT borrow_request.id, user.display_name, book.title, book.id FROM borrow_request
                     JOIN user_book ON user_book.id = borrow_request.user_book_id
                     JOIN user ON user.id = borrow_request.requester_id JOIN book ON book.id = user_book.book_id
                     WHERE user_book.user_id = ? AND borrow_request.answer IS NULL AND user.shares_reading = 1
                     ORDER BY borrow_request.created_at LIMIT 50
-                    """, arguments: [owner]
-            ).map { Incoming(id: $0[0], requester: $0[1], title: $0[2], bookID: $0[3]) }
-        }
+                    """), arguments: [owner]
+        ).map { Incoming(id: $0[0], requester: $0[1], title: $0[2], bookID: $0[3]) }
     }
 
     /// The person's open requests, newest first; a request to someone who has stopped sharing is not shown (they
     /// appear nowhere), and comes back if they share again.
     func outgoing(for requester: Int64) async throws -> [Outgoing] {
-        try await db.read { db in
-            try Row.fetchAll(
-                db,
+        try await db.read { db in try Self.outgoing(db, for: requester) }
+    }
+
+    static func outgoing(_ db: Database, for requester: Int64) throws -> [Outgoing] {
+        try Row.fetchAll(
+            db.cachedStatement(
                 sql: """
                     SELECT user.display_name, book.title, borrow_request.answer FROM borrow_request
                     JOIN user_book ON user_book.id = borrow_request.user_book_id
@@ -75,9 +80,8 @@ struct BorrowRequestStore: Sendable {
                     WHERE borrow_request.requester_id = ? AND borrow_request.answer IS NULL
                         AND user.shares_reading = 1
                     ORDER BY borrow_request.created_at DESC LIMIT 20
-                    """, arguments: [requester]
-            ).map { Outgoing(owner: $0[0], title: $0[1], answer: $0[2]) }
-        }
+                    """), arguments: [requester]
+        ).map { Outgoing(owner: $0[0], title: $0[1], answer: $0[2]) }
     }
 
     /// Answers a request made to `owner`: lends the copy to the requester from `today`, or declines. False when
@@ -86,13 +90,13 @@ struct BorrowRequestStore: Sendable {
         try await db.write { db in
             guard
                 let row = try Row.fetchOne(
-                    db,
-                    sql: """
-                        SELECT borrow_request.user_book_id, borrow_request.requester_id, user.display_name
-                        FROM borrow_request JOIN user_book ON user_book.id = borrow_request.user_book_id
-                        JOIN user ON user.id = borrow_request.requester_id
-                        WHERE borrow_request.id = ? AND user_book.user_id = ? AND borrow_request.answer IS NULL
-                        """, arguments: [id, owner])
+                    db.cachedStatement(
+                        sql: """
+                            SELECT borrow_request.user_book_id, borrow_request.requester_id, user.display_name
+                            FROM borrow_request JOIN user_book ON user_book.id = borrow_request.user_book_id
+                            JOIN user ON user.id = borrow_request.requester_id
+                            WHERE borrow_request.id = ? AND user_book.user_id = ? AND borrow_request.answer IS NULL
+                            """), arguments: [id, owner])
             else { return false }
             let entryID: Int64 = row[0]
             if lend {

@@ -69,50 +69,52 @@ struct HouseChallengeStore: Sendable {
     /// The challenge of `year` and each sharing member's part: the reads they finished that year (a re-read counts
     /// again, as on the profile) or those reads' pages. Nil when no challenge is set.
     func progress(of year: Int) async throws -> Progress? {
-        try await db.read { db in
-            guard
-                let row = try Row.fetchOne(
-                    db.cachedStatement(sql: "SELECT measure, goal FROM house_challenge WHERE year = ?"),
-                    arguments: [year]),
-                let measure = Measure(rawValue: row[0])
-            else { return nil }
-            let challenge = Challenge(year: year, measure: measure, goal: row[1])
-            let (from, to) = (String(format: "%04d-", year), String(format: "%04d-", year + 1))
-            // The reads finished in the year, as `StatisticsStore.finishedReads` counts them, for every sharing
-            // member at once; the range (not LIKE) lets SQLite read only the year from the finish-date index.
-            let contributions = try Row.fetchAll(
-                db.cachedStatement(
-                    sql: """
-                        WITH sharing AS (SELECT id, display_name FROM user WHERE shares_reading = 1),
-                        finish AS (
-                            SELECT user_book.user_id, user_book.id, user_book.book_id, user_book.finished_at
-                            FROM user_book WHERE user_book.shelf = 'read'
-                                AND user_book.finished_at >= :from AND user_book.finished_at < :to
-                                AND +user_book.user_id IN (SELECT id FROM sharing)
-                            UNION
-                            SELECT user_book.user_id, user_book.id, user_book.book_id, read_through.finished_at
-                            FROM read_through JOIN user_book ON user_book.id = read_through.user_book_id
-                            WHERE read_through.finished_at >= :from AND read_through.finished_at < :to
-                                AND user_book.user_id IN (SELECT id FROM sharing)
-                        )
-                        SELECT sharing.id, sharing.display_name, COUNT(finish.id) AS books,
-                            COALESCE(SUM(CASE WHEN book.page_count BETWEEN 1 AND 100000 THEN book.page_count END), 0)
-                                AS pages
-                        FROM sharing LEFT JOIN finish ON finish.user_id = sharing.id
-                        LEFT JOIN book ON book.id = finish.book_id
-                        GROUP BY sharing.id
-                        """), arguments: ["from": from, "to": to]
-            ).map { row in
-                Progress.Contribution(
-                    userID: row[0], member: row[1], amount: measure == .books ? row["books"] : row["pages"])
-            }
-            return Progress(
-                challenge: challenge,
-                contributions: contributions.sorted {
-                    $0.amount != $1.amount
-                        ? $0.amount > $1.amount
-                        : $0.member.localizedCaseInsensitiveCompare($1.member) == .orderedAscending
-                })
+        try await db.read { db in try Self.progress(db, of: year) }
+    }
+
+    static func progress(_ db: Database, of year: Int) throws -> Progress? {
+        guard
+            let row = try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT measure, goal FROM house_challenge WHERE year = ?"),
+                arguments: [year]),
+            let measure = Measure(rawValue: row[0])
+        else { return nil }
+        let challenge = Challenge(year: year, measure: measure, goal: row[1])
+        let (from, to) = (String(format: "%04d-", year), String(format: "%04d-", year + 1))
+        // The reads finished in the year, as `StatisticsStore.finishedReads` counts them, for every sharing
+        // member at once; the range (not LIKE) lets SQLite read only the year from the finish-date index.
+        let contributions = try Row.fetchAll(
+            db.cachedStatement(
+                sql: """
+                    WITH sharing AS (SELECT id, display_name FROM user WHERE shares_reading = 1),
+                    finish AS (
+                        SELECT user_book.user_id, user_book.id, user_book.book_id, user_book.finished_at
+                        FROM user_book WHERE user_book.shelf = 'read'
+                            AND user_book.finished_at >= :from AND user_book.finished_at < :to
+                            AND +user_book.user_id IN (SELECT id FROM sharing)
+                        UNION
+                        SELECT user_book.user_id, user_book.id, user_book.book_id, read_through.finished_at
+                        FROM read_through JOIN user_book ON user_book.id = read_through.user_book_id
+                        WHERE read_through.finished_at >= :from AND read_through.finished_at < :to
+                            AND user_book.user_id IN (SELECT id FROM sharing)
+                    )
+                    SELECT sharing.id, sharing.display_name, COUNT(finish.id) AS books,
+                        COALESCE(SUM(CASE WHEN book.page_count BETWEEN 1 AND 100000 THEN book.page_count END), 0)
+                            AS pages
+                    FROM sharing LEFT JOIN finish ON finish.user_id = sharing.id
+                    LEFT JOIN book ON book.id = finish.book_id
+                    GROUP BY sharing.id
+                    """), arguments: ["from": from, "to": to]
+        ).map { row in
+            Progress.Contribution(
+                userID: row[0], member: row[1], amount: measure == .books ? row["books"] : row["pages"])
         }
+        return Progress(
+            challenge: challenge,
+            contributions: contributions.sorted {
+                $0.amount != $1.amount
+                    ? $0.amount > $1.amount
+                    : $0.member.localizedCaseInsensitiveCompare($1.member) == .orderedAscending
+            })
     }
 }

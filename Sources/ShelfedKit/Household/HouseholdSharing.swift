@@ -24,9 +24,12 @@ struct HouseholdSharing: Sendable {
     static let maxFeedPage = 50
 
     func isSharing(_ userID: Int64) async throws -> Bool {
-        try await db.read { db in
-            try Bool.fetchOne(db, sql: "SELECT shares_reading FROM user WHERE id = ?", arguments: [userID]) ?? false
-        }
+        try await db.read { db in try Self.isSharing(db, userID) }
+    }
+
+    static func isSharing(_ db: Database, _ userID: Int64) throws -> Bool {
+        try Bool.fetchOne(
+            db.cachedStatement(sql: "SELECT shares_reading FROM user WHERE id = ?"), arguments: [userID]) ?? false
     }
 
     func setSharing(_ shares: Bool, for userID: Int64) async throws {
@@ -99,77 +102,81 @@ struct HouseholdSharing: Sendable {
     func feed(for viewer: Int64, page: Int, pageSize: Int = HouseholdSharing.feedPageSize) async throws
         -> (items: [FeedItem], hasMore: Bool)
     {
-        let items = try await db.read { db -> [FeedItem] in
-            // Nobody else shares (the usual house at first): nothing to read. Asked first because the feed's plan
-            // walks the house's events newest first, which finds nothing only after walking them all.
-            guard
-                try Bool.fetchOne(
-                    db.cachedStatement(sql: "SELECT EXISTS (\(Self.sharingMembers))"), arguments: ["viewer": viewer])
-                    == true
-            else { return [] }
-            return try Row.fetchAll(
-                db.cachedStatement(
-                    sql: """
-                        WITH sharing AS (\(Self.sharingMembers)),
-                        happened AS (
-                            SELECT * FROM (
-                                SELECT 'started' AS kind, started_at AS day, user_id, book_id, NULL AS page,
-                                    NULL AS percent, NULL AS rating, NULL AS shared_id
-                                FROM user_book WHERE started_at IS NOT NULL AND +user_id IN (SELECT id FROM sharing)
-                                ORDER BY started_at DESC LIMIT :reach)
-                            UNION ALL
-                            SELECT * FROM (
-                                SELECT 'finished', finished_at, user_id, book_id, NULL, NULL, rating, NULL
-                                FROM user_book WHERE finished_at IS NOT NULL AND +user_id IN (SELECT id FROM sharing)
-                                ORDER BY finished_at DESC LIMIT :reach)
-                            UNION ALL
-                            SELECT * FROM (
-                                SELECT 'stopped', stopped_at, user_id, book_id, NULL, NULL, NULL, NULL
-                                FROM user_book WHERE stopped_at IS NOT NULL AND +user_id IN (SELECT id FROM sharing)
-                                ORDER BY stopped_at DESC LIMIT :reach)
-                            UNION ALL
-                            SELECT * FROM (
-                                SELECT 'progress', journal_entry.read_on, user_book.user_id, user_book.book_id,
-                                    journal_entry.page, journal_entry.percent, NULL, NULL
-                                FROM journal_entry JOIN user_book ON user_book.id = journal_entry.user_book_id
-                                WHERE +user_book.user_id IN (SELECT id FROM sharing)
-                                ORDER BY journal_entry.read_on DESC LIMIT :reach)
-                            UNION ALL
-                            SELECT * FROM (
-                                SELECT 'photo', shared_at, user_id, book_id, page_number, NULL, NULL, id
-                                FROM photo WHERE shared_at IS NOT NULL AND +user_id IN (SELECT id FROM sharing)
-                                ORDER BY shared_at DESC LIMIT :reach)
-                            UNION ALL
-                            SELECT * FROM (
-                                SELECT 'list', shared_at, user_id, NULL, NULL, NULL, NULL, id
-                                FROM list WHERE shared_at IS NOT NULL AND +user_id IN (SELECT id FROM sharing)
-                                ORDER BY shared_at DESC LIMIT :reach)
-                        )
-                        SELECT happened.kind, happened.day, sharing.display_name,
-                            COALESCE(book.title, list.name) AS title, happened.page, happened.percent, happened.rating,
-                            (\(Self.viewersCopy)) AS mine, happened.shared_id
-                        FROM happened JOIN sharing ON sharing.id = happened.user_id
-                        LEFT JOIN book ON book.id = happened.book_id
-                        LEFT JOIN list ON happened.kind = 'list' AND list.id = happened.shared_id
-                        ORDER BY happened.day DESC, happened.kind = 'progress', sharing.display_name, book.title
-                        LIMIT :limit OFFSET :offset
-                        """),
-                // Each kind reads only as far back as the page can reach, newest first, from its own index (the `+`
-                // keeps SQLite from starting at the members' index and sorting all their books instead: 43 → 0.1 ms).
-                arguments: [
-                    "viewer": viewer, "limit": pageSize + 1, "offset": max(0, page - 1) * pageSize,
-                    "reach": page * pageSize + 1,
-                ]
-            ).map { row -> FeedItem in
-                let percent: Double? = row["percent"]
-                let pageNumber: Int? = row["page"]
-                return FeedItem(
-                    kind: FeedItem.Kind(rawValue: row["kind"]) ?? .started,
-                    day: String((row["day"] as String).prefix(10)), member: row["display_name"],
-                    title: row["title"] ?? "",
-                    pageOrPercent: percent ?? pageNumber.map(Double.init), byPercent: percent != nil,
-                    rating: row["rating"], viewerBookID: row["mine"], sharedID: row["shared_id"])
-            }
+        try await db.read { db in try Self.feed(db, for: viewer, page: page, pageSize: pageSize) }
+    }
+
+    static func feed(_ db: Database, for viewer: Int64, page: Int, pageSize: Int = HouseholdSharing.feedPageSize)
+        throws -> (items: [FeedItem], hasMore: Bool)
+    {
+        // Nobody else shares (the usual house at first): nothing to read. Asked first because the feed's plan
+        // walks the house's events newest first, which finds nothing only after walking them all.
+        guard
+            try Bool.fetchOne(
+                db.cachedStatement(sql: "SELECT EXISTS (\(Self.sharingMembers))"), arguments: ["viewer": viewer])
+                == true
+        else { return ([], false) }
+        let items = try Row.fetchAll(
+            db.cachedStatement(
+                sql: """
+                    WITH sharing AS (\(Self.sharingMembers)),
+                    happened AS (
+                        SELECT * FROM (
+                            SELECT 'started' AS kind, started_at AS day, user_id, book_id, NULL AS page,
+                                NULL AS percent, NULL AS rating, NULL AS shared_id
+                            FROM user_book WHERE started_at IS NOT NULL AND +user_id IN (SELECT id FROM sharing)
+                            ORDER BY started_at DESC LIMIT :reach)
+                        UNION ALL
+                        SELECT * FROM (
+                            SELECT 'finished', finished_at, user_id, book_id, NULL, NULL, rating, NULL
+                            FROM user_book WHERE finished_at IS NOT NULL AND +user_id IN (SELECT id FROM sharing)
+                            ORDER BY finished_at DESC LIMIT :reach)
+                        UNION ALL
+                        SELECT * FROM (
+                            SELECT 'stopped', stopped_at, user_id, book_id, NULL, NULL, NULL, NULL
+                            FROM user_book WHERE stopped_at IS NOT NULL AND +user_id IN (SELECT id FROM sharing)
+                            ORDER BY stopped_at DESC LIMIT :reach)
+                        UNION ALL
+                        SELECT * FROM (
+                            SELECT 'progress', journal_entry.read_on, user_book.user_id, user_book.book_id,
+                                journal_entry.page, journal_entry.percent, NULL, NULL
+                            FROM journal_entry JOIN user_book ON user_book.id = journal_entry.user_book_id
+                            WHERE +user_book.user_id IN (SELECT id FROM sharing)
+                            ORDER BY journal_entry.read_on DESC LIMIT :reach)
+                        UNION ALL
+                        SELECT * FROM (
+                            SELECT 'photo', shared_at, user_id, book_id, page_number, NULL, NULL, id
+                            FROM photo WHERE shared_at IS NOT NULL AND +user_id IN (SELECT id FROM sharing)
+                            ORDER BY shared_at DESC LIMIT :reach)
+                        UNION ALL
+                        SELECT * FROM (
+                            SELECT 'list', shared_at, user_id, NULL, NULL, NULL, NULL, id
+                            FROM list WHERE shared_at IS NOT NULL AND +user_id IN (SELECT id FROM sharing)
+                            ORDER BY shared_at DESC LIMIT :reach)
+                    )
+                    SELECT happened.kind, happened.day, sharing.display_name,
+                        COALESCE(book.title, list.name) AS title, happened.page, happened.percent, happened.rating,
+                        (\(Self.viewersCopy)) AS mine, happened.shared_id
+                    FROM happened JOIN sharing ON sharing.id = happened.user_id
+                    LEFT JOIN book ON book.id = happened.book_id
+                    LEFT JOIN list ON happened.kind = 'list' AND list.id = happened.shared_id
+                    ORDER BY happened.day DESC, happened.kind = 'progress', sharing.display_name, book.title
+                    LIMIT :limit OFFSET :offset
+                    """),
+            // Each kind reads only as far back as the page can reach, newest first, from its own index (the `+`
+            // keeps SQLite from starting at the members' index and sorting all their books instead: 43 → 0.1 ms).
+            arguments: [
+                "viewer": viewer, "limit": pageSize + 1, "offset": max(0, page - 1) * pageSize,
+                "reach": page * pageSize + 1,
+            ]
+        ).map { row -> FeedItem in
+            let percent: Double? = row["percent"]
+            let pageNumber: Int? = row["page"]
+            return FeedItem(
+                kind: FeedItem.Kind(rawValue: row["kind"]) ?? .started,
+                day: String((row["day"] as String).prefix(10)), member: row["display_name"],
+                title: row["title"] ?? "",
+                pageOrPercent: percent ?? pageNumber.map(Double.init), byPercent: percent != nil,
+                rating: row["rating"], viewerBookID: row["mine"], sharedID: row["shared_id"])
         }
         return (Array(items.prefix(pageSize)), items.count > pageSize)
     }

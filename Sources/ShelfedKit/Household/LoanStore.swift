@@ -56,11 +56,11 @@ struct LoanStore: Sendable {
     func openLoan(bookID: Int64, userID: Int64) async throws -> Loan? {
         try await db.read { db in
             try Row.fetchOne(
-                db,
-                sql: """
-                    SELECT loan.* FROM loan JOIN user_book ON user_book.id = loan.user_book_id
-                    WHERE user_book.book_id = ? AND user_book.user_id = ? AND loan.returned_on IS NULL
-                    """, arguments: [bookID, userID]
+                db.cachedStatement(
+                    sql: """
+                        SELECT loan.* FROM loan JOIN user_book ON user_book.id = loan.user_book_id
+                        WHERE user_book.book_id = ? AND user_book.user_id = ? AND loan.returned_on IS NULL
+                        """), arguments: [bookID, userID]
             ).map(Self.loan)
         }
     }
@@ -112,17 +112,19 @@ struct LoanStore: Sendable {
 
     /// The person's books on loan past their due day, the longest overdue first.
     func overdue(lender userID: Int64, today: String) async throws -> [Overdue] {
-        try await db.read { db in
-            try Row.fetchAll(
-                db,
+        try await db.read { db in try Self.overdue(db, lender: userID, today: today) }
+    }
+
+    static func overdue(_ db: Database, lender userID: Int64, today: String) throws -> [Overdue] {
+        try Row.fetchAll(
+            db.cachedStatement(
                 sql: """
                     SELECT book.id, book.title, loan.borrower_name, loan.lent_on, loan.due_on FROM loan
                     JOIN user_book ON user_book.id = loan.user_book_id JOIN book ON book.id = user_book.book_id
                     WHERE user_book.user_id = ? AND loan.returned_on IS NULL AND loan.due_on < ?
                     ORDER BY loan.due_on LIMIT 50
-                    """, arguments: [userID, today]
-            ).map { Overdue(bookID: $0[0], title: $0[1], borrowerName: $0[2], lentOn: $0[3], dueOn: $0[4]) }
-        }
+                    """), arguments: [userID, today]
+        ).map { Overdue(bookID: $0[0], title: $0[1], borrowerName: $0[2], lentOn: $0[3], dueOn: $0[4]) }
     }
 
     /// One of the person's copies out on loan now.
@@ -140,13 +142,13 @@ struct LoanStore: Sendable {
     func lent(by userID: Int64) async throws -> [Lent] {
         try await db.read { db in
             try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT loan.id, book.id AS book_id, book.title, loan.borrower_name, loan.borrower_user_id,
-                        loan.lent_on, loan.due_on
-                    FROM loan JOIN user_book ON user_book.id = loan.user_book_id JOIN book ON book.id = user_book.book_id
-                    WHERE user_book.user_id = ? AND loan.returned_on IS NULL ORDER BY loan.lent_on, loan.id LIMIT 500
-                    """, arguments: [userID]
+                db.cachedStatement(
+                    sql: """
+                        SELECT loan.id, book.id AS book_id, book.title, loan.borrower_name, loan.borrower_user_id,
+                            loan.lent_on, loan.due_on
+                        FROM loan JOIN user_book ON user_book.id = loan.user_book_id JOIN book ON book.id = user_book.book_id
+                        WHERE user_book.user_id = ? AND loan.returned_on IS NULL ORDER BY loan.lent_on, loan.id LIMIT 500
+                        """), arguments: [userID]
             ).map { row in
                 Lent(
                     id: row["id"], bookID: row["book_id"], title: row["title"], borrowerName: row["borrower_name"],
@@ -169,17 +171,19 @@ struct LoanStore: Sendable {
 
     /// Books other members lent the person and not yet returned.
     func borrowed(by userID: Int64) async throws -> [Borrowed] {
-        try await db.read { db in
-            try Row.fetchAll(
-                db,
+        try await db.read { db in try Self.borrowed(db, by: userID) }
+    }
+
+    static func borrowed(_ db: Database, by userID: Int64) throws -> [Borrowed] {
+        try Row.fetchAll(
+            db.cachedStatement(
                 sql: """
                     SELECT book.title, user.display_name, loan.lent_on, loan.due_on FROM loan
                     JOIN user_book ON user_book.id = loan.user_book_id JOIN book ON book.id = user_book.book_id
                     JOIN user ON user.id = user_book.user_id
                     WHERE loan.borrower_user_id = ? AND loan.returned_on IS NULL ORDER BY loan.lent_on LIMIT 50
-                    """, arguments: [userID]
-            ).map { Borrowed(title: $0[0], lender: $0[1], lentOn: $0[2], dueOn: $0[3]) }
-        }
+                    """), arguments: [userID]
+        ).map { Borrowed(title: $0[0], lender: $0[1], lentOn: $0[2], dueOn: $0[3]) }
     }
 
     // MARK: - The house library
@@ -223,16 +227,16 @@ struct LoanStore: Sendable {
             }
             if filters.availableOnly { conditions.append("loan.id IS NULL") }
             let rows = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT book.title, book.author_names, book.cover_path, user.display_name, user.id AS owner_id,
-                        user_book.location, loan.borrower_name, loan.lent_on, user_book.book_id,
-                        COUNT(*) OVER () AS matching
-                    FROM user_book JOIN user ON user.id = user_book.user_id JOIN book ON book.id = user_book.book_id
-                    LEFT JOIN loan ON loan.user_book_id = user_book.id AND loan.returned_on IS NULL
-                    WHERE \(conditions.joined(separator: " AND "))
-                    ORDER BY book.title COLLATE NOCASE, user.display_name LIMIT :limit OFFSET :offset
-                    """, arguments: StatementArguments(arguments))
+                db.cachedStatement(
+                    sql: """
+                        SELECT book.title, book.author_names, book.cover_path, user.display_name, user.id AS owner_id,
+                            user_book.location, loan.borrower_name, loan.lent_on, user_book.book_id,
+                            COUNT(*) OVER () AS matching
+                        FROM user_book JOIN user ON user.id = user_book.user_id JOIN book ON book.id = user_book.book_id
+                        LEFT JOIN loan ON loan.user_book_id = user_book.id AND loan.returned_on IS NULL
+                        WHERE \(conditions.joined(separator: " AND "))
+                        ORDER BY book.title COLLATE NOCASE, user.display_name LIMIT :limit OFFSET :offset
+                        """), arguments: StatementArguments(arguments))
             let copies = rows.map { row in
                 HouseCopy(
                     title: row["title"], authors: row["author_names"] ?? "", coverPath: row["cover_path"],

@@ -40,9 +40,12 @@ struct RecommendationStore: Sendable {
 
     /// What was recommended to `recipient` and not dismissed, newest first.
     func received(by recipient: Int64) async throws -> [Received] {
-        try await db.read { db in
-            try Row.fetchAll(
-                db,
+        try await db.read { db in try Self.received(db, by: recipient) }
+    }
+
+    static func received(_ db: Database, by recipient: Int64) throws -> [Received] {
+        try Row.fetchAll(
+            db.cachedStatement(
                 sql: """
                     SELECT recommendation.id, user.display_name, book.title, book.author_names, recommendation.note,
                         (SELECT mine.book_id FROM user_book AS mine JOIN book AS same ON same.id = mine.book_id
@@ -53,12 +56,11 @@ struct RecommendationStore: Sendable {
                     JOIN book ON book.id = recommendation.book_id
                     WHERE recommendation.to_user = ? AND recommendation.dismissed_at IS NULL
                     ORDER BY recommendation.created_at DESC, recommendation.id DESC LIMIT 20
-                    """, arguments: [recipient]
-            ).map { row in
-                Received(
-                    id: row[0], from: row[1], title: row[2], authors: row[3] ?? "", note: row[4],
-                    recipientBookID: row[5])
-            }
+                    """), arguments: [recipient]
+        ).map { row in
+            Received(
+                id: row[0], from: row[1], title: row[2], authors: row[3] ?? "", note: row[4],
+                recipientBookID: row[5])
         }
     }
 

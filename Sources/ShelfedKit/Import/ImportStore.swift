@@ -84,7 +84,6 @@ struct ImportStore: Sendable {
             () throws -> (ImportSummary, SlashDateEvidence) in
             // Opened here, on the thread that reads it: the reader is not thread-safe.
             let table = try ImportTable(utf8File: clean)
-            let keys = table.headers.map(ImportRecord.key)
             var summary = ImportSummary()
             var batch: [ImportRow] = []
             func flush() throws {

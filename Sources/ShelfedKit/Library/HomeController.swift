@@ -1,3 +1,4 @@
+import GRDB
 import Hummingbird
 
 /// The home feed: what the user is reading now, then what they added and finished lately.
@@ -8,11 +9,8 @@ struct HomeController: Sendable {
     let journal: ReadingJournal
     /// "Read next"; nil when the server has no model.
     var readNext: ReadNext? = nil
-    var sharing: HouseholdSharing? = nil
-    var loans: LoanStore? = nil
-    var requests: BorrowRequestStore? = nil
-    var recommendations: RecommendationStore? = nil
-    var challenges: HouseChallengeStore? = nil
+    /// Whether the page shows the household's sections (issue 25).
+    var showsHousehold = false
     static let recentCount = 6
     static let houseItems = 8
     static let suggestionCount = 4
@@ -24,14 +22,30 @@ struct HomeController: Sendable {
     /// GET /
     @Sendable func index(_ request: Request, context: SignedInContext) async throws -> HTML {
         let userID = context.userID
-        async let reading = library.items(
-            of: userID, filter: .shelf(.reading), sort: LibrarySort(key: .added), page: 1)
-        async let added = library.items(
-            of: userID, filter: .all, sort: LibrarySort(key: .added), page: 1, pageSize: Self.recentCount)
-        async let finished = library.items(
-            of: userID, filter: .shelf(.read), sort: LibrarySort(key: .finished), page: 1, pageSize: Self.recentCount)
-        let (readingItems, addedItems, finishedItems) = try await (reading.items, added.items, finished.items)
-        let progress = readingItems.isEmpty ? [:] : try await journal.readingProgress(of: userID)
+        let today = clock.today()
+        // One read for everything the page shows: each read is a hop to a database thread and back, which cost more
+        // than the queries themselves (perf under benchmarks/house_feed.py).
+        let household = showsHousehold
+        let read = try await library.db.read { db in
+            // The page shows no totals, so none are counted (`knownTotal`).
+            let reading = try LibraryStore.fetchPage(
+                db, of: userID, filter: .shelf(.reading), sort: LibrarySort(key: .added), page: 1,
+                pageSize: LibraryStore.pageSize, knownTotal: 0
+            ).items
+            return (
+                reading: reading,
+                added: try LibraryStore.fetchPage(
+                    db, of: userID, filter: .all, sort: LibrarySort(key: .added), page: 1, pageSize: Self.recentCount,
+                    knownTotal: 0
+                ).items,
+                finished: try LibraryStore.recentlyFinished(db, of: userID, limit: Self.recentCount),
+                progress: reading.isEmpty ? [:] : try ReadingJournal.readingProgress(db, of: userID),
+                house: household ? try Self.householdRead(db, userID: userID, today: today) : nil
+            )
+        }
+        let (readingItems, addedItems, finishedItems, progress) = (
+            read.reading, read.added, read.finished, read.progress
+        )
         func cards(_ items: [LibraryItem]) -> HTMLFragment {
             BookCardList.html(items, csrfToken: context.csrfToken, returnTo: Paths.home)
         }
@@ -47,48 +61,67 @@ struct HomeController: Sendable {
             },
             recentlyAddedCards: addedItems.isEmpty ? nil : cards(addedItems),
             recentlyFinishedCards: finishedItems.isEmpty ? nil : cards(finishedItems))
-        if let sharing {
-            let feed = try await sharing.feed(for: userID, page: 1, pageSize: Self.houseItems)
-            page.house = HouseFeedSection(feed, page: 1, viewerShares: try await sharing.isSharing(userID))
-        }
-        if let challenges, let progress = try await challenges.progress(of: Int(clock.today().prefix(4)) ?? 0) {
-            page.challenge = HouseChallengeSection(progress, viewer: userID, viewerIsAdmin: context.user.isAdmin)
-        }
-        if let loans {
-            page.overdue = try await loans.overdue(lender: userID, today: clock.today()).map { loan in
-                HomePage.LoanLine(
-                    title: loan.title, path: Paths.book(loan.bookID),
-                    text: "lent to \(loan.borrowerName) on \(loan.lentOn), due back \(loan.dueOn)")
-            }
-            page.borrowed = try await loans.borrowed(by: userID).map { loan in
-                HomePage.LoanLine(
-                    title: loan.title, path: nil,
-                    text: "from \(loan.lender) since \(loan.lentOn)" + (loan.dueOn.map { ", due back \($0)" } ?? ""))
-            }
-        }
-        if let recommendations {
-            page.recommended = try await recommendations.received(by: userID).map { received in
-                HomePage.RecommendedLine(
-                    from: received.from, title: received.title, note: received.note,
-                    path: received.recipientBookID.map(Paths.book)
-                        ?? Paths.search + "?q=" + Paths.queryEscape(received.title + " " + received.authors),
-                    dismissPath: Paths.recommendationDismiss(received.id))
-            }
-        }
-        if let requests {
-            page.requests = try await requests.incoming(for: userID).map { request in
-                HomePage.RequestLine(
-                    requester: request.requester, title: request.title, bookPath: Paths.book(request.bookID),
-                    answerPath: Paths.borrowAnswer(request.id))
-            }
-            page.asked = try await requests.outgoing(for: userID).map { asked in
-                HomePage.LoanLine(title: asked.title, path: nil, text: "asked of \(asked.owner), waiting for an answer")
-            }
+        if let house = read.house {
+            Self.addHousehold(house, to: &page, userID: userID, isAdmin: context.user.isAdmin)
         }
         if let readNext, !addedItems.isEmpty {
             page.readNext = .init(try await readNext.suggestions(for: userID, limit: Self.suggestionCount))
         }
         return try renderer.render(page, template: "library/home")
+    }
+
+    /// The house feed, this year's challenge, loans, borrow requests and recommendations.
+    struct HouseholdRead: Sendable {
+        let feed: (items: [HouseholdSharing.FeedItem], hasMore: Bool)
+        let viewerShares: Bool
+        let challenge: HouseChallengeStore.Progress?
+        let overdue: [LoanStore.Overdue]
+        let borrowed: [LoanStore.Borrowed]
+        let received: [RecommendationStore.Received]
+        let incoming: [BorrowRequestStore.Incoming]
+        let outgoing: [BorrowRequestStore.Outgoing]
+    }
+
+    static func householdRead(_ db: Database, userID: Int64, today: String) throws -> HouseholdRead {
+        HouseholdRead(
+            feed: try HouseholdSharing.feed(db, for: userID, page: 1, pageSize: Self.houseItems),
+            viewerShares: try HouseholdSharing.isSharing(db, userID),
+            challenge: try HouseChallengeStore.progress(db, of: Int(today.prefix(4)) ?? 0),
+            overdue: try LoanStore.overdue(db, lender: userID, today: today),
+            borrowed: try LoanStore.borrowed(db, by: userID),
+            received: try RecommendationStore.received(db, by: userID),
+            incoming: try BorrowRequestStore.incoming(db, for: userID),
+            outgoing: try BorrowRequestStore.outgoing(db, for: userID))
+    }
+
+    private static func addHousehold(_ read: HouseholdRead, to page: inout HomePage, userID: Int64, isAdmin: Bool) {
+        page.house = HouseFeedSection(read.feed, page: 1, viewerShares: read.viewerShares)
+        page.challenge = read.challenge.map { HouseChallengeSection($0, viewer: userID, viewerIsAdmin: isAdmin) }
+        page.overdue = read.overdue.map { loan in
+            HomePage.LoanLine(
+                title: loan.title, path: Paths.book(loan.bookID),
+                text: "lent to \(loan.borrowerName) on \(loan.lentOn), due back \(loan.dueOn)")
+        }
+        page.borrowed = read.borrowed.map { loan in
+            HomePage.LoanLine(
+                title: loan.title, path: nil,
+                text: "from \(loan.lender) since \(loan.lentOn)" + (loan.dueOn.map { ", due back \($0)" } ?? ""))
+        }
+        page.recommended = read.received.map { received in
+            HomePage.RecommendedLine(
+                from: received.from, title: received.title, note: received.note,
+                path: received.recipientBookID.map(Paths.book)
+                    ?? Paths.search + "?q=" + Paths.queryEscape(received.title + " " + received.authors),
+                dismissPath: Paths.recommendationDismiss(received.id))
+        }
+        page.requests = read.incoming.map { request in
+            HomePage.RequestLine(
+                requester: request.requester, title: request.title, bookPath: Paths.book(request.bookID),
+                answerPath: Paths.borrowAnswer(request.id))
+        }
+        page.asked = read.outgoing.map { asked in
+            HomePage.LoanLine(title: asked.title, path: nil, text: "asked of \(asked.owner), waiting for an answer")
+        }
     }
 }
 

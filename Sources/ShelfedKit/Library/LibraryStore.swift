@@ -76,6 +76,26 @@ public struct LibraryStore: Sendable {
         return Page(items: items, total: total)
     }
 
+    /// The person's latest finished books, newest first, for the home page: read from the finish-date index
+    /// instead of sorting the whole Read shelf (its "no date last" ordering cannot use one). Books on Read without a
+    /// date fill the rest when fewer than `limit` have one.
+    static func recentlyFinished(_ db: Database, of userID: Int64, limit: Int) throws -> [LibraryItem] {
+        let dated = try Array(
+            Row.fetchCursor(
+                db.cachedStatement(
+                    sql: """
+                        SELECT \(LibraryItem.selection) FROM user_book JOIN book ON book.id = user_book.book_id
+                        WHERE user_book.user_id = ? AND user_book.shelf = 'read' AND user_book.finished_at IS NOT NULL
+                        ORDER BY user_book.finished_at DESC, user_book.id DESC LIMIT ?
+                        """), arguments: [userID, limit]
+            ).map(LibraryItem.init(row:)))
+        guard dated.count < limit else { return dated }
+        return try fetchPage(
+            db, of: userID, filter: .shelf(.read), sort: LibrarySort(key: .finished), page: 1, pageSize: limit,
+            knownTotal: 0
+        ).items
+    }
+
     /// A page of a list narrowed by `filters`, counted in the same pass (a window over the matching rows) rather than
     /// by a second query doing the same work; only a page past the end is counted apart.
     private static func fetchNarrowedPage(

@@ -55,10 +55,10 @@ struct ReadingJournal: Sendable {
     {
         try await db.read { db in
             let entries = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT * FROM journal_entry WHERE user_book_id = ? ORDER BY read_on DESC, id DESC LIMIT ?
-                    """, arguments: [userBookID, limit]
+                db.cachedStatement(
+                    sql: """
+                        SELECT * FROM journal_entry WHERE user_book_id = ? ORDER BY read_on DESC, id DESC LIMIT ?
+                        """), arguments: [userBookID, limit]
             ).map(JournalEntry.init(row:))
             let total =
                 try Int.fetchOne(
@@ -69,37 +69,41 @@ struct ReadingJournal: Sendable {
 
     /// Where `userID` is in each book on their Reading shelf, and whether it is read by percent.
     func readingProgress(of userID: Int64) async throws -> [Int64: (progress: ReadingProgress, byPercent: Bool)] {
-        try await db.read { db in
-            let rows = try Row.fetchAll(
-                db,
+        try await db.read { db in try Self.readingProgress(db, of: userID) }
+    }
+
+    static func readingProgress(_ db: Database, of userID: Int64) throws -> [Int64: (
+        progress: ReadingProgress, byPercent: Bool
+    )] {
+        let rows = try Row.fetchAll(
+            db.cachedStatement(
                 sql: """
                     SELECT user_book.book_id, user_book.current_page, user_book.current_percent, book.page_count,
                         user_book.format
                     FROM user_book JOIN book ON book.id = user_book.book_id
                     WHERE user_book.user_id = ? AND user_book.shelf = 'reading'
-                    """, arguments: [userID])
-            var found: [Int64: (progress: ReadingProgress, byPercent: Bool)] = [:]
-            for row in rows {
-                let percent: Double? = row[2]
-                found[row[0]] = (
-                    ReadingProgress(page: row[1], percent: percent, pageCount: row[3]),
-                    ProgressValues.readsByPercent(percent: percent, format: row[4])
-                )
-            }
-            return found
+                    """), arguments: [userID])
+        var found: [Int64: (progress: ReadingProgress, byPercent: Bool)] = [:]
+        for row in rows {
+            let percent: Double? = row[2]
+            found[row[0]] = (
+                ReadingProgress(page: row[1], percent: percent, pageCount: row[3]),
+                ProgressValues.readsByPercent(percent: percent, format: row[4])
+            )
         }
+        return found
     }
 
     /// `userID`'s entry `id` with the book it belongs to; nil when there is none (or it is someone else's).
     func entry(_ id: Int64, of userID: Int64) async throws -> (entry: JournalEntry, bookID: Int64)? {
         try await db.read { db in
             try Row.fetchOne(
-                db,
-                sql: """
-                    SELECT journal_entry.*, user_book.book_id FROM journal_entry
-                    JOIN user_book ON user_book.id = journal_entry.user_book_id
-                    WHERE journal_entry.id = ? AND user_book.user_id = ?
-                    """, arguments: [id, userID]
+                db.cachedStatement(
+                    sql: """
+                        SELECT journal_entry.*, user_book.book_id FROM journal_entry
+                        JOIN user_book ON user_book.id = journal_entry.user_book_id
+                        WHERE journal_entry.id = ? AND user_book.user_id = ?
+                        """), arguments: [id, userID]
             ).map { (JournalEntry(row: $0), $0["book_id"]) }
         }
     }
@@ -151,11 +155,11 @@ struct ReadingJournal: Sendable {
         try await db.write { db in
             guard
                 var entry = try UserBook.fetchOne(
-                    db,
-                    sql: """
-                        SELECT user_book.* FROM user_book JOIN journal_entry ON journal_entry.user_book_id = user_book.id
-                        WHERE journal_entry.id = ? AND user_book.user_id = ?
-                        """, arguments: [id, userID])
+                    db.cachedStatement(
+                        sql: """
+                            SELECT user_book.* FROM user_book JOIN journal_entry ON journal_entry.user_book_id = user_book.id
+                            WHERE journal_entry.id = ? AND user_book.user_id = ?
+                            """), arguments: [id, userID])
             else { return false }
             try body(db)
             try Self.keepLatest(&entry, db)
@@ -170,11 +174,11 @@ struct ReadingJournal: Sendable {
     static func keepLatest(_ entry: inout UserBook, _ db: Database) throws {
         guard let id = entry.id,
             let latest = try Row.fetchOne(
-                db,
-                sql: """
-                    SELECT page, percent FROM journal_entry WHERE user_book_id = ? ORDER BY read_on DESC, id DESC
-                    LIMIT 1
-                    """, arguments: [id])
+                db.cachedStatement(
+                    sql: """
+                        SELECT page, percent FROM journal_entry WHERE user_book_id = ? ORDER BY read_on DESC, id DESC
+                        LIMIT 1
+                        """), arguments: [id])
         else { return }
         entry.currentPage = latest["page"]
         entry.currentPercent = latest["percent"]

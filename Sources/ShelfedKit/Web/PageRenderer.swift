@@ -37,6 +37,9 @@ public struct PageRenderer: Sendable {
 
     /// Renders `page` with the template named `feature/action`.
     public func render(_ page: some Sendable, template: String, status: HTTPResponse.Status = .ok) throws -> HTML {
+        #if DEBUG
+            try MustacheParentCheck.verify(page)
+        #endif
         guard let body = library.render(page, withTemplate: template) else {
             throw MissingTemplate(name: template)
         }
