@@ -2,6 +2,7 @@
 layout: no sideways scrolling, no text squeezed into a column too narrow to read, tap targets of 44 px, and no
 serious or critical axe violation (WCAG 2.2 rules included). Screenshots are saved for a person to look at."""
 import datetime
+import pathlib
 import re
 import subprocess
 import uuid
@@ -58,6 +59,21 @@ def library(server):
     list_id = books["list"].rsplit("/", 1)[1]
     for path in (books["long"], books["cover"], books["plain"]):
         session.post(server + path + "/lists", data={"_csrf": token, "list": list_id})
+    # The household's shared pages (issue 25): a shared photo and list, and a house challenge, which only the admin
+    # sets (the suite's server has many accounts; this one is made admin as the household flow does).
+    subprocess.run([str(SERVER["binary"]), "user", "make-admin", name], check=True, env=SERVER["env"],
+                   capture_output=True)
+    session.post(server + "/profile/sharing", data={"_csrf": token, "shares": "1"})
+    session.post(server + f"/lists/{list_id}/share", data={"_csrf": token, "shared": "1"})
+    photo = (pathlib.Path(__file__).resolve().parents[1] / "Fixtures" / "images" / "Landscape_1.jpg").read_bytes()
+    uploaded = session.post(server + books["plain"] + "/photos", files=[
+        ("_csrf", (None, token)), ("page_number", (None, "12")),
+        ("comment", (None, "The line about the lighthouse keeper's long winter.")),
+        ("photo", ("page.jpg", photo, "image/jpeg"))], allow_redirects=False)
+    books["photo_id"] = uploaded.headers["location"].split("?")[0].rsplit("/", 1)[1]
+    session.post(server + f"/photos/{books['photo_id']}/share", data={"_csrf": token, "shared": "1"})
+    session.post(server + "/household/challenge", data={"_csrf": token, "measure": "books", "goal": "24"})
+    books["list_id"] = list_id
     return session, books
 
 
@@ -83,6 +99,10 @@ PAGES = {
     "book-lists": "{long}/lists",
     "house-library": "/house",
     "house-feed": "/house/feed",
+    "house-list": "/house/lists/{list_id}",
+    "house-photo": "/house/photos/{photo_id}",
+    "photo": "/photos/{photo_id}",
+    "house-challenge": "/household/challenge",
     "year-in-review": f"/profile/year/{datetime.date.today().year}",
     "shelves-filtered": "/shelves?author=Pat&year_from=1900&rating=3&owned=0",
     "photo-new": "{plain}/photos/new",
