@@ -90,6 +90,7 @@ extension HouseFeedSection: MustacheParent {
     func child(named key: String) -> Any? {
         switch key {
         case "items": self.items
+        case "itemsHTML": self.itemsHTML
         case "isEmpty": self.isEmpty
         case "morePath": self.morePath
         case "settingsPath": self.settingsPath
