@@ -20,7 +20,7 @@ public enum AccountCommands {
             throw Failure(message: message)
         }
         try FileManager.default.createDirectory(at: config.dataDirectory, withIntermediateDirectories: true)
-        let database = try AppDatabase(path: config.databasePath)
+        let database = try AppDatabase(path: config.databasePath, backupFolder: config.backupFolder)
         let hash = try await PasswordHasher(cost: config.bcryptCost).hash(password)
         do {
             return try await UserStore(db: database).create(
@@ -37,7 +37,7 @@ public enum AccountCommands {
     /// every session and device key of the account is signed out, as when they change it themselves.
     public static func resetPassword(config: AppConfig, login: String, password: String) async throws -> User {
         if let problem = RegistrationForm.passwordProblem(password) { throw Failure(message: problem) }
-        let users = UserStore(db: try AppDatabase(path: config.databasePath))
+        let users = UserStore(db: try AppDatabase(path: config.databasePath, backupFolder: config.backupFolder))
         guard let user = try await users.user(login: login), let id = user.id else {
             throw Failure(message: "There is no account '\(login)'.")
         }
@@ -48,7 +48,7 @@ public enum AccountCommands {
 
     /// Makes the account with this username or email the household's admin; whoever was admin becomes a member.
     public static func makeAdmin(config: AppConfig, login: String) async throws -> User {
-        let database = try AppDatabase(path: config.databasePath)
+        let database = try AppDatabase(path: config.databasePath, backupFolder: config.backupFolder)
         guard let user = try await UserStore(db: database).user(login: login), let id = user.id else {
             throw Failure(message: "There is no account '\(login)'.")
         }

@@ -50,6 +50,9 @@ public struct AppConfig: Sendable {
     /// templates). nil: no search by meaning, keywords only (the tests' default, so only the suites about meaning
     /// load the model).
     public var modelDirectory: URL?
+    /// The server's own backups: when, which to keep, and where (`SHELFED_BACKUP_EVERY`, `SHELFED_BACKUP_KEEP`,
+    /// `SHELFED_BACKUP_DIR`). Copies taken before a migration go to the same folder.
+    public var backups = BackupSchedule()
 
     public init(
         host: String = "127.0.0.1",
@@ -94,6 +97,7 @@ public struct AppConfig: Sendable {
     public var templatesDirectory: String { resourcesDirectory.appendingPathComponent("templates").path }
     public var staticDirectory: String { resourcesDirectory.appendingPathComponent("static").path }
     public var openAPIFile: URL { resourcesDirectory.appendingPathComponent("Resources/openapi.yaml") }
+    public var backupFolder: URL { backups.folder ?? dataDirectory.appendingPathComponent("backups") }
 }
 
 extension AppConfig {
@@ -234,6 +238,23 @@ extension AppConfig {
                     name: "SHELFED_MAX_CONNECTIONS", value: connections, expected: "a number from 8 to 10000")
             }
             config.maxConnections = number
+        }
+        if let folder = value("SHELFED_BACKUP_DIR") { config.backups.folder = URL(fileURLWithPath: folder) }
+        if let every = value("SHELFED_BACKUP_EVERY") {
+            guard let parsed = BackupSchedule.parseEvery(every) else {
+                throw InvalidSetting(
+                    name: "SHELFED_BACKUP_EVERY", value: every,
+                    expected: "off, daily, daily@HH:MM, or an interval such as 6h, 30m or 90s")
+            }
+            config.backups.every = parsed
+        }
+        if let keep = value("SHELFED_BACKUP_KEEP") {
+            guard let parsed = BackupSchedule.parseKeep(keep) else {
+                throw InvalidSetting(
+                    name: "SHELFED_BACKUP_KEEP", value: keep,
+                    expected: "daily+weekly backups to keep, such as 7+4, or a number of the newest to keep")
+            }
+            config.backups.keep = parsed
         }
         if let zone = value("SHELFED_TIMEZONE") {
             guard let timeZone = TimeZone(identifier: zone) else {

@@ -60,7 +60,7 @@ struct AppServices: Sendable {
         self.logger = logger
         let clock = config.clock
         try FileManager.default.createDirectory(at: config.coversDirectory, withIntermediateDirectories: true)
-        let database = try AppDatabase(path: config.databasePath)
+        let database = try AppDatabase(path: config.databasePath, backupFolder: config.backupFolder)
         self.database = database
         renderer = try await PageRenderer(directory: config.templatesDirectory)
 

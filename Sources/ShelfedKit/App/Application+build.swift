@@ -31,7 +31,12 @@ public func buildApplication(config: AppConfig) async throws -> some Application
             // instead of having their connection attempts dropped and retried seconds later.
             address: .hostname(config.host, port: config.port), serverName: "Shelfed", backlog: 2_048,
             availableConnectionsDelegate: MaximumAvailableConnections(config.maxConnections, logger: logger)),
-        services: [services.queue],
+        services: [
+            services.queue,
+            ScheduledBackups(
+                schedule: config.backups, folder: config.backupFolder, dataDirectory: config.dataDirectory,
+                database: services.database, clock: config.clock, logger: logger),
+        ],
         logger: logger
     )
     app.beforeServerStarts { try services.repairAfterRestart() }
@@ -135,7 +140,10 @@ func buildRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
         challenges: HouseChallengeStore(db: services.database)
     ).addRoutes(to: signedIn)
     ProfileSettingsController(
-        users: users, hasher: services.hasher, media: media, imports: services.imports, renderer: renderer
+        users: users, hasher: services.hasher, media: media, imports: services.imports, renderer: renderer,
+        backups: BackupStatus(
+            schedule: config.backups, folder: config.backupFolder, runs: BackupRuns(db: services.database),
+            clock: clock)
     ).addRoutes(to: signedIn)
     DevicesController(keys: services.keys, renderer: renderer).addRoutes(to: signedIn)
     YearReviewController(statistics: services.statistics, renderer: renderer).addRoutes(to: signedIn)

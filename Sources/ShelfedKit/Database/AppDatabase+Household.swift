@@ -149,3 +149,20 @@ extension AppDatabase {
                 """)
     }
 }
+
+extension AppDatabase {
+    /// Scheduled backups (issue 26): how each run went, for the admin's settings page.
+    static func migrateToBackupRuns(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE backup_run (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    started_at DATETIME NOT NULL,
+                    finished_at DATETIME NOT NULL,
+                    file TEXT,
+                    bytes INTEGER,
+                    error TEXT
+                );
+                """)
+    }
+}

@@ -192,6 +192,7 @@ extension AppDatabase {
         migrator.registerMigration("v26 shared by choice", migrate: migrateToSharedByChoice)
         migrator.registerMigration("v27 house challenge", migrate: migrateToHouseChallenge)
         migrator.registerMigration("v28 recently finished index", migrate: migrateToRecentlyFinishedIndex)
+        migrator.registerMigration("v29 backup runs", migrate: migrateToBackupRuns)
         return migrator
     }
 }

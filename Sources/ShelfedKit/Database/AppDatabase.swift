@@ -5,8 +5,10 @@ import GRDB
 public struct AppDatabase: Sendable {
     public let writer: any DatabaseWriter
 
-    /// Opens or creates the database at `path` and runs every pending migration.
-    public init(path: String) throws {
+    /// Opens or creates the database at `path` and runs every pending migration: after copying the database into
+    /// `backupFolder` when it comes from an older version, and never for one from a newer version
+    /// (`NewerDatabase`).
+    public init(path: String, backupFolder: URL? = nil, now: Date = Date()) throws {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         // Household servers see few writers at once; wait for a lock instead of failing the request.
@@ -15,6 +17,7 @@ public struct AppDatabase: Sendable {
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
         }
         let pool = try DatabasePool(path: path, configuration: configuration)
+        try Self.prepareForMigration(pool, path: path, backupFolder: backupFolder, now: now)
         try Self.migrator.migrate(pool)
         self.writer = pool
     }

@@ -8,6 +8,8 @@ struct ProfileSettingsController: Sendable {
     let media: MediaStore
     let imports: ImportStore
     let renderer: PageRenderer
+    /// The scheduled backups' state, shown to the admin.
+    var backups: BackupStatus? = nil
 
     func addRoutes(to router: RouterGroup<SignedInContext>) {
         router.get(Route.profileEdit.routerPath, use: edit)
@@ -31,6 +33,7 @@ struct ProfileSettingsController: Sendable {
         var page = EditProfilePage(context: context, user: user, notice: notice)
         page.isAdmin = try await users.isAdmin(user.id)
         page.sharesReading = try await HouseholdSharing(db: users.db).isSharing(context.userID)
+        if page.isAdmin, let backups { page.backups = try await backups.section() }
         return try renderer.render(page, template: "profile/edit")
     }
 
@@ -120,6 +123,8 @@ struct EditProfilePage: Sendable {
     /// The household's first account may download the whole server's backup.
     var isAdmin = false
     var sharesReading = false
+    /// How the server's own backups stand (the admin's only).
+    var backups: BackupStatus.Section?
 
     init(context: some PageContext, user: User, notice: String? = nil) {
         chrome = PageChrome(title: "Edit profile", context: context, tab: .profile, notice: notice)

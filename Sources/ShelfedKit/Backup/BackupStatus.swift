@@ -1,0 +1,82 @@
+import Foundation
+
+/// How the server's own backups stand, for the admin's settings page (issue 26): the last good one, the last
+/// failure if it came after, when the next is due, and a warning when the last good one is more than two days old
+/// or the backup folder's disk is nearly full.
+struct BackupStatus: Sendable {
+    let schedule: BackupSchedule
+    let folder: URL
+    let runs: BackupRuns
+    let clock: AppClock
+
+    /// Older than this, the last good backup earns a warning.
+    static let staleAfter: TimeInterval = 2 * 24 * 3_600
+
+    struct Section: Sendable {
+        let isOff: Bool
+        let folder: String
+        let lastGood: String?
+        let lastError: String?
+        let next: String?
+        let warnings: [String]
+        let hasWarnings: Bool
+    }
+
+    func section() async throws -> Section {
+        let (last, lastGood) = try await runs.latest()
+        let now = clock.now()
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = clock.timeZone
+        let isOff = schedule.every == .off
+        var warnings: [String] = []
+        if isOff {
+            warnings.append(
+                "Scheduled backups are off (SHELFED_BACKUP_EVERY=off). Download a backup below now and then.")
+        } else if let lastGood, now.timeIntervalSince(lastGood.finishedAt) > Self.staleAfter {
+            warnings.append(
+                "The last good backup is from \(describe(lastGood.finishedAt)): more than two days ago. "
+                    + "See the last failure below, or the server's log.")
+        }
+        if let free = Self.freeSpace(of: folder) {
+            let needed = Int64(lastGood?.bytes ?? 0) * 2
+            if free.available < needed || free.available * 20 < free.total {
+                warnings.append(
+                    "The disk that holds the backups has \(Self.megabytes(free.available)) free"
+                        + (needed > 0 ? ", and a backup takes about \(Self.megabytes(needed / 2))" : "")
+                        + ". Free some space, or keep fewer backups with SHELFED_BACKUP_KEEP.")
+            }
+        }
+        let lastError = last.flatMap { $0.error == nil ? nil : "\(describe($0.finishedAt)): \($0.error ?? "")" }
+        return Section(
+            isOff: isOff, folder: folder.path,
+            lastGood: lastGood.map { run in
+                "\(describe(run.finishedAt)) — \(run.file ?? ""), \(Self.megabytes(Int64(run.bytes ?? 0))), verified"
+            },
+            lastError: lastError,
+            next: schedule.nextRun(after: now, calendar: calendar).map(describe),
+            warnings: warnings, hasWarnings: !warnings.isEmpty)
+    }
+
+    private func describe(_ date: Date) -> String {
+        var style = Date.FormatStyle(date: .abbreviated, time: .shortened)
+        style.timeZone = clock.timeZone
+        return date.formatted(style)
+    }
+
+    static func megabytes(_ bytes: Int64) -> String {
+        bytes < 1_048_576 ? "\(max(1, bytes / 1_024)) KB" : "\((bytes / 1_048_576).formatted()) MB"
+    }
+
+    /// Bytes free and in all on the disk that holds `folder` (or its nearest existing parent).
+    static func freeSpace(of folder: URL) -> (available: Int64, total: Int64)? {
+        var probe = folder
+        while !FileManager.default.fileExists(atPath: probe.path), probe.path != "/" {
+            probe.deleteLastPathComponent()
+        }
+        guard let attributes = try? FileManager.default.attributesOfFileSystem(forPath: probe.path),
+            let free = (attributes[.systemFreeSize] as? NSNumber)?.int64Value,
+            let total = (attributes[.systemSize] as? NSNumber)?.int64Value
+        else { return nil }
+        return (free, total)
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import GRDB
+import Logging
+import NIOPosix
+import ServiceLifecycle
+
+/// The server backs itself up on a schedule (issue 26): a full backup through `Backup.create`, read back and verified,
+/// then older ones pruned to the keep rule. Each run is recorded, so the admin's settings page can say how the last
+/// one went; a failed backup is logged and recorded, and the server goes on.
+struct ScheduledBackups: Service {
+    let schedule: BackupSchedule
+    let folder: URL
+    let dataDirectory: URL
+    let database: AppDatabase
+    let clock: AppClock
+    let logger: Logger
+
+    static let filePrefix = "shelfed-"
+
+    func run() async throws {
+        do {
+            try await cancelWhenGracefulShutdown {
+                var calendar = Calendar(identifier: .gregorian)
+                calendar.timeZone = clock.timeZone
+                while let next = schedule.nextRun(after: clock.now(), calendar: calendar) {
+                    let wait = max(0, next.timeIntervalSince(clock.now()))
+                    try await Task.sleep(for: .milliseconds(Int64(wait * 1000)))
+                    await runOnce()
+                }
+                // Off: nothing to do until the server stops.
+                try await gracefulShutdown()
+            }
+        } catch is CancellationError {
+            return
+        }
+    }
+
+    /// Takes, verifies and prunes one backup, and records how it went. Never throws: a failure is the record.
+    @discardableResult
+    func runOnce() async -> BackupRuns.Run {
+        let started = clock.now()
+        let target = folder.appendingPathComponent(Self.filePrefix + BackupSchedule.fileStamp(started) + ".zip")
+        var run = BackupRuns.Run(startedAt: started, finishedAt: started, file: nil, bytes: nil, error: nil)
+        do {
+            let (folder, dataDirectory, pool) = (folder, dataDirectory, database.writer)
+            let bytes = try await NIOThreadPool.singleton.runIfActive {
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                try Backup.create(dataDirectory: dataDirectory, to: target, database: pool, now: started)
+                _ = try Backup.verify(archiveAt: target, scratchFolder: dataDirectory)
+                let size = try FileManager.default.attributesOfItem(atPath: target.path)[.size] as? Int ?? 0
+                return size
+            }
+            run.file = target.lastPathComponent
+            run.bytes = bytes
+            pruned()
+            logger.info("Backup \(target.lastPathComponent) written and verified (\(bytes / 1_048_576) MB).")
+        } catch {
+            try? FileManager.default.removeItem(at: target)
+            run.error = Self.explain(error, folder: folder)
+            logger.error("The scheduled backup failed: \(run.error ?? "")")
+        }
+        run.finishedAt = clock.now()
+        do {
+            try await BackupRuns(db: database).record(run)
+        } catch {
+            logger.error("The backup's result could not be recorded: \(error)")
+        }
+        return run
+    }
+
+    /// Removes the backups the keep rule no longer needs (only this server's own, by their names).
+    private func pruned() {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = clock.timeZone
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter {
+            $0.hasPrefix(Self.filePrefix) && $0.hasSuffix(".zip")
+        }
+        let dated = names.compactMap { name in Self.date(of: name).map { (name: name, date: $0) } }
+        let kept = schedule.kept(dated, calendar: calendar)
+        for backup in dated where !kept.contains(backup.name) {
+            try? FileManager.default.removeItem(at: folder.appendingPathComponent(backup.name))
+        }
+    }
+
+    /// The time in a backup's name (`shelfed-20261125-033000.zip`, UTC).
+    static func date(of name: String) -> Date? {
+        let stamp = name.dropFirst(filePrefix.count).dropLast(".zip".count)
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMdd-HHmmss"
+        return formatter.date(from: String(stamp))
+    }
+
+    /// What the admin reads: the cause and what to do, not a stack of errors.
+    static func explain(_ error: any Error, folder: URL) -> String {
+        let nsError = error as NSError
+        if nsError.domain == NSCocoaErrorDomain,
+            [NSFileWriteOutOfSpaceError, NSFileWriteNoPermissionError, NSFileWriteVolumeReadOnlyError]
+                .contains(nsError.code)
+        {
+            return "Shelfed could not write to \(folder.path) (full, read-only or not the server's to write). "
+                + "Free some space or choose another folder with SHELFED_BACKUP_DIR."
+        }
+        if let failure = error as? Backup.Failure { return failure.description }
+        return "\(error)".prefix(300) + " — check that \(folder.path) exists, has room and is the server's to write."
+    }
+}
+
+/// The record of scheduled backups, for the admin's settings page and `shelfed doctor`.
+struct BackupRuns: Sendable {
+    let db: AppDatabase
+    static let kept = 50
+
+    struct Run: Sendable, Equatable {
+        var startedAt: Date
+        var finishedAt: Date
+        var file: String?
+        var bytes: Int?
+        var error: String?
+    }
+
+    func record(_ run: Run) async throws {
+        try await db.write { db in
+            try db.execute(
+                sql: "INSERT INTO backup_run (started_at, finished_at, file, bytes, error) VALUES (?, ?, ?, ?, ?)",
+                arguments: [run.startedAt, run.finishedAt, run.file, run.bytes, run.error])
+            try db.execute(
+                sql: "DELETE FROM backup_run WHERE id <= (SELECT id FROM backup_run ORDER BY id DESC LIMIT 1 OFFSET ?)",
+                arguments: [Self.kept])
+        }
+    }
+
+    /// The latest run, and the latest that succeeded.
+    func latest() async throws -> (last: Run?, lastGood: Run?) {
+        try await db.read { db in
+            func run(_ sql: String) throws -> Run? {
+                try Row.fetchOne(db, sql: sql).map { row in
+                    Run(
+                        startedAt: row["started_at"], finishedAt: row["finished_at"], file: row["file"],
+                        bytes: row["bytes"], error: row["error"])
+                }
+            }
+            return (
+                try run("SELECT * FROM backup_run ORDER BY id DESC LIMIT 1"),
+                try run("SELECT * FROM backup_run WHERE error IS NULL ORDER BY id DESC LIMIT 1")
+            )
+        }
+    }
+}
