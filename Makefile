@@ -15,14 +15,14 @@ ifeq ($(shell bash scripts/glibc-at-least.sh 2.36),yes)
 RELEASE_FLAGS += -Xlinker -z -Xlinker pack-relative-relocs
 endif
 
-.PHONY: run test lint format system-deps test-deps model build release test-swift test-e2e test-hostile test-api bench link-order clean
+.PHONY: run test lint format system-deps test-deps model build release test-swift test-e2e test-hostile test-api bench link-order clean install uninstall test-install upgrade
 
 # Without the model Shelfed still runs (search by keywords, and says so); with it, search by meaning (DESIGN §14).
 run: system-deps release
 	@bash scripts/fetch-model.sh || true
 	SHELFED_DATA_DIR="$${SHELFED_DATA_DIR:-./data}" .build/release/shelfed serve
 
-test: system-deps test-deps model lint test-swift test-e2e test-hostile test-api
+test: system-deps test-deps model lint test-swift test-e2e test-hostile test-api test-install
 
 # The layout every Swift file keeps (.swift-format: 4 spaces, 120 columns); `make format` rewrites the tree to it.
 SWIFT_FILES := Sources Tests Package.swift
@@ -48,6 +48,21 @@ build:
 
 release:
 	swift build -c release $(RELEASE_FLAGS) $(SWIFT_BUILD_FLAGS) --product shelfed
+
+# As a service (issue 26): `sudo make install` (PREFIX=/usr/local, DESTDIR= for packaging), `sudo make uninstall`
+# (keeps the data and settings), and `make upgrade` (pull, build, back up, reinstall, restart).
+PREFIX ?= /usr/local
+install:
+	@PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" bash scripts/install.sh install
+
+uninstall:
+	@PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" bash scripts/install.sh uninstall
+
+test-install: release
+	@bash scripts/test-install.sh
+
+upgrade:
+	@bash scripts/upgrade.sh
 
 test-swift:
 	swift test $(SWIFT_BUILD_FLAGS)

@@ -9,7 +9,10 @@ struct ShelfedCommand: AsyncParsableCommand {
         abstract: "Shelfed: a self-hosted reading tracker for the whole household.",
         discussion: "Settings come from environment variables (README.md has the details):\n"
             + AppConfig.settingsHelp,
-        subcommands: [Serve.self, UserCommand.self, BackupCommand.self, RestoreCommand.self, ModelCommand.self],
+        subcommands: [
+            Serve.self, UserCommand.self, BackupCommand.self, RestoreCommand.self, ModelCommand.self,
+            SettingsCommand.self,
+        ],
         defaultSubcommand: Serve.self
     )
 }
@@ -23,6 +26,16 @@ struct Serve: AsyncParsableCommand {
         let config = try AppConfig.fromEnvironment()
         let app = try await buildApplication(config: config)
         try await app.runService()
+    }
+}
+
+struct SettingsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "settings",
+        abstract: "Print every setting as a commented environment file (what `make install` puts in /etc/shelfed).")
+
+    func run() {
+        print(AppConfig.environmentFile)
     }
 }
 

@@ -46,6 +46,23 @@ extension AppConfig {
         }.joined(separator: "\n")
     }
 
+    /// `/etc/shelfed/shelfed.env` as `make install` writes it: every setting, commented out, with what it does; the
+    /// unit itself sets the data and resources folders and listens on the LAN.
+    public static var environmentFile: String {
+        var lines = [
+            "# Shelfed's settings, read by the shelfed service at start. Uncomment a line and give it a value,",
+            "# then `sudo systemctl restart shelfed`. README.md explains each one; `shelfed --help` lists them.",
+            "# The service already sets SHELFED_DATA_DIR, SHELFED_RESOURCES_DIR and SHELFED_HOST=0.0.0.0.",
+            "",
+        ]
+        for setting in settings {
+            lines.append("# \(setting.meaning)")
+            lines.append("#\(setting.name)=")
+            lines.append("")
+        }
+        return lines.joined(separator: "\n")
+    }
+
     /// The names `fromEnvironment` asks for, found by running it on an empty environment.
     static func namesRead() -> [String] {
         let names = Mutex<[String]>([])
