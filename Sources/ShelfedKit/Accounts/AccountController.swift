@@ -11,6 +11,8 @@ struct AccountController: Sendable {
     let renderer: PageRenderer
     let registration: AppConfig.Registration
     let now: @Sendable () -> Date
+    /// What the rest of the house types to get here, for the first-run page.
+    var houseAddress: HouseAddress? = nil
     static let sessionLength: Duration = .seconds(60 * 60 * 24 * 30)
 
     func addRoutes(to router: Router<AppRequestContext>) {
@@ -33,7 +35,8 @@ struct AccountController: Sendable {
     @Sendable func showRegister(_ request: Request, context: AppRequestContext) async throws -> Response {
         if context.identity != nil { return .seeOther(Paths.home) }
         let closed = try await registrationIsClosed()
-        let page = RegisterPage(context: context, registrationClosed: closed)
+        var page = RegisterPage(context: context, registrationClosed: closed)
+        if try await users.count() == 0 { page.firstRun = houseAddress }
         return try renderer.render(page, template: "accounts/register").response
     }
 

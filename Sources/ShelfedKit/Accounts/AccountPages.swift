@@ -13,6 +13,8 @@ struct RegisterPage: Sendable {
     /// Where the form posts: `/register`, or the invitation's `/join/…`.
     let formAction: String
     let isJoining: Bool
+    /// The very first visit: where the others in the house will find this server.
+    var firstRun: HouseAddress? = nil
 
     init(
         context: AppRequestContext, form: RegistrationForm = .init(), errors: [String: String] = [:],

@@ -88,7 +88,8 @@ func buildRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
 
     AccountController(
         users: users, hasher: services.hasher, throttle: services.throttle, signIn: services.signIn,
-        renderer: renderer, registration: config.registration, now: clock.now
+        renderer: renderer, registration: config.registration, now: clock.now,
+        houseAddress: HouseAddress.find(host: config.host, port: config.port)
     ).addRoutes(to: router)
     InvitationController(
         household: HouseholdStore(db: services.database), users: users, hasher: services.hasher,
