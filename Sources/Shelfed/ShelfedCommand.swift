@@ -11,7 +11,7 @@ struct ShelfedCommand: AsyncParsableCommand {
             + AppConfig.settingsHelp,
         subcommands: [
             Serve.self, UserCommand.self, BackupCommand.self, RestoreCommand.self, ModelCommand.self,
-            SettingsCommand.self,
+            SettingsCommand.self, DoctorCommand.self,
         ],
         defaultSubcommand: Serve.self
     )
@@ -26,6 +26,21 @@ struct Serve: AsyncParsableCommand {
         let config = try AppConfig.fromEnvironment()
         let app = try await buildApplication(config: config)
         try await app.runService()
+    }
+}
+
+struct DoctorCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "doctor",
+        abstract: "Check the data folder, database, model, OCR, providers, memory and backups, and say how to fix "
+            + "each problem. Exits non-zero when something needs action.")
+
+    func run() async throws {
+        let config = try AppConfig.fromEnvironment()
+        let checks = await Doctor(config: config).run()
+        print(Doctor.report(checks))
+        let code = Doctor.exitCode(checks)
+        if code != 0 { throw ExitCode(code) }
     }
 }
 

@@ -66,7 +66,6 @@ func buildRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
             config.coversDirectory.path, urlBasePath: "/covers",
             // Cover files get a new random name when replaced, so they can be cached for good.
             cacheControl: .init([(.image, [.public, .maxAge(60 * 60 * 24 * 365)])]), logger: logger))
-    router.get(Route.health.routerPath) { _, _ in "ok" }
 
     // The API comes before the session: it never reads or sets a cookie and needs no CSRF token.
     addAPIRoutes(to: router, services)
@@ -85,6 +84,22 @@ func buildRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
     router.add(middleware: CSRFMiddleware(secureCookies: config.secureCookies))
     router.add(middleware: ErrorPageMiddleware(renderer: renderer, passesUnmatchedPaths: true))
     router.add(middleware: CSRFMiddleware.Check())
+
+    // "ok" for anyone (a monitor, a load test); the doctor's checks as JSON for the signed-in admin (issue 26).
+    let doctor = Doctor(config: config)
+    router.get(Route.health.routerPath) { request, context -> Response in
+        guard request.uri.queryParameters["detail"] == "1" else {
+            return Response(
+                status: .ok, headers: [.contentType: "text/plain; charset=utf-8"],
+                body: .init(byteBuffer: .init(string: "ok")))
+        }
+        guard let user = context.identity, user.isAdmin else { throw HTTPError(.notFound) }
+        var inside = doctor
+        inside.ownMemory = true
+        let checks = await inside.run()
+        return JSONBody.response(
+            Doctor.Report(checks: checks), status: Doctor.exitCode(checks) == 0 ? .ok : .serviceUnavailable)
+    }
 
     AccountController(
         users: users, hasher: services.hasher, throttle: services.throttle, signIn: services.signIn,

@@ -1,0 +1,364 @@
+import AsyncHTTPClient
+import Foundation
+import GRDB
+import NIOCore
+
+/// `shelfed doctor` and the admin's `/health?detail=1` (issue 26): checks what a household server depends on and,
+/// for each problem, says how to fix it. It reads only: the database is opened read-only and never migrated.
+public struct Doctor: Sendable {
+    public struct Check: Sendable, Encodable, Equatable {
+        public enum Status: String, Sendable, Encodable {
+            case ok, warning, problem
+        }
+
+        public let name: String
+        public let status: Status
+        public let detail: String
+        public let fix: String?
+
+        static func ok(_ name: String, _ detail: String) -> Check {
+            Check(name: name, status: .ok, detail: detail, fix: nil)
+        }
+    }
+
+    let config: AppConfig
+    let http: HTTPClient
+    /// The server's own memory, when asked from inside it; the command line asks systemd.
+    var ownMemory = false
+
+    public init(config: AppConfig, http: HTTPClient? = nil) {
+        self.config = config
+        self.http = http ?? OutboundHTTP.client
+    }
+
+    /// `/health?detail=1`'s answer.
+    struct Report: Encodable {
+        let checks: [Check]
+    }
+
+    /// Above this the write-ahead log is worth a look: it is folded back into the database at every checkpoint.
+    static let largeWAL: Int64 = 64 << 20
+    static let minimumFreeBytes: Int64 = 1 << 30
+
+    public func run() async -> [Check] {
+        var checks = [dataFolder(), database(), model(), imaging(), textReading()]
+        checks.append(await googleBooks())
+        checks.append(await openLibrary())
+        checks.append(await gemini())
+        checks.append(memory())
+        checks.append(lastBackup())
+        return checks
+    }
+
+    /// Non-zero when a check found a problem (warnings are advice).
+    public static func exitCode(_ checks: [Check]) -> Int32 {
+        checks.contains { $0.status == .problem } ? 1 : 0
+    }
+
+    /// One line a check, for the terminal.
+    public static func report(_ checks: [Check]) -> String {
+        checks.map { check in
+            let mark = ["ok": "ok     ", "warning": "WARNING", "problem": "PROBLEM"][check.status.rawValue] ?? ""
+            return "\(mark) \(check.name): \(check.detail)" + (check.fix.map { "\n        → \($0)" } ?? "")
+        }.joined(separator: "\n")
+    }
+
+    // MARK: - The checks
+
+    func dataFolder() -> Check {
+        let name = "Data folder"
+        let path = config.dataDirectory.path
+        let files = FileManager.default
+        guard files.fileExists(atPath: path) else {
+            return Check(
+                name: name, status: .problem, detail: "\(path) does not exist.",
+                fix: "Set SHELFED_DATA_DIR to the folder with shelfed.sqlite, or start Shelfed once to create it.")
+        }
+        guard files.isWritableFile(atPath: path) else {
+            return Check(
+                name: name, status: .problem, detail: "\(path) is not writable by this user (uid \(getuid())).",
+                fix: "Give it to the user Shelfed runs as: sudo chown -R shelfed:shelfed \(path)")
+        }
+        if let free = BackupStatus.freeSpace(of: config.dataDirectory),
+            free.available < Self.minimumFreeBytes || free.available * 20 < free.total
+        {
+            return Check(
+                name: name, status: .warning,
+                detail: "\(path): only \(BackupStatus.megabytes(free.available)) free on its disk.",
+                fix: "Free some space: photos and backups need room (SHELFED_BACKUP_KEEP keeps fewer backups).")
+        }
+        let free = BackupStatus.freeSpace(of: config.dataDirectory).map { BackupStatus.megabytes($0.available) }
+        return .ok(name, "\(path), writable, \(free ?? "unknown") free")
+    }
+
+    func database() -> Check {
+        let name = "Database"
+        let path = config.databasePath
+        guard FileManager.default.fileExists(atPath: path) else {
+            return Check(
+                name: name, status: .warning, detail: "There is no database at \(path) yet.",
+                fix: "Start Shelfed once: it creates the database. Or set SHELFED_DATA_DIR to the right folder.")
+        }
+        do {
+            var configuration = Configuration()
+            configuration.readonly = true
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            defer { try? queue.close() }
+            let (check, pending, superseded) = try queue.read { db in
+                (
+                    try String.fetchAll(db, sql: "PRAGMA quick_check"),
+                    try !AppDatabase.migrator.hasCompletedMigrations(db),
+                    try AppDatabase.migrator.hasBeenSuperseded(db)
+                )
+            }
+            guard check == ["ok"] else {
+                return Check(
+                    name: name, status: .problem,
+                    detail: "SQLite's check finds damage: \(check.prefix(2).joined(separator: "; ")).",
+                    fix: "Stop Shelfed and restore the latest good backup (shelfed restore <file.zip> into an empty "
+                        + "folder); README \"Backups\".")
+            }
+            if superseded {
+                return Check(
+                    name: name, status: .problem, detail: "The database is from a newer Shelfed than this one.",
+                    fix: "Run the newer Shelfed, or go back as README \"Upgrading and going back\" says.")
+            }
+            let wal = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int64) ?? 0
+            if wal > Self.largeWAL {
+                return Check(
+                    name: name, status: .warning,
+                    detail: "The write-ahead log is \(BackupStatus.megabytes(wal)): something holds a long read open.",
+                    fix: "Restart Shelfed (sudo systemctl restart shelfed); it is folded back at the next checkpoint.")
+            }
+            return .ok(
+                name,
+                "intact (quick_check), write-ahead log \(BackupStatus.megabytes(wal))"
+                    + (pending ? "; the next start applies this version's changes" : ""))
+        } catch {
+            return Check(
+                name: name, status: .problem, detail: "\(path) cannot be read as a database: \(error)",
+                fix: "Restore the latest good backup (shelfed restore <file.zip>); README \"Backups\".")
+        }
+    }
+
+    func model() -> Check {
+        let name = "Meaning model"
+        guard let folder = config.modelDirectory else {
+            return .ok(name, "not configured: search uses keywords")
+        }
+        let weights = folder.appendingPathComponent("model.safetensors")
+        let needed = ["model.safetensors", "tokenizer.json", "config.json"]
+        let missing = needed.filter { !FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).path) }
+        guard missing.isEmpty else {
+            return Check(
+                name: name, status: .warning,
+                detail: "\(folder.path) lacks \(missing.joined(separator: ", ")): search uses keywords only.",
+                fix: "Fetch it: bash scripts/fetch-model.sh (make model), or set SHELFED_MODEL_DIR.")
+        }
+        do {
+            try TextEmbedder.verify(weights.path)
+            return .ok(name, "\(folder.path), checksum matches")
+        } catch {
+            return Check(
+                name: name, status: .problem, detail: "model.safetensors does not match its recorded checksum.",
+                fix: "Fetch it again: rm -r \(folder.path) && bash scripts/fetch-model.sh")
+        }
+    }
+
+    func imaging() -> Check {
+        guard BarcodeReader.isAvailable else {
+            return Check(
+                name: "Images and barcodes", status: .warning, detail: "zbar is not installed: barcodes are not read.",
+                fix: "sudo apt install libzbar0")
+        }
+        return .ok("Images and barcodes", "libvips and zbar present")
+    }
+
+    func textReading() -> Check {
+        let name = "Reading photos (OCR)"
+        guard let tesseract = TextRecognizer.locate() else {
+            return Check(
+                name: name, status: .warning, detail: "tesseract is not installed: the words on photos are not read.",
+                fix: "sudo apt install tesseract-ocr tesseract-ocr-eng")
+        }
+        let wanted = config.ocrLanguages.split(separator: "+").map(String.init)
+        let installed = Set(Self.output(of: tesseract, ["--list-langs"]).split(separator: "\n").map(String.init))
+        let missing = wanted.filter { !installed.contains($0) }
+        guard missing.isEmpty else {
+            return Check(
+                name: name, status: .problem,
+                detail: "tesseract lacks the language\(missing.count == 1 ? "" : "s") "
+                    + "\(missing.joined(separator: ", ")) that SHELFED_OCR_LANGS asks for.",
+                fix: "sudo apt install "
+                    + missing.map { "tesseract-ocr-\($0.replacingOccurrences(of: "_", with: "-"))" }
+                    .joined(separator: " "))
+        }
+        return .ok(name, "tesseract with \(wanted.joined(separator: ", "))")
+    }
+
+    func googleBooks() async -> Check {
+        let name = "Google Books"
+        var url = config.search.googleBooksURL + "/volumes?q=isbn:9780140449136&maxResults=1"
+        if let key = config.search.googleBooksAPIKey { url += "&key=" + Paths.queryEscape(key) }
+        let budget = budgetLeft().map { ", \($0) of today's \(config.googleDailyBudget) enrichment calls left" } ?? ""
+        switch await status(of: url) {
+        case .some(200):
+            return .ok(
+                name, "answers" + (config.search.googleBooksAPIKey == nil ? " (no key)" : ", key valid") + budget)
+        case .some(400) where config.search.googleBooksAPIKey != nil, .some(401):
+            return Check(
+                name: name, status: .problem, detail: "Google refuses the API key.",
+                fix: "Check SHELFED_GOOGLE_BOOKS_API_KEY in the Google Cloud console (Books API enabled), or remove it."
+            )
+        case .some(429), .some(403):
+            return Check(
+                name: name, status: .warning, detail: "Google answers, but today's quota is used up" + budget + ".",
+                fix: "It comes back at midnight Pacific time; your own key (SHELFED_GOOGLE_BOOKS_API_KEY) has its own.")
+        case .some(let code):
+            return Check(
+                name: name, status: .warning, detail: "Google Books answers \(code).",
+                fix: "Try again later; search falls back to Open Library and your own library meanwhile.")
+        case .none:
+            return Check(
+                name: name, status: .problem, detail: "\(config.search.googleBooksURL) cannot be reached.",
+                fix: "Check the server's internet connection (and SHELFED_GOOGLE_BOOKS_URL); meanwhile search answers "
+                    + "from the cache and the library.")
+        }
+    }
+
+    func openLibrary() async -> Check {
+        let name = "Open Library"
+        switch await status(of: config.search.openLibraryURL + "/isbn/9780140449136.json") {
+        case .some(let code) where code < 500:
+            return .ok(name, "answers")
+        case .some(let code):
+            return Check(
+                name: name, status: .warning, detail: "Open Library answers \(code).",
+                fix: "It is often briefly down; try again later.")
+        case .none:
+            return Check(
+                name: name, status: .problem, detail: "\(config.search.openLibraryURL) cannot be reached.",
+                fix: "Check the server's internet connection (and SHELFED_OPEN_LIBRARY_URL).")
+        }
+    }
+
+    func gemini() async -> Check {
+        let name = "Gemini (reading a shelf)"
+        guard let key = config.gemini.apiKey else { return .ok(name, "off: no SHELFED_GEMINI_API_KEY") }
+        switch await status(of: config.gemini.baseURL + "/v1beta/models?key=" + Paths.queryEscape(key)) {
+        case .some(200): return .ok(name, "the key works")
+        case .some(400), .some(401), .some(403):
+            return Check(
+                name: name, status: .problem, detail: "Gemini refuses the key.",
+                fix: "Make a new key at aistudio.google.com and put it in SHELFED_GEMINI_API_KEY.")
+        case .some(let code):
+            return Check(
+                name: name, status: .warning, detail: "Gemini answers \(code).", fix: "Try again later.")
+        case .none:
+            return Check(
+                name: name, status: .problem, detail: "\(config.gemini.baseURL) cannot be reached.",
+                fix: "Check the server's internet connection (and SHELFED_GEMINI_URL).")
+        }
+    }
+
+    func memory() -> Check {
+        let name = "Memory"
+        if ownMemory, let kib = Self.residentKiB() {
+            return .ok(name, "\(kib / 1024) MB resident")
+        }
+        let shown = Self.output(
+            of: URL(fileURLWithPath: "/usr/bin/systemctl"), ["show", "shelfed", "--property=MemoryCurrent,ActiveState"])
+        let fields = Dictionary(
+            shown.split(separator: "\n").compactMap { line -> (String, String)? in
+                let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
+                return parts.count == 2 ? (parts[0], parts[1]) : nil
+            }, uniquingKeysWith: { first, _ in first })
+        guard fields["ActiveState"] == "active", let bytes = fields["MemoryCurrent"].flatMap(Int64.init) else {
+            return .ok(name, "no shelfed service running here to measure")
+        }
+        return .ok(name, "the service uses \(BackupStatus.megabytes(bytes))")
+    }
+
+    func lastBackup() -> Check {
+        let name = "Backups"
+        guard FileManager.default.fileExists(atPath: config.databasePath) else { return .ok(name, "no database yet") }
+        var configuration = Configuration()
+        configuration.readonly = true
+        let lastGood = try? DatabaseQueue(path: config.databasePath, configuration: configuration).read { db in
+            try db.tableExists("backup_run")
+                ? try Date.fetchOne(
+                    db, sql: "SELECT finished_at FROM backup_run WHERE error IS NULL ORDER BY id DESC LIMIT 1")
+                : nil
+        }
+        if config.backups.every == .off {
+            return Check(
+                name: name, status: .warning, detail: "Scheduled backups are off.",
+                fix: "Remove SHELFED_BACKUP_EVERY=off, or run shelfed backup <file.zip> from a timer of your own.")
+        }
+        guard let lastGood = lastGood ?? nil else {
+            return Check(
+                name: name, status: .warning, detail: "No scheduled backup has finished yet.",
+                fix: "The first runs at the time SHELFED_BACKUP_EVERY sets (03:30 by default); keep Shelfed running.")
+        }
+        let age = config.clock.now().timeIntervalSince(lastGood)
+        guard age <= BackupStatus.staleAfter else {
+            return Check(
+                name: name, status: .warning,
+                detail: "The last good backup is \(Int(age / 86_400)) days old.",
+                fix: "Profile → Edit profile shows the last failure; check the backup folder has room.")
+        }
+        return .ok(name, "the last good one finished \(Int(age / 3_600)) hours ago")
+    }
+
+    // MARK: -
+
+    /// The HTTP status of a GET, or nil when nothing answered within five seconds.
+    private func status(of url: String) async -> Int? {
+        do {
+            var request = HTTPClientRequest(url: url)
+            request.headers.add(name: "User-Agent", value: "Shelfed doctor")
+            let response = try await http.execute(request, timeout: .seconds(5))
+            _ = try? await response.body.collect(upTo: 1 << 20)
+            return Int(response.status.code)
+        } catch {
+            return nil
+        }
+    }
+
+    private func budgetLeft() -> Int? {
+        guard FileManager.default.fileExists(atPath: config.databasePath) else { return nil }
+        var configuration = Configuration()
+        configuration.readonly = true
+        let used = try? DatabaseQueue(path: config.databasePath, configuration: configuration).read { db in
+            try Int.fetchOne(
+                db, sql: "SELECT calls FROM google_budget WHERE day = ?",
+                arguments: [GoogleBudget.day(of: config.clock.now())])
+        }
+        return max(0, config.googleDailyBudget - ((used ?? nil) ?? 0))
+    }
+
+    static func output(of program: URL, _ arguments: [String]) -> String {
+        guard FileManager.default.isExecutableFile(atPath: program.path) else { return "" }
+        let process = Process()
+        process.executableURL = program
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        do {
+            try process.run()
+        } catch {
+            return ""
+        }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data.prefix(64 * 1024), as: UTF8.self)
+    }
+
+    static func residentKiB() -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+        else { return nil }
+        return Int(line.split(separator: " ").dropFirst().first ?? "")
+    }
+}
