@@ -15,7 +15,7 @@ ifeq ($(shell bash scripts/glibc-at-least.sh 2.36),yes)
 RELEASE_FLAGS += -Xlinker -z -Xlinker pack-relative-relocs
 endif
 
-.PHONY: run test lint format system-deps test-deps model build release test-swift test-e2e test-hostile test-api bench link-order clean install uninstall test-install upgrade
+.PHONY: run test lint format system-deps test-deps model build release test-swift test-e2e test-hostile test-api bench link-order clean install uninstall test-install upgrade deb
 
 # Without the model Shelfed still runs (search by keywords, and says so); with it, search by meaning (DESIGN §14).
 run: system-deps release
@@ -63,6 +63,10 @@ test-install: release
 
 upgrade:
 	@bash scripts/upgrade.sh
+
+# A .deb for this machine's architecture, in .build/deb (scripts/make-deb.sh).
+deb: release
+	@bash scripts/make-deb.sh
 
 test-swift:
 	swift test $(SWIFT_BUILD_FLAGS)

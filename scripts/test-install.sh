@@ -75,3 +75,39 @@ make --no-print-directory uninstall DESTDIR="$dest" PREFIX=/usr/local >/dev/null
 [ ! -e "$dest/usr/local/bin/shelfed" ] && [ ! -e "$share" ] && [ ! -e "$unit" ] || fail "uninstall left files"
 grep -q "the household's own line" "$dest/etc/shelfed/shelfed.env" || fail "uninstall removed the settings"
 echo "test-install: installed, verified, served and uninstalled."
+
+# The .deb: its control fields and files, maintainer scripts that parse, and the binary started from its contents.
+if command -v dpkg-deb >/dev/null 2>&1; then
+    debs="$dest/debs"
+    package=$(DEB_OUT="$debs" bash scripts/make-deb.sh)
+    info=$(dpkg-deb --info "$package")
+    for field in "Package: shelfed" "Architecture: $(dpkg --print-architecture)" "libvips42" "libzbar0" "adduser"; do
+        grep -qF "$field" <<<"$info" || fail "the package's control lacks '$field'"
+    done
+    contents=$(dpkg-deb --contents "$package")
+    for file in ./usr/bin/shelfed ./lib/systemd/system/shelfed.service ./etc/avahi/services/shelfed.service \
+        ./usr/share/shelfed/templates/layout.mustache ./usr/share/shelfed/static/manifest.json \
+        ./usr/share/shelfed/packaging/shelfed.env; do
+        grep -qF "$file" <<<"$contents" || fail "the package lacks $file"
+    done
+    control="$dest/control"
+    dpkg-deb --control "$package" "$control"
+    for script in postinst prerm postrm; do sh -n "$control/$script" || fail "$script does not parse"; done
+    grep -q "adduser --system" "$control/postinst" || fail "postinst does not make the shelfed user"
+    unpacked="$dest/unpacked"
+    dpkg-deb -x "$package" "$unpacked"
+    grep -qxF "ExecStart=/usr/bin/shelfed serve" "$unpacked/lib/systemd/system/shelfed.service" ||
+        fail "the packaged unit does not start /usr/bin/shelfed"
+    rm -rf "$data" && data=$(mktemp -d)
+    SHELFED_DATA_DIR="$data" SHELFED_RESOURCES_DIR="$unpacked/usr/share/shelfed" SHELFED_PORT="$port" \
+        SHELFED_BACKUP_EVERY=off "$unpacked/usr/bin/shelfed" serve >"$data/server.log" 2>&1 &
+    server=$!
+    for _ in $(seq 1 60); do
+        if fetch "http://127.0.0.1:$port/login" "$data/login.html"; then break; fi
+        sleep 0.5
+    done
+    grep -q 'Sign in' "$data/login.html" 2>/dev/null || { cat "$data/server.log" >&2; fail "the packaged server did not serve /login"; }
+    echo "test-install: $(basename "$package") holds what it should and serves from its contents."
+else
+    echo "test-install: dpkg-deb is not here; the .deb was not built." >&2
+fi
