@@ -18,6 +18,7 @@ fetch() { # URL → FILE; fails on a refused connection or an error status (pyth
     python3 -c 'import sys, urllib.request; open(sys.argv[2], "wb").write(urllib.request.urlopen(sys.argv[1], timeout=5).read())' "$1" "$2" 2>/dev/null
 }
 
+bash scripts/link-order-coverage.sh
 make --no-print-directory install DESTDIR="$dest" PREFIX=/usr/local >/dev/null
 share="$dest/usr/local/share/shelfed"
 for file in usr/local/bin/shelfed usr/local/share/shelfed/templates/layout.mustache \
