@@ -4,6 +4,8 @@ SYSTEM_PACKAGES := libsqlite3-dev libvips-dev pkg-config libzbar0 tesseract-ocr 
 TEST_PACKAGES := chromium chromium-driver fonts-dejavu-core
 BENCH_PACKAGES := wrk time libvips-tools zbar-tools
 SWIFT_BUILD_FLAGS ?=
+# Compile jobs that fit in this machine's memory (scripts/build-jobs.sh): a 2 GB Pi builds with one.
+JOBS ?= $(shell bash scripts/build-jobs.sh)
 # The release build is linked for a small idle footprint (benchmarks/README.md, "Idle memory"): the Swift runtime and
 # Foundation linked in, every function in a section of its own, and lld placing the functions the server runs at start
 # and on everyday pages next to each other, in the order scripts/link_order.py recorded in Sources/Shelfed/link-order.txt.
@@ -44,10 +46,10 @@ test-deps:
 	@bash scripts/setup-python.sh
 
 build:
-	swift build $(SWIFT_BUILD_FLAGS) --product shelfed
+	swift build -j $(JOBS) $(SWIFT_BUILD_FLAGS) --product shelfed
 
 release:
-	swift build -c release $(RELEASE_FLAGS) $(SWIFT_BUILD_FLAGS) --product shelfed
+	swift build -c release -j $(JOBS) $(RELEASE_FLAGS) $(SWIFT_BUILD_FLAGS) --product shelfed
 
 # As a service (issue 26): `sudo make install` (PREFIX=/usr/local, DESTDIR= for packaging), `sudo make uninstall`
 # (keeps the data and settings), and `make upgrade` (pull, build, back up, reinstall, restart).
@@ -69,7 +71,7 @@ deb: release
 	@bash scripts/make-deb.sh
 
 test-swift:
-	swift test $(SWIFT_BUILD_FLAGS)
+	swift test -j $(JOBS) $(SWIFT_BUILD_FLAGS)
 
 test-e2e: build
 	.venv/bin/python -m pytest -q Tests/e2e

@@ -10,6 +10,7 @@ extension HomePage: MustacheParent {
         case "chrome": self.chrome
         case "hasBooks": self.hasBooks
         case "inProgress": self.inProgress
+        case "inProgressHTML": self.inProgressHTML
         case "recentlyAddedCards": self.recentlyAddedCards
         case "recentlyFinishedCards": self.recentlyFinishedCards
         case "readNext": self.readNext
