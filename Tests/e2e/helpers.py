@@ -1,11 +1,14 @@
 """Shared steps for the browser flows: axe checks and screenshots."""
 import importlib.resources
+import re
+import subprocess
 
+import requests
 from axe_selenium_python import Axe
 from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import SCREENSHOTS
+from conftest import SCREENSHOTS, SERVER
 
 BLOCKING_IMPACTS = {"serious", "critical"}
 
@@ -51,3 +54,22 @@ def axe_violations(driver, tags=WCAG_22_TAGS):
         "axe.run(document, {runOnly: {type: 'tag', values: arguments[0]}})"
         ".then(results => done(results.violations), error => done([{id: 'axe-error', impact: 'critical',"
         " help: String(error), nodes: []}]));", tags)
+
+
+def csrf_token(html):
+    """The CSRF token a page's forms carry."""
+    return re.search(r'name="_csrf" value="([0-9a-f]+)"', html).group(1)
+
+
+def signed_in_session(server, name, display_name):
+    """A requests session signed in as a new account made from the command line (the suite's many sign-ups from one
+    address would reach the hourly limit), and the token its forms need."""
+    session = requests.Session()
+    subprocess.run([str(SERVER["binary"]), "user", "add", name, "--email", f"{name}@example.com",
+                    "--display-name", display_name], input="a long enough password\n", text=True, check=True,
+                   env=SERVER["env"], capture_output=True)
+    page = session.get(server + "/login").text
+    session.post(server + "/login", data={"_csrf": csrf_token(page), "login": name,
+                                          "password": "a long enough password"})
+    return session, csrf_token(session.get(server + "/").text)
+

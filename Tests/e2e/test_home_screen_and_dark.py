@@ -1,33 +1,20 @@
 """At home on a phone (issue 26): every page links a valid web app manifest whose icons load (any and maskable, PNG
 and SVG), so "Add to Home Screen" gives a Shelfed icon; and with the phone's dark setting the pages turn dark and pass
 axe's colour-contrast check. Screenshots of home and a book page in both themes are saved for a person to look at."""
+import re
 import struct
-import subprocess
 import uuid
 
 import pytest
 import requests
-from conftest import SCREENSHOTS, SERVER
-from helpers import axe_violations
-
-import re
-
-
-def _csrf(html):
-    return re.search(r'name="_csrf" value="([0-9a-f]+)"', html).group(1)
+from conftest import SCREENSHOTS
+from helpers import axe_violations, signed_in_session
 
 
 @pytest.fixture(scope="module")
 def reader(server):
     """A signed-in session with a book on each shelf, one with a rating and a review."""
-    session = requests.Session()
-    name = f"night{uuid.uuid4().hex[:8]}"
-    subprocess.run([str(SERVER["binary"]), "user", "add", name, "--email", f"{name}@example.com",
-                    "--display-name", "Nell Night"], input="a long enough password\n", text=True, check=True,
-                   env=SERVER["env"], capture_output=True)
-    page = session.get(server + "/login").text
-    session.post(server + "/login", data={"_csrf": _csrf(page), "login": name, "password": "a long enough password"})
-    token = _csrf(session.get(server + "/").text)
+    session, token = signed_in_session(server, f"night{uuid.uuid4().hex[:8]}", "Nell Night")
     book = None
     for title, shelf in (("Moonlit Margins", "read"), ("The Night Ferry", "reading"), ("Lanterns Later", "want_to_read")):
         answer = session.post(server + "/books", data={"_csrf": token, "title": title, "authors": "Ada Dark",

@@ -3,36 +3,23 @@ layout: no sideways scrolling, no text squeezed into a column too narrow to read
 serious or critical axe violation (WCAG 2.2 rules included). Screenshots are saved for a person to look at."""
 import datetime
 import pathlib
-import re
 import subprocess
 import uuid
 
 import pytest
-import requests
 from conftest import SCREENSHOTS, SERVER
-from helpers import axe_violations
+from helpers import axe_violations, signed_in_session
 
 LONG_TITLE = ("An Extraordinarily Long and Winding Account of Everything That Happened in the Lighthouse Between the "
               "Autumn Storms and the Spring Thaw, Including Several Digressions About Gulls, Lamps, Letters Never "
               "Sent, and the Keeper's Unreasonable Fondness for Marmalade, Told in Full at Last") [:300]
 
 
-def _csrf(html):
-    return re.search(r'name="_csrf" value="([0-9a-f]+)"', html).group(1)
-
-
 @pytest.fixture(scope="module")
 def library(server):
     """A signed-in session whose library has books with and without covers, a rating, a review and a long title."""
-    session = requests.Session()
     name = f"layout{uuid.uuid4().hex[:8]}"
-    # From the command line: the suite's sign-ups from one address would reach the hourly limit.
-    subprocess.run([str(SERVER["binary"]), "user", "add", name, "--email", f"{name}@example.com",
-                    "--display-name", "Layla Out"], input="a long enough password\n", text=True, check=True,
-                   env=SERVER["env"], capture_output=True)
-    page = session.get(server + "/login").text
-    session.post(server + "/login", data={"_csrf": _csrf(page), "login": name, "password": "a long enough password"})
-    token = _csrf(session.get(server + "/").text)
+    session, token = signed_in_session(server, name, "Layla Out")
     books = {}
     for volume, shelf in (("gCtazG4ZXlQC", "reading"), ("0yNhEAAAQBAJ", "read")):
         answer = session.post(server + "/search/add", data={"_csrf": token, "volume_id": volume, "shelf": shelf},
