@@ -54,6 +54,11 @@ struct ScheduledBackups: Service {
             run.bytes = bytes
             pruned()
             logger.info("Backup \(target.lastPathComponent) written and verified (\(bytes / 1_048_576) MB).")
+        } catch is CancellationError {
+            // The server is stopping: not a fault of the folder; the next start's schedule takes another.
+            try? FileManager.default.removeItem(at: target)
+            run.error = "Interrupted: the server stopped while this backup was being written."
+            logger.info("The scheduled backup was interrupted by the server stopping.")
         } catch {
             try? FileManager.default.removeItem(at: target)
             run.error = Self.explain(error, folder: folder)
