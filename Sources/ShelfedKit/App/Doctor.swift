@@ -196,71 +196,6 @@ public struct Doctor: Sendable {
         return .ok(name, "tesseract with \(wanted.joined(separator: ", "))")
     }
 
-    func googleBooks() async -> Check {
-        let name = "Google Books"
-        var url = config.search.googleBooksURL + "/volumes?q=isbn:9780140449136&maxResults=1"
-        if let key = config.search.googleBooksAPIKey { url += "&key=" + Paths.queryEscape(key) }
-        let budget = budgetLeft().map { ", \($0) of today's \(config.googleDailyBudget) enrichment calls left" } ?? ""
-        switch await status(of: url) {
-        case .some(200):
-            return .ok(
-                name, "answers" + (config.search.googleBooksAPIKey == nil ? " (no key)" : ", key valid") + budget)
-        case .some(400) where config.search.googleBooksAPIKey != nil, .some(401):
-            return Check(
-                name: name, status: .problem, detail: "Google refuses the API key.",
-                fix: "Check SHELFED_GOOGLE_BOOKS_API_KEY in the Google Cloud console (Books API enabled), or remove it."
-            )
-        case .some(429), .some(403):
-            return Check(
-                name: name, status: .warning, detail: "Google answers, but today's quota is used up" + budget + ".",
-                fix: "It comes back at midnight Pacific time; your own key (SHELFED_GOOGLE_BOOKS_API_KEY) has its own.")
-        case .some(let code):
-            return Check(
-                name: name, status: .warning, detail: "Google Books answers \(code).",
-                fix: "Try again later; search falls back to Open Library and your own library meanwhile.")
-        case .none:
-            return Check(
-                name: name, status: .problem, detail: "\(config.search.googleBooksURL) cannot be reached.",
-                fix: "Check the server's internet connection (and SHELFED_GOOGLE_BOOKS_URL); meanwhile search answers "
-                    + "from the cache and the library.")
-        }
-    }
-
-    func openLibrary() async -> Check {
-        let name = "Open Library"
-        switch await status(of: config.search.openLibraryURL + "/isbn/9780140449136.json") {
-        case .some(let code) where code < 500:
-            return .ok(name, "answers")
-        case .some(let code):
-            return Check(
-                name: name, status: .warning, detail: "Open Library answers \(code).",
-                fix: "It is often briefly down; try again later.")
-        case .none:
-            return Check(
-                name: name, status: .problem, detail: "\(config.search.openLibraryURL) cannot be reached.",
-                fix: "Check the server's internet connection (and SHELFED_OPEN_LIBRARY_URL).")
-        }
-    }
-
-    func gemini() async -> Check {
-        let name = "Gemini (reading a shelf)"
-        guard let key = config.gemini.apiKey else { return .ok(name, "off: no SHELFED_GEMINI_API_KEY") }
-        switch await status(of: config.gemini.baseURL + "/v1beta/models?key=" + Paths.queryEscape(key)) {
-        case .some(200): return .ok(name, "the key works")
-        case .some(400), .some(401), .some(403):
-            return Check(
-                name: name, status: .problem, detail: "Gemini refuses the key.",
-                fix: "Make a new key at aistudio.google.com and put it in SHELFED_GEMINI_API_KEY.")
-        case .some(let code):
-            return Check(
-                name: name, status: .warning, detail: "Gemini answers \(code).", fix: "Try again later.")
-        case .none:
-            return Check(
-                name: name, status: .problem, detail: "\(config.gemini.baseURL) cannot be reached.",
-                fix: "Check the server's internet connection (and SHELFED_GEMINI_URL).")
-        }
-    }
-
     func memory() -> Check {
         let name = "Memory"
         if ownMemory, let kib = Self.residentKiB() {
@@ -311,31 +246,6 @@ public struct Doctor: Sendable {
     }
 
     // MARK: -
-
-    /// The HTTP status of a GET, or nil when nothing answered within five seconds.
-    private func status(of url: String) async -> Int? {
-        do {
-            var request = HTTPClientRequest(url: url)
-            request.headers.add(name: "User-Agent", value: "Shelfed doctor")
-            let response = try await http.execute(request, timeout: .seconds(5))
-            _ = try? await response.body.collect(upTo: 1 << 20)
-            return Int(response.status.code)
-        } catch {
-            return nil
-        }
-    }
-
-    private func budgetLeft() -> Int? {
-        guard FileManager.default.fileExists(atPath: config.databasePath) else { return nil }
-        var configuration = Configuration()
-        configuration.readonly = true
-        let used = try? DatabaseQueue(path: config.databasePath, configuration: configuration).read { db in
-            try Int.fetchOne(
-                db, sql: "SELECT calls FROM google_budget WHERE day = ?",
-                arguments: [GoogleBudget.day(of: config.clock.now())])
-        }
-        return max(0, config.googleDailyBudget - ((used ?? nil) ?? 0))
-    }
 
     static func output(of program: URL, _ arguments: [String]) -> String {
         guard FileManager.default.isExecutableFile(atPath: program.path) else { return "" }
