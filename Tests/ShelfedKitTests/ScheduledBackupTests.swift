@@ -107,6 +107,53 @@ import Testing
         #expect(last?.error != nil && lastGood?.file == "shelfed-20261127-033000.zip")
     }
 
+    /// A full disk, for real: a 64 KB tmpfs as the backup folder (mounting needs root, as the tests run in CI).
+    @Test(.enabled(if: getuid() == 0, "mounting a 64 KB tmpfs as the full disk needs root"))
+    func aFullDiskIsReportedLeavesNoPartialFileAndKeepsTheLastGoodBackup() async throws {
+        let (root, database) = try await dataFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let clock = TestClock("2026-11-25T03:30:00Z")
+        let good = root.appendingPathComponent("good")
+        let tiny = root.appendingPathComponent("tiny")
+        try FileManager.default.createDirectory(at: tiny, withIntermediateDirectories: true)
+        try #require(try Self.mount(["-t", "tmpfs", "-o", "size=64k", "tmpfs", tiny.path]), "mount refused")
+        defer { _ = try? Self.mount([tiny.path], command: "/bin/umount") }
+        // Bigger than the disk: the database alone is a few pages, the photo 256 KB.
+        try Data(repeating: 0xA5, count: 256 * 1024).write(to: root.appendingPathComponent("media/1/large.jpg"))
+
+        let logger = Logger(label: "test")
+        let first = await ScheduledBackups(
+            schedule: BackupSchedule(), folder: good, dataDirectory: root, database: database, clock: clock.appClock,
+            logger: logger
+        ).runOnce()
+        #expect(first.error == nil)
+        clock.advance(by: 86_400)
+        let full = await ScheduledBackups(
+            schedule: BackupSchedule(), folder: tiny, dataDirectory: root, database: database, clock: clock.appClock,
+            logger: logger
+        ).runOnce()
+        #expect(full.file == nil)
+        #expect(full.error?.contains(tiny.path) == true && full.error?.contains("not enough space") == true, "\(full.error ?? "")")
+        // Nothing half-written is left on the full disk, and the data folder is as it was.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: tiny.path).isEmpty)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: root.path).allSatisfy {
+                !$0.hasPrefix(Backup.scratchPrefix)
+            })
+        let (last, lastGood) = try await BackupRuns(db: database).latest()
+        #expect(last?.error != nil && lastGood?.file == first.file)
+    }
+
+    private static func mount(_ arguments: [String], command: String = "/bin/mount") throws -> Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: command)
+        process.arguments = arguments
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }
+
     @Test func theServerBacksItselfUpAndTellsTheAdmin() async throws {
         var app = TestApp()
         app.config.backups.every = .interval(seconds: 1)

@@ -61,7 +61,7 @@ struct ScheduledBackups: Service {
             logger.info("The scheduled backup was interrupted by the server stopping.")
         } catch {
             try? FileManager.default.removeItem(at: target)
-            run.error = Self.explain(error, folder: folder)
+            run.error = Self.explain(error, folder: folder, needs: Self.dataSize(of: dataDirectory))
             logger.error("The scheduled backup failed: \(run.error ?? "")")
         }
         run.finishedAt = clock.now()
@@ -87,6 +87,22 @@ struct ScheduledBackups: Service {
         }
     }
 
+    /// The bytes a backup of `dataDirectory` holds before compression: the database and every photo and cover.
+    static func dataSize(of dataDirectory: URL) -> Int64 {
+        let database = dataDirectory.appendingPathComponent(Backup.databaseName).path
+        func size(_ path: String) -> Int64 {
+            ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value ?? 0
+        }
+        var total = size(database)
+        for folder in ["media", "covers"] {
+            let files = (try? Backup.regularFiles(under: dataDirectory.appendingPathComponent(folder), prefix: folder))
+            for (file, _) in files ?? [] {
+                total += size(file.path)
+            }
+        }
+        return total
+    }
+
     /// The time in a backup's name (`shelfed-20261125-033000.zip`, UTC).
     static func date(of name: String) -> Date? {
         let stamp = name.dropFirst(filePrefix.count).dropLast(".zip".count)
@@ -97,8 +113,15 @@ struct ScheduledBackups: Service {
         return formatter.date(from: String(stamp))
     }
 
-    /// What the admin reads: the cause and what to do, not a stack of errors.
-    static func explain(_ error: any Error, folder: URL) -> String {
+    /// What the admin reads: the cause and what to do, not a stack of errors. A disk with less room than the data
+    /// (`needs` bytes, before compression) is named as full whatever the error said: the zip writer's own error for
+    /// it is a bare "unwritableFile".
+    static func explain(_ error: any Error, folder: URL, needs: Int64? = nil) -> String {
+        if let needs, let space = BackupStatus.freeSpace(of: folder), space.available < needs {
+            return "There is not enough space for a backup in \(folder.path): "
+                + "\(BackupStatus.megabytes(space.available)) free, and the library takes "
+                + "\(BackupStatus.megabytes(needs)). Free some space or choose another disk with SHELFED_BACKUP_DIR."
+        }
         let nsError = error as NSError
         if nsError.domain == NSCocoaErrorDomain,
             [NSFileWriteOutOfSpaceError, NSFileWriteNoPermissionError, NSFileWriteVolumeReadOnlyError]
