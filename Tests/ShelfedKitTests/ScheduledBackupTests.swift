@@ -133,7 +133,9 @@ import Testing
             logger: logger
         ).runOnce()
         #expect(full.file == nil)
-        #expect(full.error?.contains(tiny.path) == true && full.error?.contains("not enough space") == true, "\(full.error ?? "")")
+        #expect(
+            full.error?.contains(tiny.path) == true && full.error?.contains("not enough space") == true,
+            "\(full.error ?? "")")
         // Nothing half-written is left on the full disk, and the data folder is as it was.
         #expect(try FileManager.default.contentsOfDirectory(atPath: tiny.path).isEmpty)
         #expect(
