@@ -37,6 +37,8 @@ let package = Package(
             name: "CImaging",
             linkerSettings: [.linkedLibrary("dl")]
         ),
+        // malloc's settings and handing memory back when the server is idle (benchmarks/README.md, "Idle memory").
+        .target(name: "CMemory"),
         // OpenBLAS for the sentence-embedding encoder, opened with dlopen on first use (DESIGN §14).
         .target(
             name: "CLinearAlgebra",
@@ -47,6 +49,7 @@ let package = Package(
             dependencies: [
                 "CImaging",
                 "CLinearAlgebra",
+                "CMemory",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),

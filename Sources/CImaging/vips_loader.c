@@ -2,7 +2,6 @@
 #include "dynamic_symbol.h"
 
 #include <dlfcn.h>
-#include <malloc.h>
 #include <pthread.h>
 #include <stddef.h>
 #include <string.h>
@@ -289,6 +288,4 @@ void shelfed_vips_clear_error(void) {
     if (load_result == 0) vips.error_clear();
 }
 
-void shelfed_release_memory(void) { malloc_trim(0); }
 
-void shelfed_limit_malloc_arenas(int arenas) { mallopt(M_ARENA_MAX, arenas); }

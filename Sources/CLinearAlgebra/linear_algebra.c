@@ -1,7 +1,6 @@
 #include "CLinearAlgebra.h"
 
 #include <dlfcn.h>
-#include <malloc.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <sys/resource.h>
@@ -65,6 +64,3 @@ int shelfed_set_thread_nice(int nice) {
     return setpriority(PRIO_PROCESS, 0, nice);
 }
 
-void shelfed_release_free_memory(void) {
-    malloc_trim(0);
-}

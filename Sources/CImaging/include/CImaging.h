@@ -46,10 +46,4 @@ int shelfed_vips_can_read_heif(void);
 const char *shelfed_vips_error(void);
 void shelfed_vips_clear_error(void);
 
-/// Returns freed heap memory to the system; decoding a photo leaves tens of megabytes behind otherwise.
-void shelfed_release_memory(void);
-
-/// Caps glibc's malloc arenas at `arenas` (each thread that allocates would otherwise get one, each holding pages).
-void shelfed_limit_malloc_arenas(int arenas);
-
 #endif

@@ -22,8 +22,4 @@ void shelfed_sgemm(int transpose_a, int transpose_b, int m, int n, int k, float 
 /// embedding takes only the CPU that pages leave. 0 on success.
 int shelfed_set_thread_nice(int nice);
 
-/// Hands the free pages malloc's arenas keep back to the system (glibc's malloc_trim), after the encoder's working
-/// arrays are freed and the model is closed.
-void shelfed_release_free_memory(void);
-
 #endif

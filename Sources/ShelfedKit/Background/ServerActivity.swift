@@ -18,6 +18,11 @@ final class ServerActivity: Sendable {
         }
     }
 
+    /// The requests being answered and when the last one finished.
+    var current: (answering: Int, lastFinished: ContinuousClock.Instant) {
+        state.withLockedValue { ($0.answering, $0.lastFinished) }
+    }
+
     /// Whether no request is being answered and none finished within `quiet`.
     func isQuiet(for quiet: Duration) -> Bool {
         state.withLockedValue { $0.answering == 0 && ContinuousClock.now >= $0.lastFinished.advanced(by: quiet) }

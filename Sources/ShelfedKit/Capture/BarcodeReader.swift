@@ -1,4 +1,5 @@
 import CImaging
+import CMemory
 import Foundation
 import NIOPosix
 
@@ -51,7 +52,7 @@ public struct BarcodeReader: Sendable {
             result = Self.classify(codes)
             if !result.isbns.isEmpty { break }
         }
-        shelfed_release_memory()
+        shelfed_release_free_memory()
         return result
     }
 

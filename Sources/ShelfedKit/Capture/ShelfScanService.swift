@@ -1,4 +1,5 @@
 import CImaging
+import CMemory
 import Foundation
 import GRDB
 import Logging
@@ -74,7 +75,7 @@ struct ShelfScanService: Sendable {
             throw AppError.unsupportedMedia(
                 "That file could not be read as a picture; it may be damaged or cut short. Try the photo again.")
         }
-        shelfed_release_memory()
+        shelfed_release_free_memory()
         return try Data(contentsOf: shrunk)
     }
 

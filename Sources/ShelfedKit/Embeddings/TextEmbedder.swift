@@ -168,9 +168,9 @@ public final class TextEmbedder: Sendable {
                     return true
                 }
                 if closed {
-                    // The batches' working arrays were freed into malloc's arenas, which keep them; hand the pages
-                    // back so an idle server returns to its idle size.
-                    shelfed_release_free_memory()
+                    // Hand back what the batches left in malloc's arenas and the encoder's program pages, so an idle
+                    // server returns to its idle size.
+                    IdleMemory.release()
                     logger.debug("Closed the idle embedding model")
                     return
                 }

@@ -1,4 +1,5 @@
 import CImaging
+import CMemory
 import Foundation
 import NIOPosix
 
@@ -148,7 +149,7 @@ public struct ImageProcessor: Sendable {
                 display.path, thumbnail.path, Int32(thumbnailSize), square ? 1 : 0, 78, &thumbWidth, &thumbHeight) == 0
         else { throw unreadable() }
         // Decoding a photo takes tens of megabytes; hand them back to the system instead of keeping them.
-        shelfed_release_memory()
+        shelfed_release_free_memory()
         return DerivedImages(
             displayWidth: Int(displayWidth), displayHeight: Int(displayHeight), thumbnailWidth: Int(thumbWidth),
             thumbnailHeight: Int(thumbHeight))

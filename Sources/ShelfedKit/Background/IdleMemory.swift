@@ -1,0 +1,76 @@
+import CMemory
+import Foundation
+import Logging
+import ServiceLifecycle
+
+/// What an idle server keeps resident is what idling needs (DESIGN §11: ≤ 30 MB).
+///
+/// Most of the server's resident memory is its own program file: machine code and read-only data that start-up, a
+/// page or an import ran once. The kernel keeps such pages in the process for as long as it lives (and maps the 64 KB
+/// around each one touched), so a server that had done everything once stayed that size at rest. `release()` hands
+/// malloc's free pages back and drops those clean program pages from the process: they stay in the kernel's page
+/// cache, first in line when memory runs short, and the next page brings back what it runs with minor faults
+/// (benchmarks/README.md, "Idle memory, given back").
+public enum IdleMemory {
+    /// Blocks of 1 MiB or more (the encoder's working arrays, a decoded photo's rows) are mappings of their own,
+    /// unmapped when freed, instead of staying in an arena.
+    static let mmapThreshold = 1 << 20
+
+    /// glibc's malloc set for a small server, before any thread starts: four arenas (each thread that allocates would
+    /// otherwise get one, each holding pages; two made staging an import 25 % slower) and a fixed mmap threshold.
+    /// `MALLOC_ARENA_MAX` and `MALLOC_MMAP_THRESHOLD_`, when set, still win.
+    public static func configureMalloc(environment: [String: String] = ProcessInfo.processInfo.environment) {
+        shelfed_configure_malloc(
+            environment["MALLOC_ARENA_MAX"] == nil ? 4 : 0,
+            environment["MALLOC_MMAP_THRESHOLD_"] == nil ? mmapThreshold : 0)
+    }
+
+    /// Gives back malloc's free pages and the program's clean pages; returns the program bytes dropped.
+    @discardableResult
+    static func release() -> Int {
+        shelfed_release_free_memory()
+        return max(0, shelfed_release_program_pages())
+    }
+}
+
+/// Gives memory back once start-up has settled and whenever the server has been quiet for `quiet` after answering
+/// requests, once per quiet spell: a server nobody uses wakes only every `quiet` to see that nothing happened.
+struct IdleMemoryService: Service {
+    let activity: ServerActivity
+    var quiet: Duration = .seconds(30)
+    /// Start-up's own work goes on for a moment after the server listens (the queue's recovery, the workers' first
+    /// look for waiting work, the backup schedule): ten megabytes of program pages touched once.
+    var startUp: Duration = .seconds(2)
+    let logger: Logger
+    /// What giving back does (tests count the calls).
+    var release: @Sendable () -> Int = { IdleMemory.release() }
+
+    func run() async throws {
+        do {
+            try await cancelWhenGracefulShutdown {
+                try await Task.sleep(for: startUp)
+                var givenBackAfter: ContinuousClock.Instant?
+                if activity.current.answering == 0 {
+                    givenBackAfter = activity.current.lastFinished
+                    let dropped = release()
+                    logger.debug("Started: gave back \(dropped / 1024) KiB of program pages")
+                }
+                while true {
+                    let (answering, lastFinished) = activity.current
+                    let due = lastFinished.advanced(by: quiet)
+                    if answering > 0 || givenBackAfter == lastFinished {
+                        try await Task.sleep(for: quiet)
+                    } else if ContinuousClock.now < due {
+                        try await Task.sleep(until: due, clock: .continuous)
+                    } else {
+                        givenBackAfter = lastFinished
+                        let dropped = release()
+                        logger.debug("Quiet for \(quiet): gave back \(dropped / 1024) KiB of program pages")
+                    }
+                }
+            }
+        } catch is CancellationError {
+            return
+        }
+    }
+}
