@@ -144,12 +144,32 @@ struct FieldErrors: Error, Sendable {
 /// Calendar dates as Shelfed stores them (`yyyy-mm-dd`), checked to be real days.
 enum CalendarDate {
     static func isValidDay(_ text: String) -> Bool {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-            let year = BoundedNumber.parse(parts[0], in: BoundedNumber.year),
-            let month = BoundedNumber.parse(parts[1], in: 1...12), let day = BoundedNumber.parse(parts[2], in: 1...31)
-        else { return false }
-        return day <= daysIn(month: month, year: year)
+        parseDay(text) != nil
+    }
+
+    /// The year, month and day of a `yyyy-mm-dd` date that exists (ASCII digits only), read byte by byte: the
+    /// reading journal's statistics read thousands of dates a page.
+    static func parseDay(_ text: String) -> (year: Int, month: Int, day: Int)? {
+        let bytes = text.utf8
+        guard bytes.count == 10 else { return nil }
+        var (year, month, day) = (0, 0, 0)
+        for (offset, byte) in bytes.enumerated() {
+            if offset == 4 || offset == 7 {
+                guard byte == UInt8(ascii: "-") else { return nil }
+                continue
+            }
+            let digit = byte &- UInt8(ascii: "0")
+            guard digit < 10 else { return nil }
+            switch offset {
+            case 0..<4: year = year * 10 + Int(digit)
+            case 5..<7: month = month * 10 + Int(digit)
+            default: day = day * 10 + Int(digit)
+            }
+        }
+        guard BoundedNumber.year.contains(year), (1...12).contains(month), day >= 1,
+            day <= daysIn(month: month, year: year)
+        else { return nil }
+        return (year, month, day)
     }
 
     /// Publishers give a year, a month or a day.

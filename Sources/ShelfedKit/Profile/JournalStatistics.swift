@@ -91,10 +91,8 @@ struct JournalStatistics: Sendable, Equatable {
     /// Days since 1970-01-01 of a `yyyy-mm-dd` date, by arithmetic (the civil-calendar formula): a journal of
     /// thousands of days is summed without a Calendar call per day.
     static func dayNumber(_ day: String) -> Int? {
-        guard CalendarDate.isValidDay(day) else { return nil }
-        let parts = day.split(separator: "-").compactMap { Int($0) }
-        let (month, dayOfMonth) = (parts[1], parts[2])
-        let year = parts[0] - (month <= 2 ? 1 : 0)
+        guard let (civilYear, month, dayOfMonth) = CalendarDate.parseDay(day) else { return nil }
+        let year = civilYear - (month <= 2 ? 1 : 0)
         let era = (year >= 0 ? year : year - 399) / 400
         let yearOfEra = year - era * 400
         let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + dayOfMonth - 1
