@@ -64,7 +64,7 @@ test-install: release
 	@bash scripts/test-install.sh
 
 upgrade:
-	@bash scripts/upgrade.sh
+	@PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" bash scripts/upgrade.sh
 
 # A .deb for this machine's architecture, in .build/deb (scripts/make-deb.sh).
 deb: release

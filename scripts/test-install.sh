@@ -71,7 +71,20 @@ kill "$server"
 wait "$server" 2>/dev/null || true
 server=""
 
+# make upgrade over that install (nothing to pull here): a full backup with the installed version, then the new files.
 echo "# the household's own line" >> "$dest/etc/shelfed/shelfed.env"
+touch -d 2000-01-01 "$dest/usr/local/bin/shelfed"
+SHELFED_INSTALL_DATA="$data" SHELFED_UPGRADE_PULL=no \
+    make --no-print-directory upgrade DESTDIR="$dest" PREFIX=/usr/local >"$data/upgrade.log" 2>&1 ||
+    { cat "$data/upgrade.log" >&2; fail "make upgrade failed"; }
+python3 - "$data"/backups/before-upgrade-*.zip <<'PY' || fail "make upgrade took no full backup before installing"
+import sys, zipfile
+names = zipfile.ZipFile(sys.argv[1]).namelist()
+assert "shelfed.sqlite" in names and "manifest.json" in names, names
+PY
+[ -n "$(find "$dest/usr/local/bin/shelfed" -newermt 2001-01-01)" ] || fail "make upgrade did not install the new binary"
+grep -q "the household's own line" "$dest/etc/shelfed/shelfed.env" || fail "make upgrade replaced the settings"
+
 make --no-print-directory uninstall DESTDIR="$dest" PREFIX=/usr/local >/dev/null
 [ ! -e "$dest/usr/local/bin/shelfed" ] && [ ! -e "$share" ] && [ ! -e "$unit" ] || fail "uninstall left files"
 grep -q "the household's own line" "$dest/etc/shelfed/shelfed.env" || fail "uninstall removed the settings"

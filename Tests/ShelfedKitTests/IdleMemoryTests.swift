@@ -1,5 +1,6 @@
 import CMemory
 import Foundation
+import GRDB
 import Logging
 import NIOConcurrencyHelpers
 import ServiceLifecycle
@@ -33,7 +34,12 @@ import Testing
     @Test func givesBackOncePerQuietSpellAfterStartAndAfterRequests() async throws {
         let activity = ServerActivity()
         let releases = NIOLockedValueBox(0)
-        var service = IdleMemoryService(activity: activity, quiet: .milliseconds(100), logger: Logger(label: "test"))
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("idle-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = try AppDatabase(path: folder.appendingPathComponent("shelfed.sqlite").path)
+        var service = IdleMemoryService(activity: activity, database: database, logger: Logger(label: "test"))
+        service.quiet = .milliseconds(100)
         service.startUp = .milliseconds(50)
         service.release = {
             releases.withLockedValue { $0 += 1 }
@@ -60,5 +66,21 @@ import Testing
         activity.finished()
         try await waitFor(2)
         #expect(releases.withLockedValue { $0 } == 2)
+        // Background work that ends (an import, a batch of vectors) starts a quiet spell too.
+        activity.backgroundWorkFinished()
+        try await waitFor(3)
+        #expect(releases.withLockedValue { $0 } == 3)
+    }
+
+    @Test func theRealReleaseClosesIdleReadersAndTheDatabaseStillAnswers() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("idle-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = try AppDatabase(path: folder.appendingPathComponent("shelfed.sqlite").path)
+        _ = try await UserStore(db: database).create(
+            username: "ada", email: "ada@example.com", displayName: "Ada", passwordHash: "x", at: Date())
+        let service = IdleMemoryService(activity: ServerActivity(), database: database, logger: Logger(label: "test"))
+        #expect(await service.release() > 0)
+        #expect(try await database.writer.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM user") } == 1)
     }
 }

@@ -134,7 +134,7 @@ struct AppServices: Sendable {
             embeddingWorker = nil
         }
         meaning = MeaningSearch(embeddings: EmbeddingStore(db: database), textSearch: textSearch, embedder: embedder)
-        queue = BackgroundQueue(workers, logger: logger)
+        queue = BackgroundQueue(workers, logger: logger, activity: activity)
     }
 
     /// What a stop in the middle of something left behind is put right before the first request: scratch files of

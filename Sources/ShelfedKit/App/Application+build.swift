@@ -36,7 +36,7 @@ public func buildApplication(config: AppConfig) async throws -> some Application
             ScheduledBackups(
                 schedule: config.backups, folder: config.backupFolder, dataDirectory: config.dataDirectory,
                 database: services.database, clock: config.clock, logger: logger),
-            IdleMemoryService(activity: services.activity, logger: logger),
+            IdleMemoryService(activity: services.activity, database: services.database, logger: logger),
         ],
         logger: logger
     )

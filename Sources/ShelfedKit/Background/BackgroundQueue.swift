@@ -10,18 +10,24 @@ final class BackgroundQueue: Service, Sendable {
     private let lanes: [any Lane]
     let logger: Logger
 
+    /// `activity` hears of every piece of work that ends (an idle server gives memory back after the last one);
     /// `backoff`: how a piece that throws is tried again; `failureRest`: how long a loop rests when it could not even
     /// look for work (the database unreadable).
     init(
-        _ workers: [any BackgroundWorker], logger: Logger, backoff: Backoff = .standard,
+        _ workers: [any BackgroundWorker], logger: Logger, activity: ServerActivity? = nil,
+        backoff: Backoff = .standard,
         failureRest: Duration = .seconds(5)
     ) {
-        self.lanes = workers.map { Self.lane(for: $0, backoff: backoff, failureRest: failureRest) }
+        self.lanes = workers.map {
+            Self.lane(for: $0, activity: activity, backoff: backoff, failureRest: failureRest)
+        }
         self.logger = logger
     }
 
-    private static func lane<W: BackgroundWorker>(for worker: W, backoff: Backoff, failureRest: Duration) -> any Lane {
-        WorkerLane(worker: worker, backoff: backoff, failureRest: failureRest)
+    private static func lane<W: BackgroundWorker>(
+        for worker: W, activity: ServerActivity?, backoff: Backoff, failureRest: Duration
+    ) -> any Lane {
+        WorkerLane(worker: worker, activity: activity, backoff: backoff, failureRest: failureRest)
     }
 
     /// Why the work failed for good, for the person who asked for it: the domain's own words when it has some, never
@@ -50,6 +56,7 @@ private protocol Lane: Sendable {
 
 private struct WorkerLane<W: BackgroundWorker>: Lane {
     let worker: W
+    let activity: ServerActivity?
     let backoff: Backoff
     let failureRest: Duration
 
@@ -77,6 +84,7 @@ private struct WorkerLane<W: BackgroundWorker>: Lane {
                     continue
                 }
                 try await runWithRetries(work, logger: logger)
+                activity?.backgroundWorkFinished()
                 if worker.pause > .zero { try await Task.sleep(for: worker.pause) }
             } catch is CancellationError {
                 return

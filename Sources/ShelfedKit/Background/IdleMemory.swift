@@ -1,6 +1,7 @@
 import CMemory
 import Foundation
 import Logging
+import NIOPosix
 import ServiceLifecycle
 
 /// What an idle server keeps resident is what idling needs (DESIGN §11: ≤ 30 MB).
@@ -34,7 +35,8 @@ public enum IdleMemory {
 }
 
 /// Gives memory back once start-up has settled and whenever the server has been quiet for `quiet` after answering
-/// requests, once per quiet spell: a server nobody uses wakes only every `quiet` to see that nothing happened.
+/// requests or finishing background work, once per quiet spell: a server nobody uses wakes only every `quiet` to see
+/// that nothing happened. Giving back also closes the database's idle read connections and empties its page caches.
 struct IdleMemoryService: Service {
     let activity: ServerActivity
     var quiet: Duration = .seconds(30)
@@ -42,29 +44,41 @@ struct IdleMemoryService: Service {
     /// look for waiting work, the backup schedule): ten megabytes of program pages touched once.
     var startUp: Duration = .seconds(2)
     let logger: Logger
-    /// What giving back does (tests count the calls).
-    var release: @Sendable () -> Int = { IdleMemory.release() }
+    /// What giving back does; returns the program bytes dropped (tests count the calls).
+    var release: @Sendable () async -> Int
+
+    init(activity: ServerActivity, database: AppDatabase, logger: Logger) {
+        self.activity = activity
+        self.logger = logger
+        release = {
+            // GRDB's release waits for reads under way: not on a thread that answers pages.
+            (try? await NIOThreadPool.singleton.runIfActive {
+                database.releaseMemory()
+                return IdleMemory.release()
+            }) ?? 0
+        }
+    }
 
     func run() async throws {
         do {
             try await cancelWhenGracefulShutdown {
                 try await Task.sleep(for: startUp)
                 var givenBackAfter: ContinuousClock.Instant?
-                if activity.current.answering == 0 {
-                    givenBackAfter = activity.current.lastFinished
-                    let dropped = release()
+                if activity.lastActivity.answering == 0 {
+                    givenBackAfter = activity.lastActivity.at
+                    let dropped = await release()
                     logger.debug("Started: gave back \(dropped / 1024) KiB of program pages")
                 }
                 while true {
-                    let (answering, lastFinished) = activity.current
-                    let due = lastFinished.advanced(by: quiet)
-                    if answering > 0 || givenBackAfter == lastFinished {
+                    let (answering, lastActive) = activity.lastActivity
+                    let due = lastActive.advanced(by: quiet)
+                    if answering > 0 || givenBackAfter == lastActive {
                         try await Task.sleep(for: quiet)
                     } else if ContinuousClock.now < due {
                         try await Task.sleep(until: due, clock: .continuous)
                     } else {
-                        givenBackAfter = lastFinished
-                        let dropped = release()
+                        givenBackAfter = lastActive
+                        let dropped = await release()
                         logger.debug("Quiet for \(quiet): gave back \(dropped / 1024) KiB of program pages")
                     }
                 }

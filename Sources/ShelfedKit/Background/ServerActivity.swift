@@ -5,7 +5,8 @@ import NIOConcurrencyHelpers
 /// pages for the CPU and its caches — embedding books, whose matrix products take a whole core's cache for a third
 /// of a second a batch — waits for a quiet moment, so a person's page keeps its speed (benchmarks/README.md).
 final class ServerActivity: Sendable {
-    private let state = NIOLockedValueBox((answering: 0, lastFinished: ContinuousClock.now))
+    private let state = NIOLockedValueBox(
+        (answering: 0, lastFinished: ContinuousClock.now, lastBackgroundWork: ContinuousClock.now))
 
     func began() {
         state.withLockedValue { $0.answering += 1 }
@@ -18,9 +19,14 @@ final class ServerActivity: Sendable {
         }
     }
 
-    /// The requests being answered and when the last one finished.
-    var current: (answering: Int, lastFinished: ContinuousClock.Instant) {
-        state.withLockedValue { ($0.answering, $0.lastFinished) }
+    /// A piece of background work (an import, a batch of vectors) ended.
+    func backgroundWorkFinished() {
+        state.withLockedValue { $0.lastBackgroundWork = .now }
+    }
+
+    /// The requests being answered, and when the server last finished a request or a piece of background work.
+    var lastActivity: (answering: Int, at: ContinuousClock.Instant) {
+        state.withLockedValue { ($0.answering, max($0.lastFinished, $0.lastBackgroundWork)) }
     }
 
     /// Whether no request is being answered and none finished within `quiet`.

@@ -22,6 +22,12 @@ public struct AppDatabase: Sendable {
         self.writer = pool
     }
 
+    /// Closes the idle read connections and empties the writer's page cache (each holds up to 2 MB of pages), for an
+    /// idle server (`IdleMemoryService`); waits for reads under way. Connections open again on the next read.
+    public func releaseMemory() {
+        (writer as? DatabasePool)?.releaseMemory()
+    }
+
     /// The names of the migrations applied so far, for diagnostics and tests.
     public func appliedMigrations() throws -> [String] {
         try writer.read { db in try Self.migrator.appliedMigrations(db) }
