@@ -38,6 +38,9 @@ public func buildApplication(config: AppConfig) async throws -> some Application
                 database: services.database, clock: config.clock, logger: logger),
             IdleMemoryService(activity: services.activity, database: services.database, logger: logger),
         ],
+        // Start-up's migrations, repairs and templates are done: their pages need not stay (IdleMemoryService gives
+        // back again once the services' own start-up has settled).
+        onServerRunning: { _ in IdleMemory.release() },
         logger: logger
     )
     app.beforeServerStarts { try services.repairAfterRestart() }
