@@ -17,13 +17,38 @@ import Testing
         return try #require(Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]))
     }
 
+    /// The address range of this test program's machine code (its executable mapping).
+    private static func programCode() throws -> (start: UInt, end: UInt) {
+        let program = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        let maps = try String(contentsOfFile: "/proc/self/maps", encoding: .utf8)
+        let line = try #require(
+            maps.split(separator: "\n").first { $0.hasSuffix(program) && $0.split(separator: " ")[1] == "r-xp" })
+        let range = line.split(separator: " ")[0].split(separator: "-")
+        return (try #require(UInt(range[0], radix: 16)), try #require(UInt(range[1], radix: 16)))
+    }
+
     @Test func theProgramsCleanPagesLeaveTheProcessAndComeBackWhenRun() throws {
-        let before = try Self.status("RssFile")
-        let dropped = shelfed_release_program_pages()
-        let after = try Self.status("RssFile")
-        // This test binary has run megabytes of its own code by now; those pages are no longer counted.
-        #expect(dropped > 1_048_576, "dropped \(dropped) bytes")
-        #expect(after < before - 512, "RssFile \(before) → \(after) KiB")
+        // Other tests run beside this one and give memory back too (every live test server does at start), so the
+        // test makes 8 MiB of its own code resident first by reading it, and tries again if another release got
+        // there in between.
+        let code = try Self.programCode()
+        let touched = min(Int(code.end - code.start), 8 << 20)
+        var results: [(dropped: Int, before: Int, after: Int)] = []
+        for _ in 0..<3 {
+            var sum: UInt8 = 0
+            for offset in stride(from: 0, to: touched, by: 4096) {
+                sum &+= UnsafeRawPointer(bitPattern: code.start + UInt(offset))!.load(as: UInt8.self)
+            }
+            let before = try Self.status("RssFile")
+            let dropped = shelfed_release_program_pages()
+            let after = try Self.status("RssFile")
+            results.append((dropped, before, after))
+            if dropped >= touched / 2, after < before - touched / 2048 { break }
+            _ = sum
+        }
+        let last = try #require(results.last)
+        #expect(last.dropped >= touched / 2, "\(results)")
+        #expect(last.after < last.before - touched / 2048, "RssFile \(results)")
         // Nothing was lost: code, read-only data and relocated data still work (a JSON round trip reaches all three).
         let record = ["title": "Dune", "authors": "Frank Herbert"]
         let decoded = try JSONDecoder().decode(
