@@ -1,7 +1,6 @@
 import CMemory
 import Foundation
 import Logging
-import NIOPosix
 import ServiceLifecycle
 
 /// What an idle server keeps resident is what idling needs (DESIGN §11: ≤ 30 MB).
@@ -51,11 +50,10 @@ struct IdleMemoryService: Service {
         self.activity = activity
         self.logger = logger
         release = {
-            // GRDB's release waits for reads under way: not on a thread that answers pages.
-            (try? await NIOThreadPool.singleton.runIfActive {
-                database.releaseMemory()
-                return IdleMemory.release()
-            }) ?? 0
+            database.releaseMemoryEventually()
+            // A connection at rest closes at once; one still working (a long import, the nightly backup) later.
+            try? await Task.sleep(for: .milliseconds(100))
+            return IdleMemory.release()
         }
     }
 

@@ -22,10 +22,11 @@ public struct AppDatabase: Sendable {
         self.writer = pool
     }
 
-    /// Closes the idle read connections and empties the writer's page cache (each holds up to 2 MB of pages), for an
-    /// idle server (`IdleMemoryService`); waits for reads under way. Connections open again on the next read.
-    public func releaseMemory() {
-        (writer as? DatabasePool)?.releaseMemory()
+    /// Closes the read connections and empties the writer's page cache (each holds up to 2 MB of pages), for an idle
+    /// server (`IdleMemoryService`): each as soon as the work it is doing ends, so nothing waits for a long write or a
+    /// backup. Connections open again on the next read.
+    public func releaseMemoryEventually() {
+        (writer as? DatabasePool)?.releaseMemoryEventually()
     }
 
     /// The names of the migrations applied so far, for diagnostics and tests.
