@@ -17,6 +17,16 @@ fail() { echo "test-install: $*" >&2; exit 1; }
 fetch() { # URL → FILE; fails on a refused connection or an error status (python3, as curl may not be installed)
     python3 -c 'import sys, urllib.request; open(sys.argv[2], "wb").write(urllib.request.urlopen(sys.argv[1], timeout=5).read())' "$1" "$2" 2>/dev/null
 }
+serve() { # BINARY RESOURCES WHAT: starts BINARY on $port with $data and fails unless it serves its sign-in page
+    SHELFED_DATA_DIR="$data" SHELFED_RESOURCES_DIR="$2" SHELFED_PORT="$port" SHELFED_BACKUP_EVERY=off \
+        "$1" serve >"$data/server.log" 2>&1 &
+    server=$!
+    for _ in $(seq 1 60); do
+        if fetch "http://127.0.0.1:$port/login" "$data/login.html"; then break; fi
+        sleep 0.5
+    done
+    grep -q 'Sign in' "$data/login.html" 2>/dev/null || { cat "$data/server.log" >&2; fail "the $3 server did not serve /login"; }
+}
 
 bash scripts/link-order-coverage.sh
 make --no-print-directory install DESTDIR="$dest" PREFIX=/usr/local >/dev/null
@@ -58,14 +68,7 @@ PY
 
 # The installed binary, from the installed layout, serves its pages.
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-SHELFED_DATA_DIR="$data" SHELFED_RESOURCES_DIR="$share" SHELFED_PORT="$port" SHELFED_BACKUP_EVERY=off \
-    "$dest/usr/local/bin/shelfed" serve >"$data/server.log" 2>&1 &
-server=$!
-for _ in $(seq 1 60); do
-    if fetch "http://127.0.0.1:$port/login" "$data/login.html"; then break; fi
-    sleep 0.5
-done
-grep -q 'Sign in' "$data/login.html" 2>/dev/null || { cat "$data/server.log" >&2; fail "the installed server did not serve /login"; }
+serve "$dest/usr/local/bin/shelfed" "$share" installed
 fetch "http://127.0.0.1:$port/static/css/app.css" "$data/app.css" || fail "static files are not served from the install"
 kill "$server"
 wait "$server" 2>/dev/null || true
@@ -113,14 +116,7 @@ if command -v dpkg-deb >/dev/null 2>&1; then
     grep -qxF "ExecStart=/usr/bin/shelfed serve" "$unpacked/lib/systemd/system/shelfed.service" ||
         fail "the packaged unit does not start /usr/bin/shelfed"
     rm -rf "$data" && data=$(mktemp -d)
-    SHELFED_DATA_DIR="$data" SHELFED_RESOURCES_DIR="$unpacked/usr/share/shelfed" SHELFED_PORT="$port" \
-        SHELFED_BACKUP_EVERY=off "$unpacked/usr/bin/shelfed" serve >"$data/server.log" 2>&1 &
-    server=$!
-    for _ in $(seq 1 60); do
-        if fetch "http://127.0.0.1:$port/login" "$data/login.html"; then break; fi
-        sleep 0.5
-    done
-    grep -q 'Sign in' "$data/login.html" 2>/dev/null || { cat "$data/server.log" >&2; fail "the packaged server did not serve /login"; }
+    serve "$unpacked/usr/bin/shelfed" "$unpacked/usr/share/shelfed" packaged
     echo "test-install: $(basename "$package") holds what it should and serves from its contents."
 else
     echo "test-install: dpkg-deb is not here; the .deb was not built." >&2

@@ -17,6 +17,12 @@ import Testing
         return try #require(Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]))
     }
 
+    private static func temporaryDatabase() throws -> (URL, AppDatabase) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("idle-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return (folder, try AppDatabase(path: folder.appendingPathComponent("shelfed.sqlite").path))
+    }
+
     /// The address range of this test program's machine code (its executable mapping).
     private static func programCode() throws -> (start: UInt, end: UInt) {
         let program = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
@@ -59,10 +65,8 @@ import Testing
     @Test func givesBackOncePerQuietSpellAfterStartAndAfterRequests() async throws {
         let activity = ServerActivity()
         let releases = NIOLockedValueBox(0)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("idle-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let (folder, database) = try Self.temporaryDatabase()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let database = try AppDatabase(path: folder.appendingPathComponent("shelfed.sqlite").path)
         var service = IdleMemoryService(activity: activity, database: database, logger: Logger(label: "test"))
         service.quiet = .milliseconds(100)
         service.startUp = .milliseconds(50)
@@ -97,11 +101,9 @@ import Testing
         #expect(releases.withLockedValue { $0 } == 3)
     }
 
-    @Test func theRealReleaseClosesIdleReadersAndTheDatabaseStillAnswers() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("idle-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    @Test func theRealReleaseDropsProgramPagesAndTheDatabaseStillAnswers() async throws {
+        let (folder, database) = try Self.temporaryDatabase()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let database = try AppDatabase(path: folder.appendingPathComponent("shelfed.sqlite").path)
         _ = try await UserStore(db: database).create(
             username: "ada", email: "ada@example.com", displayName: "Ada", passwordHash: "x", at: Date())
         let service = IdleMemoryService(activity: ServerActivity(), database: database, logger: Logger(label: "test"))

@@ -61,23 +61,21 @@ struct IdleMemoryService: Service {
         do {
             try await cancelWhenGracefulShutdown {
                 try await Task.sleep(for: startUp)
+                // Once start-up has settled, give back at once; after that, once each quiet spell is over.
+                var wait = Duration.zero
                 var givenBackAfter: ContinuousClock.Instant?
-                if activity.lastActivity.answering == 0 {
-                    givenBackAfter = activity.lastActivity.at
-                    let dropped = await release()
-                    logger.debug("Started: gave back \(dropped / 1024) KiB of program pages")
-                }
                 while true {
                     let (answering, lastActive) = activity.lastActivity
-                    let due = lastActive.advanced(by: quiet)
+                    let due = lastActive.advanced(by: wait)
                     if answering > 0 || givenBackAfter == lastActive {
                         try await Task.sleep(for: quiet)
                     } else if ContinuousClock.now < due {
                         try await Task.sleep(until: due, clock: .continuous)
                     } else {
                         givenBackAfter = lastActive
+                        wait = quiet
                         let dropped = await release()
-                        logger.debug("Quiet for \(quiet): gave back \(dropped / 1024) KiB of program pages")
+                        logger.debug("Quiet: gave back \(dropped / 1024) KiB of program pages")
                     }
                 }
             }
