@@ -193,6 +193,7 @@ extension AppDatabase {
         migrator.registerMigration("v27 house challenge", migrate: migrateToHouseChallenge)
         migrator.registerMigration("v28 recently finished index", migrate: migrateToRecentlyFinishedIndex)
         migrator.registerMigration("v29 backup runs", migrate: migrateToBackupRuns)
+        migrator.registerMigration("v30 category years", migrate: migrateToCategoryYears)
         return migrator
     }
 }
