@@ -100,7 +100,9 @@ import Testing
                                 updated_at, owner_user_id)
                             VALUES (?, '[]', '["Fantasy"]', ?, 'manual', '2024-01-01', '2024-01-01', ?)
                             """,
-                        arguments: [String(format: "Book %02d", number), number.isMultiple(of: 2) ? "2001" : "1950", user])
+                        arguments: [
+                            String(format: "Book %02d", number), number.isMultiple(of: 2) ? "2001" : "1950", user,
+                        ])
                     try db.execute(
                         sql: """
                             INSERT INTO user_book (user_id, book_id, shelf, favourite, rating, added_at, updated_at)
@@ -122,6 +124,9 @@ import Testing
             #expect(second.contains("61–70 of 70 books"))
             let beyond = try await alice.get(all + "&page=5")
             #expect(beyond.status == .ok && Self.cardTitles(beyond.text).isEmpty)
+            #expect(beyond.text.contains("This list ends on page 2."))
+            #expect(
+                beyond.text.contains(#"href="/shelves/read?category=Fantasy&amp;order=asc&amp;sort=title&amp;page=2""#))
         }
     }
 

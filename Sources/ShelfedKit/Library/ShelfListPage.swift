@@ -46,7 +46,13 @@ struct ShelfListPage: Sendable {
         }
         body += Self.sortForm(listPath: listPath, sort: sort, keeping: filters)
         body += Self.filterPanel(listPath: listPath, sort: sort, filters: filters)
-        if page.items.isEmpty {
+        if page.items.isEmpty, page.total > 0, let last = pagination.links.last {
+            // A kept link to a page the list no longer reaches: say so rather than call the list empty.
+            body += """
+                <section class="empty-state"><p>This list ends on page \(last.number).</p>\
+                <p><a class="button primary" href="\(last.path)">Go to page \(last.number)</a></p></section>\n
+                """
+        } else if page.items.isEmpty {
             body += "<section class=\"empty-state\"><p>\(emptyMessage)</p>"
             if !isFavourites {
                 body += """
