@@ -125,6 +125,7 @@ import Testing
             let beyond = try await alice.get(all + "&page=5")
             #expect(beyond.status == .ok && Self.cardTitles(beyond.text).isEmpty)
             #expect(beyond.text.contains("This list ends on page 2."))
+            #expect(beyond.text.contains(#"&amp;page=2" rel="prev">"#))
             #expect(
                 beyond.text.contains(#"href="/shelves/read?category=Fantasy&amp;order=asc&amp;sort=title&amp;page=2""#))
         }

@@ -20,7 +20,8 @@ struct Pagination: Sendable {
             return firstPage + (query.isEmpty ? "?" : "&") + "page=\(page)"
         }
         links = (1...pageCount).map { Link(number: $0, path: link($0), current: $0 == current) }
-        previousPath = current > 1 ? link(current - 1) : nil
+        // From a page past the end (a kept link to a list that has shrunk), "previous" is the last page there is.
+        previousPath = current > 1 ? link(min(current - 1, pageCount)) : nil
         nextPath = current < pageCount ? link(current + 1) : nil
         hasPages = pageCount > 1
         let first = min(total, (current - 1) * pageSize + 1)
