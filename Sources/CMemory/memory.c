@@ -7,9 +7,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-void shelfed_configure_malloc(int arenas, long mmap_threshold) {
+void shelfed_configure_malloc(int arenas, long mmap_threshold, long trim_threshold) {
     if (arenas > 0) mallopt(M_ARENA_MAX, arenas);
     if (mmap_threshold > 0) mallopt(M_MMAP_THRESHOLD, (int)mmap_threshold);
+    if (trim_threshold > 0) mallopt(M_TRIM_THRESHOLD, (int)trim_threshold);
 }
 
 void shelfed_release_free_memory(void) { malloc_trim(0); }

@@ -6,8 +6,9 @@
 /// Caps glibc's malloc arenas at `arenas` and makes every allocation of `mmap_threshold` bytes or more a mapping of
 /// its own, returned to the system as soon as it is freed. A fixed threshold also stops glibc raising it (and the
 /// trim threshold, to twice as much) after the first large block is freed, which left the encoder's 10–20 MB working
-/// arrays resident in an arena for good.
-void shelfed_configure_malloc(int arenas, long mmap_threshold);
+/// arrays resident in an arena for good. Free space of `trim_threshold` bytes or more at the top of an arena is
+/// given back at once; below that it waits for `shelfed_release_free_memory`. Each setting of 0 leaves glibc's own.
+void shelfed_configure_malloc(int arenas, long mmap_threshold, long trim_threshold);
 
 /// Hands the free pages malloc's arenas keep back to the system (glibc's malloc_trim).
 void shelfed_release_free_memory(void);
