@@ -23,6 +23,11 @@ struct RouteTests {
         #expect(Route.photoFile.link(7, "thumb") == "/photos/7/thumb")
         #expect(Route.searchVolume.link("a/b?c") == "/search/volumes/a%2Fb%3Fc")
         #expect(Paths.bookPhotos(3) == "/books/3/photos")
+        // The quick path for one id builds exactly what the general one does, for every route.
+        for route in Route.allCases {
+            #expect(route.link(Int64(9_876_543_210)) == route.link(filling: [Int64(9_876_543_210)]), "\(route)")
+        }
+        #expect(Route.bookFavourite.link(Int64(-3)) == "/books/-3/favourite")
         #expect(Route(endpointPath: RouterPath("/books/:id/photos").description) == .bookPhotos)
         #expect(
             Route.allCases.filter(\.takesStreamedUpload) == [

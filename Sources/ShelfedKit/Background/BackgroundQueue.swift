@@ -39,7 +39,7 @@ final class BackgroundQueue: Service, Sendable {
 
     func run() async throws {
         let logger = logger
-        try await cancelWhenGracefulShutdown {
+        await cancelWhenGracefulShutdown {
             await withTaskGroup(of: Void.self) { group in
                 for lane in self.lanes {
                     group.addTask { await lane.run(logger: logger) }

@@ -151,6 +151,28 @@ enum Route: String, CaseIterable, Sendable {
         return link.isEmpty ? "/" : link
     }
 
+    /// A link to this route with its one parameter an id: built from the text on either side of the parameter, as
+    /// digits never need escaping. A shelf page builds five of these for each of its sixty cards, and the general
+    /// path (an array of existentials, each segment looked at) was a tenth of the page's CPU.
+    func link(_ id: Int64) -> String {
+        guard let (before, after) = Self.aroundOneParameter[self] else { return link(filling: [id]) }
+        return before + String(id) + after
+    }
+
+    /// The text before and after the parameter, for the patterns with exactly one.
+    private static let aroundOneParameter: [Route: (String, String)] = {
+        var parts: [Route: (String, String)] = [:]
+        for route in allCases {
+            let segments = route.pattern.split(separator: "/").map(String.init)
+            guard let index = segments.firstIndex(where: { $0.hasPrefix(":") }),
+                segments.filter({ $0.hasPrefix(":") }).count == 1
+            else { continue }
+            let after = segments[(index + 1)...].map { "/" + $0 }.joined()
+            parts[route] = (segments[..<index].map { "/" + $0 }.joined() + "/", after)
+        }
+        return parts
+    }()
+
     /// Each pattern's segments, split once: links are built for every card of every page.
     private static let segments: [Route: [String]] = Dictionary(
         uniqueKeysWithValues: allCases.map { ($0, $0.pattern.split(separator: "/").map(String.init)) })
