@@ -25,7 +25,8 @@ public enum IdleMemory {
 
     /// glibc's malloc set for a small server, before any thread starts: four arenas (each thread that allocates would
     /// otherwise get one, each holding pages; two made staging an import 25 % slower), a fixed mmap threshold and a
-    /// trim threshold of its own. `MALLOC_ARENA_MAX`, `MALLOC_MMAP_THRESHOLD_` and `MALLOC_TRIM_THRESHOLD_`, when set, still win.
+    /// trim threshold of its own. `MALLOC_ARENA_MAX`, `MALLOC_MMAP_THRESHOLD_` and `MALLOC_TRIM_THRESHOLD_`, when
+    /// set, still win.
     public static func configureMalloc(environment: [String: String] = ProcessInfo.processInfo.environment) {
         shelfed_configure_malloc(
             environment["MALLOC_ARENA_MAX"] == nil ? 4 : 0,

@@ -49,8 +49,9 @@ extension AppDatabase {
         try db.execute(
             sql: """
                 ALTER TABLE book_category ADD COLUMN published_year INTEGER;
-                UPDATE book_category SET published_year =
-                    (SELECT CAST(substr(published_date, 1, 4) AS INTEGER) FROM book WHERE book.id = book_category.book_id);
+                UPDATE book_category SET published_year = (
+                    SELECT CAST(substr(published_date, 1, 4) AS INTEGER) FROM book
+                    WHERE book.id = book_category.book_id);
                 -- Serves a genre alone as well as the old (name, book_id) index did, which it replaces.
                 DROP INDEX book_category_by_name;
                 CREATE INDEX book_category_by_year ON book_category(name, published_year, book_id);
