@@ -90,10 +90,11 @@ import Testing
         try await app.run { client in
             let alice = WebSession(client)
             try await alice.register("alice")
-            // 70 books on Read: the even ones Fantasy from 2001, the odd ones Fantasy from 1950 (out of range).
+            // 70 books on Read, all rated 4, added in the reverse of their titles' order (so no id order is also the
+            // title order): the even-numbered ones Fantasy from 2001, the odd ones Fantasy from 1950 (out of range).
             try await app.database().write { db in
                 let user = try Int64.fetchOne(db, sql: "SELECT id FROM user WHERE username = 'alice'")
-                for number in 0..<70 {
+                for number in (0..<70).reversed() {
                     try db.execute(
                         sql: """
                             INSERT INTO book (title, authors, categories, published_date, source, created_at,
@@ -122,6 +123,12 @@ import Testing
             let second = try await alice.get(all + "&page=2").text
             #expect(Self.cardTitles(second) == (60..<70).map { String(format: "Book %02d", $0) })
             #expect(second.contains("61–70 of 70 books"))
+            // Equal ratings fall back to the newest entry first, across the page boundary too.
+            let tied = "/shelves/read?category=Fantasy&sort=rating&order=desc"
+            #expect(Self.cardTitles(try await alice.get(tied).text) == (0..<60).map { String(format: "Book %02d", $0) })
+            #expect(
+                Self.cardTitles(try await alice.get(tied + "&page=2").text)
+                    == (60..<70).map { String(format: "Book %02d", $0) })
             let beyond = try await alice.get(all + "&page=5")
             #expect(beyond.status == .ok && Self.cardTitles(beyond.text).isEmpty)
             #expect(beyond.text.contains("This list ends on page 2."))

@@ -25,13 +25,17 @@ public enum IdleMemory {
 
     /// glibc's malloc set for a small server, before any thread starts: four arenas (each thread that allocates would
     /// otherwise get one, each holding pages; two made staging an import 25 % slower), a fixed mmap threshold and a
-    /// trim threshold of its own. `MALLOC_ARENA_MAX`, `MALLOC_MMAP_THRESHOLD_` and `MALLOC_TRIM_THRESHOLD_`, when
-    /// set, still win.
+    /// trim threshold of its own. A setting made outside — `MALLOC_ARENA_MAX`, `MALLOC_MMAP_THRESHOLD_`,
+    /// `MALLOC_TRIM_THRESHOLD_` or the same in `GLIBC_TUNABLES` — still wins.
     public static func configureMalloc(environment: [String: String] = ProcessInfo.processInfo.environment) {
+        func chosen(_ variable: String, _ tunable: String) -> Bool {
+            environment[variable] != nil
+                || (environment["GLIBC_TUNABLES"]?.contains("glibc.malloc.\(tunable)=") ?? false)
+        }
         shelfed_configure_malloc(
-            environment["MALLOC_ARENA_MAX"] == nil ? 4 : 0,
-            environment["MALLOC_MMAP_THRESHOLD_"] == nil ? mmapThreshold : 0,
-            environment["MALLOC_TRIM_THRESHOLD_"] == nil ? trimThreshold : 0)
+            chosen("MALLOC_ARENA_MAX", "arena_max") ? 0 : 4,
+            chosen("MALLOC_MMAP_THRESHOLD_", "mmap_threshold") ? 0 : mmapThreshold,
+            chosen("MALLOC_TRIM_THRESHOLD_", "trim_threshold") ? 0 : trimThreshold)
     }
 
     /// Gives back malloc's free pages and the program's clean pages; returns the program bytes dropped.

@@ -11,7 +11,8 @@ extension LibraryStore {
     /// The most genres listed (a library imported from Open Library can name hundreds of subjects).
     static let maxGenres = 300
 
-    /// The genres of `userID`'s books, the largest first.
+    /// The genres of `userID`'s books, the largest first, each with the covers of its most recently published books
+    /// (read backwards along the genre's year index, so no genre's books are sorted).
     func genres(of userID: Int64) async throws -> [Genre] {
         try await db.read { db in
             let counted = try Row.fetchAll(
@@ -26,7 +27,8 @@ extension LibraryStore {
                 sql: """
                     SELECT book.cover_path FROM book_category JOIN user_book ON user_book.book_id = book_category.book_id
                     JOIN book ON book.id = book_category.book_id
-                    WHERE book_category.name = ? AND user_book.user_id = ? AND book.cover_path IS NOT NULL LIMIT 3
+                    WHERE book_category.name = ? AND user_book.user_id = ? AND book.cover_path IS NOT NULL
+                    ORDER BY book_category.published_year DESC LIMIT 3
                     """)
             return try counted.map { row in
                 let name: String = row[0]
