@@ -20,6 +20,8 @@ import Testing
             let tab = try await alice.get("/shelves/did-not-finish")
             #expect(tab.status == .ok && tab.text.contains("Ulysses"))
             #expect(tab.text.contains(#"href="/shelves/did-not-finish""#))
+            // Its card says where it was put down.
+            #expect(tab.text.contains("<span>Stopped 2026-03-15 at page 212</span>"))
             #expect(!(try await alice.get("/shelves/reading").text.contains("Ulysses")))
             var page = try await alice.get("/books/\(book)").text
             #expect(page.contains("You stopped reading it on 2026-03-15 at page 212 of 730."))
@@ -54,6 +56,7 @@ import Testing
             }
             #expect(entry?.shelf == .reading && entry?.stoppedAt == nil && entry?.stopReason == nil)
             #expect(entry?.currentPage == 212 && entry?.startedAt != nil)
+            #expect(!(try await alice.get("/shelves/reading").text.contains("Stopped")))
         }
     }
 

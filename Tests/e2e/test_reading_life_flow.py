@@ -35,6 +35,7 @@ def test_did_not_finish_with_a_reason(server, browser):
     driver.get(server + "/shelves")
     click_and_wait(driver, driver.find_element(By.CSS_SELECTOR, ".shelf-tabs a[href='/shelves/did-not-finish']"))
     assert title in [card.text for card in driver.find_elements(By.CSS_SELECTOR, ".card-title")]
+    assert "Stopped " in driver.find_element(By.CSS_SELECTOR, ".card-meta").text
     # The last tab, past a phone's edge in the sideways-scrolling row, is brought into view on its own page.
     assert driver.execute_script(
         "var r = document.querySelector('.shelf-tabs [aria-current=page]').getBoundingClientRect();"

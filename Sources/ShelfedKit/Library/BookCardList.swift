@@ -52,6 +52,7 @@ enum BookCardList {
         if let rating = item.rating { html += " \(Stars.html(rating))" }
         if let started = item.startedAt { html += " <span>Started \(started)</span>" }
         if let finished = item.finishedAt { html += " <span>Finished \(finished)</span>" }
+        if let stopped = item.stopSummary { html += " <span>\(stopped)</span>" }
         html += """
             </p><div class="card-actions"><button type="submit" formaction="\(Paths.bookFavourite(item.bookID))\(nearQuery)" \
             name="favourite" value="\(item.favourite ? "0" : "1")" class="star\(item.favourite ? " is-on" : "")" \

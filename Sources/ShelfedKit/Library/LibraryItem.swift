@@ -13,12 +13,17 @@ public struct LibraryItem: Sendable, Equatable {
     public let finishedAt: String?
     /// Out of 5 in quarter steps; nil when not rated.
     public let rating: Double?
+    /// Where a book on Did not finish was put down: the day, and the page or percent reached (shown on its card).
+    public let stoppedAt: String?
+    public let currentPage: Int?
+    public let currentPercent: Double?
 
     /// The columns `init(row:)` reads, in order, for a query over `user_book` joined to `book`.
     static let selection = """
         book.id, book.title, book.cover_path, user_book.shelf, user_book.favourite,
         user_book.started_at, user_book.finished_at,
-        book.author_names, user_book.rating
+        book.author_names, user_book.rating, user_book.stopped_at, user_book.current_page,
+        user_book.current_percent
         """
 
     init(row: Row) {
@@ -31,6 +36,9 @@ public struct LibraryItem: Sendable, Equatable {
         finishedAt = row[6]
         authors = row[7] ?? ""
         rating = row[8]
+        stoppedAt = row[9]
+        currentPage = row[10]
+        currentPercent = row[11]
     }
 
     init(_ entry: LibraryEntry) {
@@ -43,5 +51,20 @@ public struct LibraryItem: Sendable, Equatable {
         startedAt = entry.userBook.startedAt
         finishedAt = entry.userBook.finishedAt
         rating = entry.userBook.rating
+        stoppedAt = entry.userBook.stoppedAt
+        currentPage = entry.userBook.currentPage
+        currentPercent = entry.userBook.currentPercent
+    }
+
+    /// "Stopped 2026-03-02 at page 212" for a card on Did not finish; nil on any other shelf.
+    var stopSummary: String? {
+        guard shelf == .didNotFinish else { return nil }
+        var summary = "Stopped" + (stoppedAt.map { " \($0)" } ?? "")
+        if let currentPercent {
+            summary += " at \(ProgressValues.percentText(currentPercent)) %"
+        } else if let currentPage {
+            summary += " at page \(currentPage)"
+        }
+        return summary == "Stopped" ? nil : summary
     }
 }
