@@ -73,10 +73,11 @@ final class FakeBooksServer: Sendable {
 
     /// The settings that point Shelfed at this server, with short waits so tests stay quick. The timeout is the time
     /// an answer may take, not the time a test takes (only a hanging fake waits it out), so it allows for a loaded
-    /// two-core machine: at 500 ms a slow answer was sometimes retried and a request count came out one too many.
+    /// two-core machine: at 500 ms, and again at 2 s with 434 tests running at once, a slow answer was sometimes
+    /// retried and a request count came out one too many (tests of a hang set a shorter one).
     /// The page's wait is as generous, for the same reason: under CI's load three failed tries and the fallback once
     /// took longer than the real 2.5 s and a provider failure read as "slow" (a test that wants the wait sets it).
-    func settings(timeout: Duration = .seconds(2)) -> SearchSettings {
+    func settings(timeout: Duration = .seconds(8)) -> SearchSettings {
         SearchSettings(
             googleBooksURL: baseURL + "/books/v1", openLibraryURL: baseURL + "/ol",
             openLibraryCoversURL: baseURL + "/olcovers", timeout: timeout, pageWait: .seconds(10),
