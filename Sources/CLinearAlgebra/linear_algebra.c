@@ -16,13 +16,11 @@ static pthread_mutex_t library_lock = PTHREAD_MUTEX_INITIALIZER;
 static void *library;
 static int users;
 
+void shelfed_blas_limit_threads(void) { setenv("OPENBLAS_NUM_THREADS", "1", 0); }
+
 static int load(void) {
-    // Read by OpenBLAS when it starts: without it the library starts a thread per core at dlopen. `shelfed serve`
-    // (IdleMemory.configureProcess) and `make test` set it before any thread starts a process, so this is then a
-    // no-op: adding a variable here can move the environment while another thread starting a process (OCR) copies
-    // it, a crash seen once in a full test run. (Not in a C constructor: the static Swift runtime finds argv from
-    // the environment's address, and moving it there made every command run `serve`.)
-    setenv("OPENBLAS_NUM_THREADS", "1", 0);
+    // Normally a no-op by now (see the header): `shelfed serve` and `make test-swift` set it before any thread starts.
+    shelfed_blas_limit_threads();
     library = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_LOCAL);
     if (library == NULL) library = dlopen("libopenblas.so", RTLD_NOW | RTLD_LOCAL);
     if (library == NULL) return -1;

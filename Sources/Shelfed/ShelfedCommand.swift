@@ -22,7 +22,8 @@ struct Serve: AsyncParsableCommand {
         commandName: "serve", abstract: "Run the web server (the default). Stops gracefully on SIGTERM or SIGINT.")
 
     func run() async throws {
-        IdleMemory.configureProcess()
+        IdleMemory.configureMalloc()
+        TextEmbedder.configureProcess()
         let config = try AppConfig.fromEnvironment()
         let app = try await buildApplication(config: config)
         try await app.runService()

@@ -8,6 +8,12 @@
 /// and counts one more user of it. 0 on success, -1 when it is not installed or lacks a function used here.
 int shelfed_blas_start(void);
 
+/// Sets OPENBLAS_NUM_THREADS=1 (unless it is set), which OpenBLAS reads when it loads: without it, it starts a thread
+/// per core. Call it before any thread may start a process: adding a variable can move the environment while a
+/// thread starting a process copies it, a crash seen once in a full test run. Not from a C constructor either: the
+/// static Swift runtime finds argv from the environment's address, and moving it there made every command `serve`.
+void shelfed_blas_limit_threads(void);
+
 /// Counts one user fewer; the last one unloads OpenBLAS, so an idle server gives back the buffers it keeps. No
 /// `shelfed_sgemm` may be under way for a user that has stopped.
 void shelfed_blas_stop(void);

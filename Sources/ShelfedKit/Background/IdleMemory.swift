@@ -38,13 +38,6 @@ public enum IdleMemory {
             chosen("MALLOC_TRIM_THRESHOLD_", "trim_threshold") ? 0 : trimThreshold)
     }
 
-    /// Settings the server's process needs before any of its threads start another process: malloc's, and
-    /// OpenBLAS's single thread (set here, once, rather than when the model first opens — see CLinearAlgebra).
-    public static func configureProcess(environment: [String: String] = ProcessInfo.processInfo.environment) {
-        configureMalloc(environment: environment)
-        setenv("OPENBLAS_NUM_THREADS", "1", 0)
-    }
-
     /// Gives back malloc's free pages and the program's clean pages; returns the program bytes dropped.
     @discardableResult
     static func release() -> Int {

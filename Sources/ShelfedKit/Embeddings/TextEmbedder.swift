@@ -13,6 +13,10 @@ import NIOPosix
 /// pages leave. The weights are read-only and shared by both. When the model folder is missing or damaged the embedder says why once and every
 /// caller falls back to keywords; nothing here ever stops the server.
 public final class TextEmbedder: Sendable {
+    /// Limits OpenBLAS to one thread for the whole process, before the server's threads start any process
+    /// (`shelfed_blas_limit_threads` says why it must be this early).
+    public static func configureProcess() { shelfed_blas_limit_threads() }
+
     public static let modelID = "all-MiniLM-L6-v2"
     public static let dimensions = MiniLMEncoder.hidden
     /// sha256 of the weights DESIGN §14 records; checked once, the first time the model is opened.

@@ -65,13 +65,10 @@ extension BookPage {
 
         init(_ entry: LibraryEntry, typedReason: String? = nil, error: String? = nil) {
             let userBook = entry.userBook
-            var summary = userBook.stoppedAt.map { "You stopped reading it on \($0)" } ?? "You stopped reading it"
-            if let percent = userBook.currentPercent {
-                summary += " at \(ProgressValues.percentText(percent)) %"
-            } else if let page = userBook.currentPage {
-                summary += " at page \(page)" + (entry.book.pageCount.map { " of \($0)" } ?? "")
-            }
-            self.summary = summary + "."
+            let stoppedOn = userBook.stoppedAt.map { " on \($0)" } ?? ""
+            let position = ProgressValues.position(
+                percent: userBook.currentPercent, page: userBook.currentPage, pageCount: entry.book.pageCount)
+            summary = "You stopped reading it\(stoppedOn)" + (position.map { " at \($0)" } ?? "") + "."
             formPath = Paths.bookStop(entry.book.id!)
             reasonValue = typedReason ?? userBook.stopReason ?? ""
             reasonError = error

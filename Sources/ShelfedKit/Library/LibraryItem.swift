@@ -58,13 +58,8 @@ public struct LibraryItem: Sendable, Equatable {
 
     /// "Stopped 2026-03-02 at page 212" for a card on Did not finish; nil on any other shelf.
     var stopSummary: String? {
-        guard shelf == .didNotFinish else { return nil }
-        var summary = "Stopped" + (stoppedAt.map { " \($0)" } ?? "")
-        if let currentPercent {
-            summary += " at \(ProgressValues.percentText(currentPercent)) %"
-        } else if let currentPage {
-            summary += " at page \(currentPage)"
-        }
-        return summary == "Stopped" ? nil : summary
+        let position = ProgressValues.position(percent: currentPercent, page: currentPage)
+        guard shelf == .didNotFinish, stoppedAt != nil || position != nil else { return nil }
+        return "Stopped" + (stoppedAt.map { " \($0)" } ?? "") + (position.map { " at \($0)" } ?? "")
     }
 }

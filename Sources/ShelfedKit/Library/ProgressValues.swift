@@ -77,6 +77,12 @@ struct ProgressValues: Sendable, Equatable {
         return errors.isEmpty ? .success(values) : .failure(errors)
     }
 
+    /// Where a reader is in a book, or stopped: "45 %", "page 212" or "page 212 of 730"; nil when nothing was saved.
+    static func position(percent: Double?, page: Int?, pageCount: Int? = nil) -> String? {
+        if let percent { return "\(percentText(percent)) %" }
+        return page.map { "page \($0)" + (pageCount.map { " of \($0)" } ?? "") }
+    }
+
     /// "45" or "45.5".
     static func percentText(_ percent: Double) -> String {
         percent == percent.rounded() ? String(Int(percent)) : String(format: "%.1f", percent)

@@ -160,18 +160,11 @@ enum Route: String, CaseIterable, Sendable {
     }
 
     /// The text before and after the parameter, for the patterns with exactly one.
-    private static let aroundOneParameter: [Route: (String, String)] = {
-        var parts: [Route: (String, String)] = [:]
-        for route in allCases {
-            let segments = route.pattern.split(separator: "/").map(String.init)
-            guard let index = segments.firstIndex(where: { $0.hasPrefix(":") }),
-                segments.filter({ $0.hasPrefix(":") }).count == 1
-            else { continue }
-            let after = segments[(index + 1)...].map { "/" + $0 }.joined()
-            parts[route] = (segments[..<index].map { "/" + $0 }.joined() + "/", after)
-        }
-        return parts
-    }()
+    private static let aroundOneParameter: [Route: (String, String)] = segments.compactMapValues { parts in
+        let parameters = parts.indices.filter { parts[$0].hasPrefix(":") }
+        guard parameters.count == 1, let index = parameters.first else { return nil }
+        return (parts[..<index].map { "/" + $0 }.joined() + "/", parts[(index + 1)...].map { "/" + $0 }.joined())
+    }
 
     /// Each pattern's segments, split once: links are built for every card of every page.
     private static let segments: [Route: [String]] = Dictionary(
