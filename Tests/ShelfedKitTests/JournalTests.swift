@@ -71,6 +71,7 @@ import Testing
                 (["page": "12", "percent": "5"], "Give a page or a percent, not both."),
                 (["page": "12", "read_on": "2026-03-16"], "That day is still to come"),
                 (["page": "12", "read_on": "2026-02-30"], "Use a date like 2024-03-17."),
+                (["page": "12", "read_on": "0001-01-01"], "a journal starts in 1900 at the earliest"),
                 (["page": "12", "note": String(repeating: "n", count: 2_001)], "A note can be at most 2000"),
                 (["page": "12", "note": "bell\u{7}"], "control characters"),
             ] {
@@ -96,6 +97,12 @@ import Testing
                 "/journal/\(tenth)", ["page": "150", "read_on": "2026-03-11", "note": "Lydgate arrives."])
             #expect(edited.status == .seeOther)
             #expect(try Self.journal(app, book: book).contains { $0["note"] as String? == "Lydgate arrives." })
+            // A cleared date keeps the entry's day instead of moving it to today.
+            _ = try await web.post("/journal/\(tenth)", ["page": "151", "read_on": "", "note": "Lydgate arrives."])
+            #expect(
+                try Self.journal(app, book: book).contains {
+                    $0["page"] as Int? == 151 && $0["read_on"] as String == "2026-03-11"
+                })
             let ask = try await web.get("/journal/\(eighth)/delete")
             #expect(ask.text.contains("Delete this journal entry?") && ask.text.contains("2026-03-08: page 40"))
             #expect(try await web.post("/journal/\(eighth)/delete").status == .seeOther)
@@ -157,6 +164,15 @@ import Testing
             let after = try await web.get("/").text
             #expect(after.contains("Page 100 of 400 · 25 %") && after.contains("45.6 %"))
             #expect(try await web.post("/books/\(ebook)/progress", ["percent": "101"]).text.contains("from 0 to 100"))
+            #expect(try await web.post("/books/\(ebook)/progress", ["percent": "1e2"]).text.contains("from 0 to 100"))
+            // Both given on a book read by percent: said beside the percent field, the one the form shows.
+            let both = try await web.post("/books/\(ebook)/progress", ["page": "30", "percent": "40"])
+            #expect(both.status == .unprocessableContent && both.text.contains("Give a page or a percent, not both."))
+            // A decimal comma is read as a point, and 99.96 % is not rounded up to a finished book.
+            _ = try await web.post("/books/\(ebook)/progress", ["percent": "55,5"])
+            #expect(try Self.entry(app, book: ebook)["current_percent"] as Double? == 55.5)
+            _ = try await web.post("/books/\(ebook)/progress", ["percent": "99.96"])
+            #expect(try Self.entry(app, book: ebook)["current_percent"] as Double? == 99.9)
             let bookPage = try await web.get("/books/\(ebook)").text
             #expect(bookPage.contains("How far, in percent") && !bookPage.contains("I'm on page"))
         }
@@ -194,6 +210,23 @@ import Testing
             let emmaEntry = try #require(export.books.first { $0.title == "Emma" })
             #expect(emmaEntry.journal.map(\.page) == [50, 120, 100] && emmaEntry.currentPage == 100)
             #expect(export.books.first { $0.title == "Dune" }?.journal.last?.percent == 10)
+        }
+    }
+
+    @Test func aTypoPutRightTheSameDayCountsOnlyThePagesRead() async throws {
+        let app = TestApp()
+        try await app.run { client in
+            let web = WebSession(client)
+            try await web.register("alice")
+            let book = try await web.addBook(["title": "Middlemarch", "page_count": "100", "shelf": "reading"])
+            // "90" was meant to be "9"; later that day the reader was on page 20; the next day on 30.
+            for (page, day) in [("90", "2026-03-10"), ("9", "2026-03-10"), ("20", "2026-03-10"), ("30", "2026-03-11")] {
+                #expect(
+                    try await web.post("/books/\(book)/progress", ["page": page, "read_on": day]).status == .seeOther)
+            }
+            let statistics = try await StatisticsStore(db: app.database()).journal(of: 1, today: "2026-03-11")
+            #expect(statistics.pagesThisWeek == 30)
+            #expect(statistics.weeks.last?.pages == 30)
         }
     }
 }

@@ -21,6 +21,13 @@ import Testing
                     + String(repeating: "x", count: 30) + "&category=" + String(repeating: "y", count: 201)
                     + "&author=%00"))
         #expect(hostile.isEmpty)
+        #expect(
+            hostile.leftOut == [
+                "author", "genre", "published from", "published up to", "language", "owned", "rated at least",
+                "favourites only",
+            ])
+        let backwards = LibraryFilters(query: FormFields(urlEncoded: "year_from=2000&year_to=1900&owned="))
+        #expect(backwards.yearFrom == 1900 && backwards.yearTo == 2000 && backwards.leftOut.isEmpty)
         let good = LibraryFilters(
             query: FormFields(urlEncoded: "year_from=1990&year_to=2000&rating=3.75&owned=0&favourite=1&category=Sci-Fi")
         )
@@ -57,6 +64,14 @@ import Testing
             #expect(Self.cardTitles(fantasy) == ["New Fantasy", "Old Fantasy"], "\(fantasy.count)")
             #expect(
                 fantasy.contains(#"aria-label="Remove the filter Genre: fantasy""#) && fantasy.contains("Clear all"))
+            #expect(!fantasy.contains("Not used, because"))
+            // What the list cannot take is named; what it does not know is not copied into every card's links.
+            let padded = try await alice.get(
+                "/shelves?category=fantasy&year_from=abc&junk=" + String(repeating: "z", count: 5_000)
+            ).text
+            #expect(Self.cardTitles(padded) == ["New Fantasy", "Old Fantasy"])
+            #expect(padded.contains("cannot take: published from."))
+            #expect(!padded.contains("zzzz") && padded.count < fantasy.count + 1_000)
             // Genre + years + rating, on the Read shelf; the sort form and the page links keep them.
             let narrowPath = "/shelves/read?category=Fantasy&year_from=2000&year_to=2020&rating=4"
             let narrow = try await alice.get(narrowPath).text

@@ -80,7 +80,7 @@ struct ProfileTests {
             let older = try await web.get("/profile?year=2024").text
             #expect(older.contains("Your reading in 2024"))
             #expect(older.contains("<option value=\"2024\" selected>"))
-            #expect(older.contains("<strong>1</strong> books finished"))
+            #expect(older.contains("<strong>1</strong> book finished"))
         }
     }
 

@@ -34,6 +34,7 @@ import Testing
                 (["page": 1, "percent": 1], 422), ([:], 422), (["page": 1, "read_on": "2026-03-16"], 422),
                 (["page": 1, "read_on": "yesterday"], 422), (["page": "twelve"], 400),
                 (["page": 1e30], 400), (["page": 1, "note": String(repeating: "x", count: 2_001)], 422),
+                (["page": 1, "read_on": "0001-01-01"], 422),
             ] {
                 let refused = try await api.send(.post, "/api/v1/books/\(book)/progress", json: body)
                 #expect(refused.status.code == status, "\(body)")
@@ -44,6 +45,9 @@ import Testing
                 .patch, "/api/v1/progress/\(entryID)", json: ["page": 150, "read_on": "2026-03-11"])
             #expect(edited.status == .ok && edited.json?["page"] as? Int == 150)
             #expect(edited.json?["note"] is NSNull && edited.json?["book_id"] as? Int == Int(book))
+            // The whole entry again, without a day: it keeps its own.
+            let dayKept = try await api.send(.patch, "/api/v1/progress/\(entryID)", json: ["page": 150])
+            #expect(dayKept.status == .ok && dayKept.json?["read_on"] as? String == "2026-03-11")
             let listed = try await api.get("/api/v1/books/\(book)/progress")
             #expect(listed.json?["entry_count"] as? Int == 1)
             #expect(((listed.json?["progress"] as? [String: Any])?["page"] as? Int) == 150)

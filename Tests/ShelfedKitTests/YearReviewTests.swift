@@ -53,7 +53,9 @@ import Testing
 
             // The earlier read of Middlemarch makes 2025 a year with reading.
             let earlier = try await alice.get("/profile/year/2025").text
-            #expect(earlier.contains("<strong>1</strong> books finished") && earlier.contains("Middlemarch"))
+            #expect(earlier.contains("<strong>1</strong> book finished") && earlier.contains("Middlemarch"))
+            // A book without a cover is a tile with its title, not a blank placeholder.
+            #expect(earlier.contains("<span class=\"cover-tile\">Middlemarch</span>"))
             #expect(try await alice.get("/profile").text.contains(#"href="/profile/year/2026""#))
 
             // A year with nothing is a page that says so; a year that cannot be is a 404.

@@ -59,6 +59,34 @@
     });
   });
 
+  // ↑ and ↓ move the book on the page and tell the server in the background, so the page does not reload and the
+  // keyboard's place is kept (focus stays on the button pressed, or its twin once the book reaches an end). A move
+  // past the first or last book of the page is left to the form, which opens the page the book lands on.
+  list.addEventListener("click", function (event) {
+    var button = event.target.closest("button[name=direction]");
+    if (!button || button.disabled) { return; }
+    var item = button.closest("li.list-book");
+    var all = items();
+    var index = all.indexOf(item);
+    var up = button.value === "up";
+    var neighbour = all[index + (up ? -1 : 1)];
+    if (!item || !neighbour) { return; }
+    event.preventDefault();
+    var start = firstPlace();
+    if (up) { list.insertBefore(item, neighbour); } else { list.insertBefore(neighbour, item); }
+    renumber(start);
+    var twin = item.querySelector("button[value=" + (up ? "down" : "up") + "]");
+    (button.disabled && twin ? twin : button).focus();
+    var body = new URLSearchParams();
+    body.set("_csrf", csrf);
+    body.set("direction", button.value);
+    fetch(button.getAttribute("formaction"), {
+      method: "POST", body: body, credentials: "same-origin", headers: { "Accept": "application/json" }
+    }).then(function (response) {
+      if (!response.ok) { window.location.reload(); }
+    }, function () { window.location.reload(); });
+  });
+
   // The numbers and the ↑/↓ buttons follow the new order, so what the page says stays true.
   function renumber(start) {
     var all = items();

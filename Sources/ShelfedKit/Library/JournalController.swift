@@ -72,7 +72,7 @@ struct JournalController: Sendable {
         let (entry, book) = try await requireEntry(context)
         var request = request
         let typed = Self.typed(try await request.formFields())
-        switch values(typed, for: book) {
+        switch values(typed, for: book, keepingDay: entry.readOn) {
         case .failure(let errors):
             let page = JournalEntryPage(context: context, entry: entry, book: book, typed: typed, errors: errors)
             return try renderer.render(page, template: "library/journal-entry", status: .unprocessableContent)
@@ -104,14 +104,15 @@ struct JournalController: Sendable {
                 Paths.book(book.book.id!), adding: [("saved", "journal-deleted")], anchor: "progress-heading"))
     }
 
-    private func values(_ typed: JournalSection.Typed, for entry: LibraryEntry)
+    /// `keepingDay`: an edited entry's day, kept when the date field is cleared.
+    private func values(_ typed: JournalSection.Typed, for entry: LibraryEntry, keepingDay: String? = nil)
         -> Result<ProgressValues, FieldErrors>
     {
         ProgressValues.parse(
             readOn: typed.readOn, page: typed.page, percent: typed.percent, note: typed.note,
             pageCount: entry.book.pageCount,
             byPercent: entry.userBook.readsByPercent,
-            today: clock.today())
+            keepingDay: keepingDay, today: clock.today())
     }
 
     private func refused(

@@ -14,6 +14,9 @@ struct LibraryFilters: Sendable, Equatable {
     var owned: Bool?
     var minRating: Double?
     var favourite = false
+    /// What the address asked for but could not be used (too long, not a number, out of range), by the form's
+    /// labels, so the page can say it was left out instead of quietly showing everything.
+    var leftOut: [String] = []
 
     static let maxTextLength = 200
 
@@ -24,14 +27,31 @@ struct LibraryFilters: Sendable, Equatable {
         category = Self.text(query["category"])
         yearFrom = query["year_from"].flatMap { BoundedNumber.parse($0, in: BoundedNumber.year) }
         yearTo = query["year_to"].flatMap { BoundedNumber.parse($0, in: BoundedNumber.year) }
+        // "From 2000 up to 1900" means the years between.
+        if let from = yearFrom, let to = yearTo, from > to { (yearFrom, yearTo) = (to, from) }
         language = Self.text(query["language"]).flatMap { $0.count <= 20 ? $0 : nil }
         format = Self.text(query["format"])
         owned = query["owned"].flatMap { $0 == "1" ? true : $0 == "0" ? false : nil }
         minRating = query["rating"].flatMap(Self.rating)
         favourite = query["favourite"] == "1"
+        let given: [(String, String, Bool)] = [
+            ("author", "author", author != nil), ("category", "genre", category != nil),
+            ("year_from", "published from", yearFrom != nil), ("year_to", "published up to", yearTo != nil),
+            ("language", "language", language != nil), ("format", "format", format != nil),
+            ("owned", "owned", owned != nil), ("rating", "rated at least", minRating != nil),
+            ("favourite", "favourites only", favourite),
+        ]
+        for (key, label, used) in given where !used {
+            if let text = query[key], !text.trimmingCharacters(in: .whitespaces).isEmpty { leftOut.append(label) }
+        }
     }
 
-    var isEmpty: Bool { self == LibraryFilters() }
+    /// No filter in use (what was left out does not count).
+    var isEmpty: Bool {
+        var used = self
+        used.leftOut = []
+        return used == LibraryFilters()
+    }
 
     /// A rating bound as the star input writes it: 0.25 to 5 in quarter steps.
     static func rating(_ text: String) -> Double? {

@@ -60,8 +60,7 @@ struct ListController: Sendable {
         chrome.toast = try await ActionNotice.toast(
             for: request, context: context, library: library, today: clock.today())
         var page = ListPage(
-            chrome: chrome, list: list, items: items, total: total, pageNumber: pageNumber, filters: filters,
-            returnTo: ActionNotice.link(request.uri.description))
+            chrome: chrome, list: list, items: items, total: total, pageNumber: pageNumber, filters: filters)
         page.sharing = ShareSwitch(
             try await sharing.shareState(ofList: list.id, of: context.userID), formPath: Paths.listShare(list.id),
             housePath: Paths.houseList(list.id), noun: "list")

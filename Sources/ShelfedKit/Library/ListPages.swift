@@ -70,7 +70,7 @@ struct ListPage: Sendable {
 
     init(
         chrome: PageChrome, list: ReadingList, items: [ReadingListItem], total: Int, pageNumber: Int,
-        filters: LibraryFilters, returnTo: String
+        filters: LibraryFilters
     ) {
         self.chrome = chrome
         name = list.name
@@ -101,7 +101,8 @@ struct ListPage: Sendable {
             Pagination(
                 path: path, query: filters.query, current: pageNumber, total: total, pageSize: LibraryStore.pageSize
             ).html
-        self.returnTo = returnTo
+        // Back to this page as the list understood it, not the address as typed (see ShelfListPage).
+        returnTo = Pagination.link(path, query: filters.query, page: pageNumber)
     }
 }
 

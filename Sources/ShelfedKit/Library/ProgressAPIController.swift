@@ -136,7 +136,8 @@ struct ProgressAPIController: Sendable {
         let (entry, book) = try await requireEntry(context)
         let body = try await JSONBody.decode(Body.self, from: request)
         _ = try await journal.update(
-            entry.id, with: try values(body, for: book), userID: context.userID, now: clock.now())
+            entry.id, with: try values(body, for: book, keepingDay: entry.readOn), userID: context.userID,
+            now: clock.now())
         guard let (changed, bookID) = try await journal.entry(entry.id, of: context.userID) else {
             throw HTTPError(.notFound, message: "There is no such journal entry.")
         }
@@ -150,12 +151,15 @@ struct ProgressAPIController: Sendable {
         return Response(status: .noContent)
     }
 
-    private func values(_ body: Body, for entry: LibraryEntry) throws -> ProgressValues {
+    /// `keepingDay`: an edited entry's day, kept when the body gives none.
+    private func values(_ body: Body, for entry: LibraryEntry, keepingDay: String? = nil) throws -> ProgressValues {
         let result = ProgressValues.parse(
-            readOn: body.readOn, page: body.page.map(String.init), percent: body.percent.map { String($0) },
+            readOn: body.readOn, page: body.page.map(String.init),
+            // Written out in plain digits (a JSON number may arrive as 1e-05), which is all the form's parser takes.
+            percent: body.percent.map { String(format: "%.6f", $0) },
             note: body.note, pageCount: entry.book.pageCount,
             byPercent: entry.userBook.readsByPercent,
-            today: clock.today())
+            keepingDay: keepingDay, today: clock.today())
         switch result {
         case .success(let values): return values
         case .failure(let errors): throw HTTPError(.unprocessableContent, message: errors.summary)

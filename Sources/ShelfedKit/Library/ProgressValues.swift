@@ -2,7 +2,8 @@ import Foundation
 
 /// A progress update as the journal keeps it, checked from what was typed (the book page's form, the home page's
 /// one-field form, the API) against the book and the calendar. What a person would expect:
-/// - the day is today unless given; a day still to come is refused; a day before the start moves the start back;
+/// - the day is today unless given (an edited entry keeps its own); a day still to come, or before 1900, is refused;
+///   a day before the start moves the start back;
 /// - a page past the book's last page is refused (the page count may be wrong: the message says where to fix it);
 /// - going backwards is allowed (re-reading a chapter, a typo put right); pages read only count forward progress.
 struct ProgressValues: Sendable, Equatable {
@@ -12,6 +13,8 @@ struct ProgressValues: Sendable, Equatable {
     var note: String?
 
     static let maxNoteLength = 2_000
+    /// The earliest day a journal takes: an older one is a slip of the date picker, and would become the book's start.
+    static let earliestDay = "1900-01-01"
     static let pages = 0...BoundedNumber.pageCount.upperBound
 
     /// Whether a book's progress is a percent rather than a page: it was tracked in percent already, or its format
@@ -25,16 +28,19 @@ struct ProgressValues: Sendable, Equatable {
     }
 
     /// The values, or what is wrong with each field (`read_on`, `page`, `percent`, `note`), from the typed text.
+    /// `keepingDay` is the day an edited entry had: left empty, the date stays what it was rather than becoming today.
     static func parse(
         readOn: String?, page: String?, percent: String?, note: String?, pageCount: Int?, byPercent: Bool,
-        today: String
+        keepingDay: String? = nil, today: String
     ) -> Result<ProgressValues, FieldErrors> {
         var errors = FieldErrors()
-        let day = clean(readOn) ?? today
+        let day = clean(readOn) ?? keepingDay ?? today
         if !CalendarDate.isValidDay(day) {
             errors["read_on"] = "Use a date like 2024-03-17."
         } else if day > today {
             errors["read_on"] = "That day is still to come: the date can be today at the latest."
+        } else if day < earliestDay {
+            errors["read_on"] = "Check the year: a journal starts in 1900 at the earliest."
         }
         var values = ProgressValues(readOn: day)
         switch (clean(page), clean(percent?.replacingOccurrences(of: "%", with: ""))) {
@@ -45,7 +51,8 @@ struct ProgressValues: Sendable, Equatable {
                 errors["page"] = "Say which page you are on."
             }
         case (.some, .some):
-            errors["page"] = "Give a page or a percent, not both."
+            // Said beside the field the form shows, so the message is seen.
+            errors[byPercent ? "percent" : "page"] = "Give a page or a percent, not both."
         case (let text?, nil):
             if let number = BoundedNumber.parse(text, in: pages) {
                 if let pageCount, number > pageCount {
@@ -59,8 +66,10 @@ struct ProgressValues: Sendable, Equatable {
                 errors["page"] = "Type the page number as a whole number, like 120."
             }
         case (nil, let text?):
-            if let number = Double(text), number.isFinite, (0...100).contains(number) {
-                values.percent = (number * 10).rounded() / 10
+            if let number = percentNumber(text) {
+                // Kept to a tenth; 99.96 % stays short of the end instead of becoming 100 %, a finished book.
+                let tenth = (number * 10).rounded() / 10
+                values.percent = tenth == 100 && number < 100 ? 99.9 : tenth
             } else {
                 errors["percent"] = "Give a percent from 0 to 100, like 45."
             }
@@ -86,6 +95,19 @@ struct ProgressValues: Sendable, Equatable {
     /// "45" or "45.5".
     static func percentText(_ percent: Double) -> String {
         percent == percent.rounded() ? String(Int(percent)) : String(format: "%.1f", percent)
+    }
+
+    /// A percent as typed, "45", "45.5" or "45,5" (a phone set to a language that writes a decimal comma), 0 to 100;
+    /// nil for anything else, such as "1e2".
+    static func percentNumber(_ text: String) -> Double? {
+        let point = UInt8(ascii: ".")
+        let digits = text.replacingOccurrences(of: ",", with: ".")
+        guard digits.utf8.count <= 12,
+            digits.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || $0 == point }),
+            digits.utf8.filter({ $0 == point }).count <= 1,
+            let number = Double(digits), (0...100).contains(number)
+        else { return nil }
+        return number
     }
 
     private static func clean(_ text: String?) -> String? {

@@ -70,7 +70,7 @@ struct ShelfController: Sendable {
             userID: context.userID, library: library, csrfToken: context.csrfToken, today: clock.today())
         let listPage = ShelfListPage(
             chrome: chrome, heading: heading, tabs: isFavourites ? [] : tabs, page: books, pageNumber: pageNumber,
-            sort: sort, listPath: path, returnTo: ActionNotice.link(request.uri.description),
+            sort: sort, listPath: path,
             emptyMessage: filters.isEmpty ? empty : "No books here match these filters.", isFavourites: isFavourites,
             filters: filters)
         return try renderer.render(body: listPage.body, chrome: listPage.chrome, template: "library/list")

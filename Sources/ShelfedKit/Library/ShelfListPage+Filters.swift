@@ -19,6 +19,12 @@ extension ShelfListPage {
             html +=
                 "<a class=\"chip\" href=\"\(Pagination.link(listPath, query: sortQuery, page: 1))\">Clear all</a></p>\n"
         }
+        if !filters.leftOut.isEmpty {
+            html += """
+                <p class="notice filters-left-out" role="status">Not used, because the link gave a value this list \
+                cannot take: \(filters.leftOut.joined(separator: ", ")). Choose again under “Filter this list”.</p>\n
+                """
+        }
         let years = (filters.yearFrom.map(String.init) ?? "", filters.yearTo.map(String.init) ?? "")
         html += """
             <details class="filters"><summary>Filter this list</summary>

@@ -16,14 +16,18 @@ struct ShelfListPage: Sendable {
 
     init(
         chrome: PageChrome, heading: String, tabs: [Tab], page: LibraryStore.Page, pageNumber: Int,
-        sort: LibrarySort, listPath: String, returnTo: String, emptyMessage: String, isFavourites: Bool = false,
+        sort: LibrarySort, listPath: String, emptyMessage: String, isFavourites: Bool = false,
         filters: LibraryFilters = .init()
     ) {
         self.chrome = chrome
         let sortQuery = ["sort": sort.key.rawValue, "order": sort.order.rawValue]
+        let listQuery = sortQuery.merging(filters.query) { $1 }
         let pagination = Pagination(
-            path: listPath, query: sortQuery.merging(filters.query) { $1 }, current: pageNumber,
-            total: page.total, pageSize: LibraryStore.pageSize)
+            path: listPath, query: listQuery, current: pageNumber, total: page.total, pageSize: LibraryStore.pageSize)
+        // Back to this page as the list understood it, not the address as typed: every card repeats it, so a
+        // padded query string would be copied sixty times over (and the default sort is left out, for the same reason).
+        let returnTo = Pagination.link(
+            listPath, query: sort == LibrarySort() ? filters.query : listQuery, page: pageNumber)
         var body: HTMLFragment = """
             <div class="list-header"><h1>\(heading)</h1><span class="header-actions">\
             <a class="button" href="\(Paths.scan)">Scan a barcode</a> \

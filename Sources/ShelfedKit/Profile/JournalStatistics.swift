@@ -2,9 +2,10 @@ import Foundation
 import GRDB
 
 /// What the reading journal adds up to: pages read per week and per month, and the streak of days in a row with an
-/// update. Pages read are forward progress only — each entry's page less the one before it in the same book (a
-/// page typed lower, re-reading a chapter, counts nothing); an entry in percent counts as pages when the book has a
-/// page count.
+/// update. Pages read are forward progress only: a book's place at the end of a day (its last entry that day) less
+/// its place at the end of the day before it was updated. So a typo put right the same day ("90", then "9", then
+/// "20") counts 20, not 101; a page typed lower on a later day, or a chapter read again, counts nothing. An entry in
+/// percent counts as pages when the book has a page count.
 struct JournalStatistics: Sendable, Equatable {
     struct Period: Sendable, Equatable {
         /// The week's Monday, or the month as `yyyy-mm`.
@@ -41,10 +42,22 @@ struct JournalStatistics: Sendable, Equatable {
         var pages: [Int: Int] = [:]
         var days = Set<Int>()
         var book: Int64 = -1
-        var previous = 0
+        // The book's place at the end of the last day before `placeDay`, and its place so far on `placeDay`.
+        var endOfDayBefore = 0
+        var placeDay: Int?
+        var place = 0
+        func closeDay() {
+            guard let day = placeDay else { return }
+            pages[day, default: 0] += max(0, place - endOfDayBefore)
+            endOfDayBefore = place
+            placeDay = nil
+        }
         while let row = try rows.next() {
             let entryBook: Int64 = row[0]
-            if entryBook != book { (book, previous) = (entryBook, 0) }
+            if entryBook != book {
+                closeDay()
+                (book, endOfDayBefore) = (entryBook, 0)
+            }
             guard let day = dayNumber(row[1]) else { continue }
             days.insert(day)
             let pageCount = (row[4] as Int?).flatMap { BoundedNumber.pageCount.contains($0) ? $0 : nil }
@@ -54,9 +67,10 @@ struct JournalStatistics: Sendable, Equatable {
                     pageCount.map { Int((percent / 100 * Double($0)).rounded()) }
                 }
             guard let page else { continue }
-            pages[day, default: 0] += max(0, page - previous)
-            previous = page
+            if placeDay != day { closeDay() }
+            (placeDay, place) = (day, page)
         }
+        closeDay()
         return (pages, days)
     }
 

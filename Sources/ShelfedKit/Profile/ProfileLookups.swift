@@ -22,7 +22,9 @@ extension ProfilePage: MustacheParent {
         case "yearOptions": self.yearOptions
         case "isCurrentYear": self.isCurrentYear
         case "booksFinished": self.booksFinished
+        case "booksFinishedNoun": self.booksFinished == 1 ? "book finished" : "books finished"
         case "pagesRead": self.pagesRead
+        case "pagesReadNoun": self.pagesRead == 1 ? "page read" : "pages read"
         case "averageLength": self.averageLength
         case "hasFinished": self.hasFinished
         case "monthsChart": self.monthsChart
@@ -37,6 +39,7 @@ extension ProfilePage: MustacheParent {
         case "goalError": self.goalError
         case "journal": self.journal
         case "allTimeBooks": self.allTimeBooks
+        case "allTimeBooksNoun": self.allTimeBooks == 1 ? "book read" : "books read"
         case "allTimePages": self.allTimePages
         case "yearsActive": self.yearsActive
         case "readWithoutDate": self.readWithoutDate

@@ -25,7 +25,8 @@ struct YearReviewPage: Sendable {
     struct Cover: Sendable {
         let title: String
         let path: String
-        let coverURL: String
+        /// Nil for a book without a cover: its tile shows the title instead.
+        let coverURL: String?
     }
 
     struct Line: Sendable {
@@ -44,7 +45,10 @@ struct YearReviewPage: Sendable {
     let year: Int
     let hasReading: Bool
     let booksFinished: Int
+    /// "book finished" or "books finished", after the number.
+    let booksFinishedNoun: String
     let pagesRead: Int
+    let pagesReadNoun: String
     let averageLength: Int?
     let busiestMonth: String?
     let covers: [Cover]
@@ -65,7 +69,9 @@ struct YearReviewPage: Sendable {
         chrome = PageChrome(title: "\(year) in review", context: context, tab: .profile)
         hasReading = statistics.booksFinished > 0 || !review.putDown.isEmpty
         booksFinished = statistics.booksFinished
+        booksFinishedNoun = statistics.booksFinished == 1 ? "book finished" : "books finished"
         pagesRead = statistics.pagesRead
+        pagesReadNoun = statistics.pagesRead == 1 ? "page read" : "pages read"
         averageLength = statistics.averageLength
         busiestMonth = review.busiestMonth.map { month in
             let counts = statistics.months[month - 1]
@@ -73,7 +79,7 @@ struct YearReviewPage: Sendable {
                 + (counts.pages > 0 ? ", \(counts.pages) pages" : "")
         }
         covers = review.finished.map {
-            Cover(title: $0.title, path: Paths.book($0.bookID), coverURL: BookCover.url(for: $0.coverPath))
+            Cover(title: $0.title, path: Paths.book($0.bookID), coverURL: $0.coverPath.map { BookCover.url(for: $0) })
         }
         monthsChart = ReadingChart.months(statistics)
         longest = statistics.longest.map {
