@@ -213,6 +213,29 @@ import Testing
         }
     }
 
+    @Test func reachingTheLastPageOffersToMarkTheBookRead() async throws {
+        let app = TestApp()
+        try await app.run { client in
+            let web = WebSession(client)
+            try await web.register("alice")
+            let book = try await web.addBook(["title": "Middlemarch", "page_count": "880", "shelf": "reading"])
+            let saved = try await web.post("/books/\(book)/progress", ["page": "880"])
+            let location = try #require(saved.headers[.location])
+            #expect(location.hasPrefix("/books/\(book)?done=last-page&book=\(book)"))
+            let page = try await web.get(location).text
+            #expect(page.contains("that is the end of <em>Middlemarch</em>. Finished it?"))
+            #expect(page.contains(#"<input type="hidden" name="shelf" value="read">"#) && page.contains("Mark it read"))
+            #expect(try Self.entry(app, book: book)["shelf"] as String == "reading")
+            _ = try await web.post("/books/\(book)/shelf", ["shelf": "read"])
+            #expect(try Self.entry(app, book: book)["shelf"] as String == "read")
+            // Once read, the same link only says it was saved; a page short of the end says so plainly.
+            #expect(!(try await web.get(location).text.contains("Mark it read")))
+            let other = try await web.addBook(["title": "Emma", "page_count": "400", "shelf": "reading"])
+            let partWay = try await web.post("/books/\(other)/progress", ["page": "399"])
+            #expect(partWay.headers[.location]?.hasPrefix("/books/\(other)?saved=progress") == true)
+        }
+    }
+
     @Test func aTypoPutRightTheSameDayCountsOnlyThePagesRead() async throws {
         let app = TestApp()
         try await app.run { client in

@@ -122,6 +122,18 @@ struct ActionNotice: Sendable {
                     """
             }
             return frame(message, actions: actions.isEmpty ? nil : actions, dismiss: link(path))
+        case "last-page":
+            guard entry.userBook.shelf != .read else {
+                return frame("Saved your progress.", actions: nil, dismiss: link(path))
+            }
+            let finish: HTMLFragment = """
+                <form method="post" action="\(Paths.bookShelf(bookID))" class="toast-form">\(hidden)\
+                <input type="hidden" name="shelf" value="\(Shelf.read.rawValue)">\
+                <button type="submit" class="button primary">Mark it read</button></form>
+                """
+            return frame(
+                "Saved your progress: that is the end of <em>\(title)</em>. Finished it?", actions: finish,
+                dismiss: link(path))
         case "favourited", "unfavourited":
             let on = entry.userBook.favourite
             let message: HTMLFragment =

@@ -38,9 +38,12 @@ struct JournalController: Sendable {
         case .success(let values):
             _ = try await journal.add(values, bookID: entry.book.id!, userID: context.userID, now: clock.now())
             let bookID = entry.book.id!
+            // At the last page (or 100 %) the notice offers to mark the book read instead of only saying "saved".
+            let atTheEnd = values.percent == 100 || (values.page != nil && values.page == entry.book.pageCount)
             return .seeOther(
                 ActionNotice.link(
-                    returnTo ?? Paths.book(bookID), adding: [("saved", "progress")],
+                    returnTo ?? Paths.book(bookID),
+                    adding: atTheEnd ? [("done", "last-page"), ("book", String(bookID))] : [("saved", "progress")],
                     anchor: returnTo == nil ? "progress-heading" : "progress-\(bookID)"))
         }
     }
