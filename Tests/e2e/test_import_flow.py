@@ -65,7 +65,7 @@ def test_import_a_goodreads_library(server, browser, tmp_path):
     click_and_wait(driver, driver.find_element(By.CSS_SELECTOR, "form[action^='/login'] button[type=submit]"))
 
     export = tmp_path / "goodreads_library_export.csv"
-    books = goodreads_file(export, copies=20)
+    books = goodreads_file(export, copies=10)
 
     driver.get(server + "/import")
     check_page(driver, "40-import")

@@ -86,7 +86,7 @@ def test_register_add_move_favourite_logout(server, browser):
     chart = driver.find_element(By.CSS_SELECTOR, "svg.chart")
     assert len(chart.find_elements(By.CSS_SELECTOR, "rect.bar")) == 12
     assert chart.size["width"] > 300 if driver.viewport_name == "desktop" else chart.size["width"] > 200
-    assert "1 books finished" in driver.find_element(By.CSS_SELECTOR, ".statistics").text.replace("\n", " ")
+    assert "1 book finished" in driver.find_element(By.CSS_SELECTOR, ".statistics").text.replace("\n", " ")
     check_page(driver, "11-profile")
     click_and_wait(driver, driver.find_element(By.LINK_TEXT, "Edit profile"))
     check_page(driver, "12-profile-edit")
