@@ -58,7 +58,6 @@ struct ActionNotice: Sendable {
         "list-created": "Made the list. Add books from their pages, or from Lists on a shelf card.",
         "list-deleted": "Deleted the list. Its books are still on your shelves.",
         "list-added": "Added the book to the list.",
-        "list-removed": "Took the book off the list.",
         "lists": "Saved which lists the book is on.",
         "touch-up": "Saved the photo. The original is kept: “Undo all edits” brings it back.",
         "touch-up-undone": "Back to the photo as it was taken.",
@@ -134,6 +133,9 @@ struct ActionNotice: Sendable {
             return frame(
                 "Saved your progress: that is the end of <em>\(title)</em>. Finished it?", actions: finish,
                 dismiss: link(path))
+        case "list-removed":
+            return frame(
+                "Took <em>\(title)</em> off the list. It is still on your shelves.", actions: nil, dismiss: link(path))
         case "favourited", "unfavourited":
             let on = entry.userBook.favourite
             let message: HTMLFragment =

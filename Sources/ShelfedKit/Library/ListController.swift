@@ -135,7 +135,7 @@ struct ListController: Sendable {
         }
         var request = request
         let back = safeRelativePath(try await request.formFields().trimmed("return_to")) ?? Paths.list(list.id)
-        return .seeOther(ActionNotice.link(back, adding: [("saved", "list-removed")]))
+        return .seeOther(ActionNotice.link(back, adding: [("done", "list-removed"), ("book", String(bookID))]))
     }
 
     /// POST /lists/:listID/books/:id/move (`direction`: up or down, or `position`: the 1-based place to take).
