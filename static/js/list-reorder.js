@@ -44,14 +44,7 @@
         var to = items().indexOf(item);
         if (to === from) { return; }
         renumber(start);
-        var body = new URLSearchParams();
-        body.set("_csrf", csrf);
-        body.set("position", String(start + to));
-        fetch(item.getAttribute("data-move-path"), {
-          method: "POST", body: body, credentials: "same-origin", headers: { "Accept": "application/json" }
-        }).then(function (response) {
-          if (!response.ok) { window.location.reload(); }
-        }, function () { window.location.reload(); });
+        tell(item.getAttribute("data-move-path"), "position", String(start + to));
       };
       handle.addEventListener("pointermove", move);
       handle.addEventListener("pointerup", drop);
@@ -77,15 +70,21 @@
     renumber(start);
     var twin = item.querySelector("button[value=" + (up ? "down" : "up") + "]");
     (button.disabled && twin ? twin : button).focus();
+    tell(button.getAttribute("formaction"), "direction", button.value);
+  });
+
+  // Posts a move as the form would, asking for JSON so the answer is a bare 204; a refusal reloads the page to
+  // show the order that was kept.
+  function tell(path, name, value) {
     var body = new URLSearchParams();
     body.set("_csrf", csrf);
-    body.set("direction", button.value);
-    fetch(button.getAttribute("formaction"), {
+    body.set(name, value);
+    fetch(path, {
       method: "POST", body: body, credentials: "same-origin", headers: { "Accept": "application/json" }
     }).then(function (response) {
       if (!response.ok) { window.location.reload(); }
     }, function () { window.location.reload(); });
-  });
+  }
 
   // The numbers and the ↑/↓ buttons follow the new order, so what the page says stays true.
   function renumber(start) {

@@ -55,8 +55,7 @@ struct LibraryFilters: Sendable, Equatable {
 
     /// A rating bound as the star input writes it: 0.25 to 5 in quarter steps.
     static func rating(_ text: String) -> Double? {
-        guard text.utf8.count <= 4, text.utf8.allSatisfy({ $0 == UInt8(ascii: ".") || (48...57).contains($0) }),
-            let value = Double(text), EntryChange.isValidRating(value)
+        guard let value = BoundedNumber.decimal(text, maxLength: 4, in: 0...5), EntryChange.isValidRating(value)
         else { return nil }
         return value
     }

@@ -100,14 +100,7 @@ struct ProgressValues: Sendable, Equatable {
     /// A percent as typed, "45", "45.5" or "45,5" (a phone set to a language that writes a decimal comma), 0 to 100;
     /// nil for anything else, such as "1e2".
     static func percentNumber(_ text: String) -> Double? {
-        let point = UInt8(ascii: ".")
-        let digits = text.replacingOccurrences(of: ",", with: ".")
-        guard digits.utf8.count <= 12,
-            digits.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || $0 == point }),
-            digits.utf8.filter({ $0 == point }).count <= 1,
-            let number = Double(digits), (0...100).contains(number)
-        else { return nil }
-        return number
+        BoundedNumber.decimal(text.replacingOccurrences(of: ",", with: "."), maxLength: 12, in: 0...100)
     }
 
     private static func clean(_ text: String?) -> String? {

@@ -27,6 +27,17 @@ enum BoundedNumber {
         return range.contains(value) ? value : nil
     }
 
+    /// `text` as a decimal within `range`: ASCII digits and at most one point ("45", "45.5", ".5"), at most
+    /// `maxLength` bytes — no sign, no exponent ("1e2"), no "inf" or "nan" that `Double("…")` would take.
+    static func decimal(_ text: some StringProtocol, maxLength: Int, in range: ClosedRange<Double>) -> Double? {
+        let bytes = text.utf8
+        guard bytes.count <= maxLength,
+            bytes.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || $0 == UInt8(ascii: ".") }),
+            let value = Double(String(text)), range.contains(value)
+        else { return nil }
+        return value
+    }
+
     /// A database id from a path: ASCII digits only, positive.
     static func id(_ text: (some StringProtocol)?) -> Int64? {
         guard let text, let value = parse(text, in: 1...Int.max) else { return nil }
