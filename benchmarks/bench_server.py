@@ -33,7 +33,8 @@ def running_server(binary=BINARY, wrapper=(), **settings):
     data_dir = pathlib.Path(tempfile.mkdtemp(prefix="shelfed-bench-"))
     port = free_port()
     env = dict(os.environ, SHELFED_PORT=str(port), SHELFED_DATA_DIR=str(data_dir / "data"),
-               SHELFED_RESOURCES_DIR=str(ROOT), SHELFED_LOG_LEVEL="warning", **settings)
+               SHELFED_RESOURCES_DIR=str(ROOT), SHELFED_LOG_LEVEL="warning", SHELFED_REGISTRATION="open",
+               **settings)
     base = f"http://127.0.0.1:{port}"
     started = time.monotonic()
     server = subprocess.Popen([*wrapper, str(binary), "serve"], env=env)

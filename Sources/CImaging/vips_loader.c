@@ -257,7 +257,15 @@ int shelfed_vips_edit(const char *path, const char *out, int size, int quality, 
     int image_width = vips.image_get_width(image), image_height = vips.image_get_height(image);
     int x = edge(left, image_width), y = edge(top, image_height);
     int w = image_width - x - edge(right, image_width), h = image_height - y - edge(bottom, image_height);
-    if (w < 1 || h < 1) goto failed;
+    // Rounding each edge of a tiny picture can meet in the middle; a crop within the rules keeps at least a pixel.
+    if (w < 1) {
+        w = 1;
+        if (x > image_width - 1) x = image_width - 1;
+    }
+    if (h < 1) {
+        h = 1;
+        if (y > image_height - 1) y = image_height - 1;
+    }
     if (w != image_width || h != image_height) {
         if (step(&image, vips.extract_area(image, &next, x, y, w, h, NULL), next) != 0) goto failed;
     }

@@ -16,6 +16,9 @@ struct BackupCommand: ParsableCommand {
         guard FileManager.default.fileExists(atPath: config.databasePath) else {
             throw ValidationError("There is no Shelfed database at \(config.databasePath). Set SHELFED_DATA_DIR.")
         }
+        if let problem = config.backupPlaceProblem(destination.deletingLastPathComponent()) {
+            throw ValidationError("Write the backup to \(problem).")
+        }
         let manifest = try Backup.create(dataDirectory: config.dataDirectory, to: destination)
         let bytes = manifest.files.reduce(Int64(0)) { $0 + $1.bytes }
         print(

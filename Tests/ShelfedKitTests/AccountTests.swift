@@ -143,7 +143,7 @@ struct AccountTests {
             #expect(try await WebSession(client).register("first").status == .seeOther)
             let second = try await WebSession(client).register("second")
             #expect(second.status == .forbidden)
-            #expect(second.text.contains("Registration on this Shelfed is closed"))
+            #expect(second.text.contains("joining is by invitation"))
         }
     }
 

@@ -140,7 +140,7 @@ extension ImportJobTests {
         // Deleting the account removes the files of its jobs.
         _ = try await store.stage(upload: unknown, fileName: "unknown.csv", userID: me, now: clock.now)
         #expect(files().count == 1)
-        try await store.removeFiles(of: me)
+        store.remove(try await store.files(of: me))
         #expect(files().isEmpty)
         // At start, only files of jobs still waiting for column choices stay: a job cut off while staging, or one
         // whose row is gone, leaves nothing.

@@ -270,6 +270,12 @@ struct MeaningSearchTests {
                         INSERT INTO book (title, authors, source, created_at, updated_at, owner_user_id)
                         VALUES (?, '["An Author"]', 'import', '2026-01-01 00:00:00.000', '2026-01-01 00:00:00.000', 1)
                         """, arguments: ["Imported book \(number)"])
+                // On the reader's shelf, as an import puts it: only books someone has are read for meaning.
+                try db.execute(
+                    sql: """
+                        INSERT INTO user_book (user_id, book_id, shelf, added_at, updated_at)
+                        VALUES (1, ?, 'read', '2026-01-01 00:00:00.000', '2026-01-01 00:00:00.000')
+                        """, arguments: [db.lastInsertedRowID])
             }
         }
         @Sendable func embedded() async throws -> Int {

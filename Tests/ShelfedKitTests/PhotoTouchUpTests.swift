@@ -50,6 +50,27 @@ import Testing
         return Int64(try #require(answer.headers[.location]?.split(separator: "/").last.flatMap { Int64($0) }))
     }
 
+    @Test func aTinyPhotoCroppedWithinTheRulesKeepsAtLeastAPixel() async throws {
+        let app = TestApp()
+        try await app.run { client in
+            let alice = WebSession(client)
+            try await alice.register("alice")
+            let book = try await alice.addBook(["title": "Dune"])
+            let tiny = BarcodeImages.encode([UInt8](repeating: 128, count: 10 * 10), width: 10, height: 10)
+            let uploaded = try await alice.upload(
+                "/books/\(book)/photos", files: [.init(filename: "tiny.png", contentType: "image/png", data: tiny)])
+            let id = try #require(uploaded.headers[.location]?.split(separator: "/").last.flatMap { Int64($0) })
+            // act: 45 % off each side keeps a tenth, the least allowed; each edge rounds to 5 of the 10 pixels
+            let cropped = try await alice.post(
+                "/photos/\(id)/touch-up",
+                ["action": "crop", "crop_left": "45", "crop_right": "45", "crop_top": "45", "crop_bottom": "45"])
+            // validate: saved, not 415 "could not be read as a picture"
+            #expect(cropped.status == .seeOther, "\(cropped.status) \(cropped.text.prefix(200))")
+            let now = try await photo(app, id)
+            #expect(now.cropLeft == 0.45 && now.width == 1 && now.height == 1)
+        }
+    }
+
     @Test func aPhotoIsTurnedCroppedAndUndoneFromItsUntouchedOriginal() async throws {
         let app = TestApp()
         try await app.run { client in

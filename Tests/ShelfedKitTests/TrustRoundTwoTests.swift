@@ -5,6 +5,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import NIOEmbedded
 import Testing
 
 @testable import ShelfedKit
@@ -77,17 +78,18 @@ import Testing
 
     @Test func eachPersonHoldsAFewLiveStreamsAndGivesThemBack() throws {
         let streams = LiveStreams(total: 6)
-        var held = try (0..<LiveStreams.perPerson).map { _ in try streams.ticket(for: 1) }
-        #expect(throws: AppError.self) { try streams.ticket(for: 1) }
+        var held = try (0..<LiveStreams.perPerson).map { _ in try streams.ticket(for: 1, connection: EmbeddedChannel())
+        }
+        #expect(throws: AppError.self) { try streams.ticket(for: 1, connection: EmbeddedChannel()) }
         // Someone else still gets theirs, up to the server's total.
-        let other = try streams.ticket(for: 2)
-        _ = try streams.ticket(for: 3)  // dropped at once: its place comes back
-        let third = try streams.ticket(for: 3)
-        #expect(throws: AppError.self) { try streams.ticket(for: 4) }
+        let other = try streams.ticket(for: 2, connection: EmbeddedChannel())
+        _ = try streams.ticket(for: 3, connection: EmbeddedChannel())  // dropped at once: its place comes back
+        let third = try streams.ticket(for: 3, connection: EmbeddedChannel())
+        #expect(throws: AppError.self) { try streams.ticket(for: 4, connection: EmbeddedChannel()) }
         #expect(streams.count == 6)
         held.removeLast()
         #expect(streams.count == 5)
-        let again = try streams.ticket(for: 1)
+        let again = try streams.ticket(for: 1, connection: EmbeddedChannel())
         #expect(streams.count == 6)
         withExtendedLifetime((held, other, third, again)) {}
     }

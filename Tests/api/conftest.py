@@ -36,7 +36,7 @@ def server(fake_books):
     data_dir = pathlib.Path(tempfile.mkdtemp(prefix="shelfed-api-"))
     port = free_port()
     env = dict(os.environ, SHELFED_HOST="127.0.0.1", SHELFED_PORT=str(port), SHELFED_DATA_DIR=str(data_dir / "data"),
-               SHELFED_RESOURCES_DIR=str(ROOT), SHELFED_LOG_LEVEL="warning",
+               SHELFED_RESOURCES_DIR=str(ROOT), SHELFED_LOG_LEVEL="warning", SHELFED_REGISTRATION="open",
                SHELFED_GOOGLE_BOOKS_URL=fake_books.base_url + "/books/v1",
                SHELFED_OPEN_LIBRARY_URL=fake_books.base_url + "/ol",
                SHELFED_OPEN_LIBRARY_COVERS_URL=fake_books.base_url + "/olcovers",

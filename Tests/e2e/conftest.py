@@ -45,7 +45,7 @@ def server(fake_books):
     data_dir = tempfile.mkdtemp(prefix="shelfed-e2e-")
     port = _free_port()
     env = dict(os.environ, SHELFED_HOST="127.0.0.1", SHELFED_PORT=str(port), SHELFED_DATA_DIR=data_dir,
-               SHELFED_RESOURCES_DIR=str(ROOT), SHELFED_LOG_LEVEL="warning",
+               SHELFED_RESOURCES_DIR=str(ROOT), SHELFED_LOG_LEVEL="warning", SHELFED_REGISTRATION="open",
                SHELFED_GOOGLE_BOOKS_URL=fake_books.base_url + "/books/v1",
                SHELFED_OPEN_LIBRARY_URL=fake_books.base_url + "/ol",
                SHELFED_OPEN_LIBRARY_COVERS_URL=fake_books.base_url + "/olcovers",

@@ -38,7 +38,7 @@ class Server:
         self.base = f"http://127.0.0.1:{free_port()}"
         env = dict(os.environ, SHELFED_HOST="127.0.0.1", SHELFED_PORT=self.base.rsplit(":", 1)[1],
                    SHELFED_DATA_DIR=str(self.data_dir / "data"), SHELFED_RESOURCES_DIR=str(ROOT),
-                   SHELFED_LOG_LEVEL="warning", SHELFED_REQUEST_TIMEOUT=str(REQUEST_TIMEOUT),
+                   SHELFED_LOG_LEVEL="warning", SHELFED_REQUEST_TIMEOUT=str(REQUEST_TIMEOUT), SHELFED_REGISTRATION="open",
                    SHELFED_GOOGLE_BOOKS_URL=fake_books.base_url + "/books/v1",
                    SHELFED_OPEN_LIBRARY_URL=fake_books.base_url + "/ol",
                    SHELFED_OPEN_LIBRARY_COVERS_URL=fake_books.base_url + "/olcovers",

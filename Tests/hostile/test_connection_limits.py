@@ -1,6 +1,7 @@
-"""One person, or one stranger, cannot hold the household's connections (issue 20 finding 6): a signed-in account
-gets a few live progress streams and a 429 with Retry-After for more, and one address that keeps hundreds of
-half-sent requests open, reopening each one the server closes, leaves /health answering everyone else."""
+"""One person, or one stranger, cannot hold the household's connections (issue 20 finding 6, issue 35): a signed-in
+account gets a few live progress streams and a 429 with Retry-After for more, and the server closes each refused
+stream's connection itself; one address that keeps hundreds of half-sent requests open, reopening each one the server
+closes, or that parks idle kept-alive connections, leaves /health answering everyone else."""
 import resource
 import select
 import shutil
@@ -14,7 +15,7 @@ import requests
 
 from conftest import Reader, Server
 
-STREAMS = 33
+STREAMS = 34
 MOST_STREAMS = 4  # live streams per person on the fixed server
 HALF_HEAD = b"GET /health HTTP/1.1\r\nHost: x\r\nX-Slow: "
 ATTACKERS = 520
@@ -69,6 +70,21 @@ def read_heads(sockets, seconds):
     return heads
 
 
+def closed_within(sock, head, seconds):
+    """Whether the server closed `sock` (end of stream after the rest of its answer) within `seconds`."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        readable, _, _ = select.select([sock], [], [], max(0.0, deadline - time.monotonic()))
+        if not readable:
+            return False
+        try:
+            if not sock.recv(4096):
+                return True
+        except OSError:
+            return True
+    return False
+
+
 def test_one_person_cannot_take_every_connection_with_event_streams(fake_books, more_descriptors):
     server = Server(fake_books, extra_env={"SHELFED_MAX_CONNECTIONS": "32"})
     streams = []
@@ -93,16 +109,18 @@ def test_one_person_cannot_take_every_connection_with_event_streams(fake_books, 
         served = sum(" 200 " in status for status in statuses)
         refused = [head for head in heads.values() if head.startswith(b"HTTP/1.1 429 ")]
         unanswered = sum(not head for head in heads.values())
-        for sock, head in heads.items():  # only the live streams stay open
-            if head and not head.startswith(b"HTTP/1.1 200 "):
-                sock.close()
+        # The client keeps every connection; the server must close each refused one after its 429.
+        closed_by_server = sum(closed_within(sock, head, 3) for sock, head in heads.items()
+                               if head.startswith(b"HTTP/1.1 429 "))
         started = time.monotonic()
         health = health_within(server, 2)
         waited = time.monotonic() - started
-        print(f"{STREAMS} event streams of one account: {served} served, {len(refused)} refused with 429, "
-              f"{unanswered} unanswered; /health while they are open: {health} in {waited:.2f} s")
+        print(f"{STREAMS} event streams of one account: {served} served, {len(refused)} refused with 429 "
+              f"({closed_by_server} closed by the server), {unanswered} unanswered; /health while they are open: "
+              f"{health} in {waited:.2f} s")
         assert health == 200, f"/health did not answer within 2 s while one account held {served} streams: {health}"
         assert len(refused) >= STREAMS - MOST_STREAMS, statuses
+        assert closed_by_server == len(refused), f"{closed_by_server} of {len(refused)} refused streams were closed"
         assert all(b"\r\nretry-after:" in head.lower() for head in refused), refused[:1]
         assert server.alive()
     finally:
@@ -181,4 +199,35 @@ def test_one_address_with_half_sent_requests_cannot_keep_others_out(fake_books, 
     finally:
         stop.set()
         attacker.join(timeout=10)
+        stop_server(server)
+
+
+def test_one_address_parking_idle_connections_leaves_room_for_the_house(fake_books, more_descriptors):
+    """Issue 35: one address may keep at most a quarter of the slots idle (8 of 32); a household behind one reverse
+    proxy shares that address, and the proxy's oldest idle connections are closed first, never a request refused."""
+    server = Server(fake_books, extra_env={"SHELFED_MAX_CONNECTIONS": "32", "SHELFED_REQUEST_TIMEOUT": "30"})
+    parked = []
+    try:
+        request = b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n"
+        for _ in range(40):  # more than every slot, each answered and then kept alive, idle
+            sock = socket.socket()
+            sock.bind(("127.0.0.2", 0))
+            sock.settimeout(5)
+            sock.connect(("127.0.0.1", port_of(server)))
+            sock.sendall(request)
+            parked.append(sock)
+        heads = read_heads(parked, 10)
+        answered = sum(head.startswith(b"HTTP/1.1 200 ") for head in heads.values())
+        still_open = sum(not closed_within(sock, b"", 0.3) for sock in parked)
+        started = time.monotonic()
+        health = health_within(server, 2)
+        waited = time.monotonic() - started
+        print(f"one address parked 40 kept-alive connections: {answered} answered, {still_open} left open by the "
+              f"server; /health from another: {health} in {waited:.2f} s")
+        assert health == 200, f"/health did not answer within 2 s: {health}"
+        assert still_open <= 8, f"one address kept {still_open} idle connections of 32"
+        assert server.alive()
+    finally:
+        for sock in parked:
+            sock.close()
         stop_server(server)

@@ -25,7 +25,7 @@ public enum AccountCommands {
         do {
             return try await UserStore(db: database).create(
                 username: form.username, email: form.email, displayName: form.displayName, passwordHash: hash,
-                at: config.clock.now())
+                at: config.clock.now(), joining: .command)
         } catch UserStore.Conflict.username {
             throw Failure(message: "The username '\(form.username)' is taken.")
         } catch UserStore.Conflict.email {

@@ -5,6 +5,7 @@ import HummingbirdAuth
 /// Register, sign in and sign out.
 struct AccountController: Sendable {
     let users: UserStore
+    let household: HouseholdStore
     let hasher: PasswordHasher
     let throttle: LoginThrottle
     let signIn: SignInService
@@ -108,9 +109,10 @@ struct AccountController: Sendable {
         return .seeOther(Paths.login())
     }
 
+    /// Closed once the first account exists, unless the server's settings or the admin opened it (issue 35).
     private func registrationIsClosed() async throws -> Bool {
-        guard registration == .closed else { return false }
-        return try await users.count() > 0
+        guard registration == .closed, try await users.count() > 0 else { return false }
+        return !(try await household.signUpIsOpen())
     }
 }
 

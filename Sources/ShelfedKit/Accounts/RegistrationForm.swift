@@ -30,8 +30,13 @@ struct RegistrationForm: Sendable, Decodable {
             errors["display_name"] = "Enter the name others in the house will see."
         } else if displayName.count > 80 {
             errors["display_name"] = "Keep the display name to 80 characters or fewer."
+        } else if Self.hasInvisibleControls(displayName) {
+            // ESC would reach every housemate's page and terminal log; a NUL cut the name short where it was stored.
+            errors["display_name"] = "Use letters, digits, spaces and punctuation only — no control characters."
         }
-        if !Self.looksLikeEmail(email) { errors["email"] = "Enter an email address like name@example.com." }
+        if !Self.looksLikeEmail(email) || Self.hasInvisibleControls(email) {
+            errors["email"] = "Enter an email address like name@example.com."
+        }
         if let problem = Self.passwordProblem(password) { errors["password"] = problem }
         return errors
     }
@@ -56,6 +61,14 @@ struct RegistrationForm: Sendable, Decodable {
         if bytes < 8 { return "Use at least 8 characters." }
         if bytes > 72 { return "Use at most 72 bytes (about 72 letters; fewer with accents or emoji)." }
         return nil
+    }
+
+    /// Control characters (NUL, ESC, …) and the bidirectional overrides that would reverse the text around a name.
+    static func hasInvisibleControls(_ text: String) -> Bool {
+        text.unicodeScalars.contains {
+            $0.properties.generalCategory == .control || (0x202A...0x202E).contains($0.value)
+                || (0x2066...0x2069).contains($0.value)
+        }
     }
 
     static func looksLikeEmail(_ email: String) -> Bool {

@@ -33,10 +33,19 @@ extension UserStore {
         }
     }
 
+    /// Thrown by `delete(id:)` for the admin of a household with other members: a house is never left without one.
+    public struct AdminMustHandOver: Error, Equatable {}
+
     /// Deletes the account with its shelves, photo rows and sessions (the caller removes the photo files).
-    /// Catalog books stay: other people may have them.
+    /// Catalog books stay: other people may have them. The admin of a household with other members is refused
+    /// (`AdminMustHandOver`), checked in the same write as the delete so a role handed to this account at the same
+    /// moment cannot leave the house with no admin (issue 35).
     public func delete(id: Int64) async throws {
         try await db.write { db in
+            let isAdmin =
+                try Bool.fetchOne(db, sql: "SELECT role = 'admin' FROM user WHERE id = ?", arguments: [id]) ?? false
+            let others = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM user WHERE id != ?", arguments: [id]) ?? 0
+            if isAdmin && others > 0 { throw AdminMustHandOver() }
             try db.execute(
                 sql: "DELETE FROM session WHERE json_extract(CAST(value AS TEXT), '$.userID') = ?", arguments: [id])
             try db.execute(sql: "UPDATE user SET avatar_photo_id = NULL WHERE id = ?", arguments: [id])

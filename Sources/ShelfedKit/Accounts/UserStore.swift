@@ -15,19 +15,38 @@ public struct UserStore: Sendable {
         case email
     }
 
+    /// How an account came into the household, kept for the admin's list of members (issue 35).
+    enum Joining: Sendable, Equatable {
+        /// Through the sign-up page: the first account, or any while the admin keeps sign-up open.
+        case signUp
+        case invitation(from: Int64)
+        /// `shelfed user add` on the server.
+        case command
+    }
+
     /// Inserts a new account; a taken username or email (any letter case) throws `Conflict`.
     public func create(username: String, email: String, displayName: String, passwordHash: String, at date: Date)
         async throws -> User
     {
+        try await create(
+            username: username, email: email, displayName: displayName, passwordHash: passwordHash, at: date,
+            joining: .signUp)
+    }
+
+    func create(
+        username: String, email: String, displayName: String, passwordHash: String, at date: Date, joining: Joining
+    ) async throws -> User {
         try await db.write { db in
             try Self.insert(
-                username: username, email: email, displayName: displayName, passwordHash: passwordHash, at: date, db)
+                username: username, email: email, displayName: displayName, passwordHash: passwordHash, at: date,
+                joining: joining, db)
         }
     }
 
     /// Inserts an account inside a write; the household's first account is its admin, every later one a member.
     static func insert(
-        username: String, email: String, displayName: String, passwordHash: String, at date: Date, _ db: Database
+        username: String, email: String, displayName: String, passwordHash: String, at date: Date,
+        joining: Joining, _ db: Database
     ) throws -> User {
         if try User.filter(sql: "username = ?", arguments: [username]).fetchCount(db) > 0 {
             throw Conflict.username
@@ -38,8 +57,18 @@ public struct UserStore: Sendable {
         var user = User(
             id: nil, username: username, email: email, displayName: displayName,
             passwordHash: passwordHash, avatarPhotoId: nil, readingGoal: nil, createdAt: date)
-        user.role = try User.fetchCount(db) == 0 ? "admin" : "member"
+        let isFirst = try User.fetchCount(db) == 0
+        user.role = isFirst ? "admin" : "member"
         try user.insert(db)
+        let (via, inviter): (String, Int64?) =
+            switch joining {
+            case _ where isFirst: ("first", nil)
+            case .signUp: ("sign_up", nil)
+            case .invitation(let from): ("invitation", from)
+            case .command: ("command", nil)
+            }
+        try db.execute(
+            sql: "UPDATE user SET joined_via = ?, invited_by = ? WHERE id = ?", arguments: [via, inviter, user.id])
         return user
     }
 

@@ -12,7 +12,7 @@ extension AppConfig {
         Setting(name: "SHELFED_HOST", meaning: "listen address (127.0.0.1; 0.0.0.0 = LAN)"),
         Setting(name: "SHELFED_PORT", meaning: "port (8080)"),
         Setting(name: "SHELFED_DATA_DIR", meaning: "database, photos, covers (./data)"),
-        Setting(name: "SHELFED_REGISTRATION", meaning: "open | closed (open)"),
+        Setting(name: "SHELFED_REGISTRATION", meaning: "closed | open (closed: by invitation)"),
         Setting(name: "SHELFED_SECURE_COOKIES", meaning: "true behind HTTPS (false)"),
         Setting(name: "SHELFED_TIMEZONE", meaning: "household time zone (system's)"),
         Setting(name: "SHELFED_BACKUP_DIR", meaning: "where backups go (DATA_DIR/backups)"),

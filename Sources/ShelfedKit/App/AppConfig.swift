@@ -3,9 +3,10 @@ import Foundation
 /// Every setting Shelfed reads at start-up, built once from `SHELFED_*` variables (tests build it directly).
 public struct AppConfig: Sendable {
     public enum Registration: String, Sendable {
-        /// Anyone who can reach the server may create an account.
+        /// Anyone who can reach the server may create an account, whatever the admin's switch says.
         case open
-        /// Only the first account may be created through the web; later ones come from `shelfed user add`.
+        /// Only the first account may be created through the web; later ones join by the admin's invitation links
+        /// (or `shelfed user add`) unless the admin opens sign-up on the household page. The default (issue 35).
         case closed
     }
 
@@ -58,7 +59,7 @@ public struct AppConfig: Sendable {
         host: String = "127.0.0.1",
         port: Int = 8080,
         dataDirectory: URL,
-        registration: Registration = .open,
+        registration: Registration = .closed,
         secureCookies: Bool = false,
         bcryptCost: UInt8 = 11,
         resourcesDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
@@ -263,6 +264,42 @@ extension AppConfig {
             }
             config.clock = AppClock(timeZone: timeZone)
         }
+        if let problem = config.backupPlaceProblem(config.backupFolder) {
+            throw InvalidSetting(name: "SHELFED_BACKUP_DIR", value: config.backupFolder.path, expected: problem)
+        }
         return config
+    }
+
+    /// Why backups may not be written at `place`, or nil when they may. A backup holds every library and password
+    /// hash: inside `covers/` or `static/` anyone could download it signed out, and inside `media/` each backup would
+    /// carry the ones before it (issue 35).
+    public func backupPlaceProblem(_ place: URL) -> String? {
+        let served: [(URL, String)] = [
+            (coversDirectory, "the covers folder, which the server hands to anyone"),
+            (URL(fileURLWithPath: staticDirectory), "the static folder, which the server hands to anyone"),
+            (mediaDirectory, "the media folder, which every backup copies"),
+        ]
+        for (folder, what) in served where Self.isInside(place, folder) {
+            return "a folder outside \(what) (\(folder.path)), for example \(dataDirectory.path)/backups"
+        }
+        return nil
+    }
+
+    /// Whether `place` is `folder` or inside it, with `..` and symbolic links resolved; links are followed in the
+    /// part of the path that exists (a backup folder is often made on first use, under a link that already is).
+    static func isInside(_ place: URL, _ folder: URL) -> Bool {
+        func parts(_ url: URL) -> [String] {
+            var existing = url.standardizedFileURL
+            var rest: [String] = []
+            while !FileManager.default.fileExists(atPath: existing.path), existing.pathComponents.count > 1 {
+                rest.insert(existing.lastPathComponent, at: 0)
+                existing.deleteLastPathComponent()
+            }
+            let resolved = existing.resolvingSymlinksInPath().pathComponents + rest
+            return resolved.filter { $0 != "/" }
+        }
+        let placeParts = parts(place)
+        let folderParts = parts(folder)
+        return placeParts.count >= folderParts.count && Array(placeParts.prefix(folderParts.count)) == folderParts
     }
 }

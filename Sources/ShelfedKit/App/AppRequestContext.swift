@@ -10,6 +10,8 @@ public struct AppRequestContext: AuthRequestContext, SessionRequestContext, Remo
     /// Set by `CSRFMiddleware` before any handler runs; every form embeds it as `_csrf`.
     public var csrfToken: String
     public let remoteAddress: SocketAddress?
+    /// The request's connection, for the answers that must end it (a refused live stream).
+    public let channel: any Channel
 
     public init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
@@ -17,6 +19,7 @@ public struct AppRequestContext: AuthRequestContext, SessionRequestContext, Remo
         self.sessions = .init()
         self.csrfToken = ""
         self.remoteAddress = source.channel.remoteAddress
+        self.channel = source.channel
     }
 
     /// A short description of the client for throttling, stable for one address.

@@ -133,7 +133,9 @@ struct AppServices: Sendable {
             embedder = nil
             embeddingWorker = nil
         }
-        meaning = MeaningSearch(embeddings: EmbeddingStore(db: database), textSearch: textSearch, embedder: embedder)
+        meaning = MeaningSearch(
+            embeddings: EmbeddingStore(db: database), textSearch: textSearch, embedder: embedder,
+            budget: RateLimiter(now: config.clock.now))
         queue = BackgroundQueue(workers, logger: logger, activity: activity)
     }
 

@@ -17,7 +17,10 @@ public func buildApplication(config: AppConfig) async throws -> some Application
     let services = try await AppServices(
         config: config, logger: logger, http: { OutboundHTTP.client }, blocking: NIOThreadPool.singleton)
     let deadline = TimeAmount.milliseconds(Int64(config.requestTimeout * 1000))
-    let waitingHeads = WaitingHeads()
+    // One address may keep a quarter of the connections idle (issue 35): a stranger parking kept-alive connections
+    // leaves the rest for the house; a household behind one reverse proxy shares the quarter, and its proxy's
+    // oldest idle connection is closed first, which a proxy answers by opening another.
+    let waitingHeads = WaitingHeads(perAddress: WaitingHeads.perAddress(ofConnections: config.maxConnections))
     var app = Application(
         router: try buildRouter(services),
         server: .http1(
@@ -106,7 +109,8 @@ func buildRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
     }
 
     AccountController(
-        users: users, hasher: services.hasher, throttle: services.throttle, signIn: services.signIn,
+        users: users, household: HouseholdStore(db: services.database), hasher: services.hasher,
+        throttle: services.throttle, signIn: services.signIn,
         renderer: renderer, registration: config.registration, now: clock.now,
         houseAddress: HouseAddress.find(host: config.host, port: config.port)
     ).addRoutes(to: router)
@@ -193,7 +197,7 @@ func buildRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
     downloads.addRoutes(to: signedIn)
     HouseholdController(
         household: HouseholdStore(db: services.database), users: users, media: media, imports: services.imports,
-        renderer: renderer, clock: clock, downloads: downloads
+        renderer: renderer, clock: clock, registration: config.registration
     ).addRoutes(to: signedIn)
     ImportController(
         imports: services.imports, runner: services.importRunner, streams: services.streams, media: media,

@@ -104,12 +104,22 @@ public struct Doctor: Sendable {
             configuration.readonly = true
             let queue = try DatabaseQueue(path: path, configuration: configuration)
             defer { try? queue.close() }
-            let (check, pending, superseded) = try queue.read { db in
+            let (tables, check, pending, superseded) = try queue.read { db in
                 (
+                    try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master") ?? 0,
                     try String.fetchAll(db, sql: "PRAGMA quick_check"),
                     try !AppDatabase.migrator.hasCompletedMigrations(db),
                     try AppDatabase.migrator.hasBeenSuperseded(db)
                 )
+            }
+            // An empty file passes SQLite's check: it is a database with nothing in it. Here it means a copy or a
+            // restore was cut off, and a start would make a new, empty library over it (issue 35).
+            guard tables > 0 else {
+                return Check(
+                    name: name, status: .problem,
+                    detail: "\(path) is empty: it holds no tables, so it has none of the household's books.",
+                    fix: "Restore the latest good backup into an empty folder (shelfed restore <file.zip>); only on a "
+                        + "new server with nothing to lose, delete the empty file and start Shelfed.")
             }
             guard check == ["ok"] else {
                 return Check(

@@ -1,5 +1,6 @@
 import Hummingbird
 import HummingbirdAuth
+import NIOCore
 
 /// The context of every route behind sign-in: the user is there, not optional, so handlers read
 /// `context.user` and `context.userID` instead of unwrapping. Made from `AppRequestContext` by the router group
@@ -11,6 +12,7 @@ public struct SignedInContext: ChildRequestContext, PageContext {
     public let userID: Int64
     public let csrfToken: String
     public let sessions: SessionContext<UserSession>
+    public let channel: any Channel
 
     public init(context: AppRequestContext) throws {
         guard let user = context.identity, let id = user.id else { throw HTTPError(.unauthorized) }
@@ -19,6 +21,7 @@ public struct SignedInContext: ChildRequestContext, PageContext {
         self.userID = id
         self.csrfToken = context.csrfToken
         self.sessions = context.sessions
+        self.channel = context.channel
     }
 
     public var signedInName: String? { user.displayName }

@@ -63,7 +63,7 @@ struct TextSearchController: Sendable {
         let (mode, ranked) = try await meaning.library(of: userID, matching: query, limit: TextSearchStore.limit)
         guard mode == .hybrid else {
             // Without meaning, every word must match (the last as a prefix), as before: precise, not a long tail.
-            return (try await store.library(of: userID, matching: query), wordsOnlyLine)
+            return (try await store.library(of: userID, matching: query), wordsOnlyLine(mode))
         }
         let highlighted = Dictionary(
             try await store.library(of: userID, matching: query).map { ($0.bookID, $0) },
@@ -82,7 +82,9 @@ struct TextSearchController: Sendable {
         [TextSearchStore.QuoteMatch], String
     ) {
         let (mode, ranked) = try await meaning.quotes(of: userID, matching: query, limit: TextSearchStore.limit)
-        guard mode == .hybrid else { return (try await store.quotes(of: userID, matching: query), wordsOnlyLine) }
+        guard mode == .hybrid else {
+            return (try await store.quotes(of: userID, matching: query), wordsOnlyLine(mode))
+        }
         let highlighted = Dictionary(
             try await store.quotes(of: userID, matching: query).map { ($0.photo.id!, $0) },
             uniquingKeysWith: { a, _ in a })
@@ -94,8 +96,12 @@ struct TextSearchController: Sendable {
         )
     }
 
-    private var wordsOnlyLine: String {
-        meaning.embedder == nil
+    private func wordsOnlyLine(_ mode: MeaningSearch.Mode) -> String {
+        if mode == .resting {
+            return "Matched by words only for now: you have searched by meaning \(MeaningSearch.questionsPerMinute) "
+                + "times this minute. It is back within a minute."
+        }
+        return meaning.embedder == nil
             ? "Matched by words only." : "Matched by words only: search by meaning is not available on this server."
     }
 

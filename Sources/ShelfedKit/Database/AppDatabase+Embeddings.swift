@@ -38,3 +38,23 @@ extension AppDatabase {
                 """)
     }
 }
+
+extension AppDatabase {
+    /// A catalog row nobody has any more leaves the meaning index (issue 35): its vector goes when the last shelf
+    /// entry for it does (a book removed, an account deleted), and the ones already orphaned go now.
+    static func migrateToHeldEmbeddings(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                DELETE FROM book_embedding WHERE book_id NOT IN (SELECT book_id FROM user_book);
+                CREATE TRIGGER book_embedding_unheld AFTER DELETE ON user_book
+                WHEN NOT EXISTS (SELECT 1 FROM user_book WHERE book_id = old.book_id) BEGIN
+                    DELETE FROM book_embedding WHERE book_id = old.book_id;
+                END;
+                CREATE TRIGGER book_embedding_unheld_moved AFTER UPDATE OF book_id ON user_book
+                WHEN old.book_id != new.book_id AND NOT EXISTS (SELECT 1 FROM user_book WHERE book_id = old.book_id)
+                BEGIN
+                    DELETE FROM book_embedding WHERE book_id = old.book_id;
+                END;
+                """)
+    }
+}

@@ -166,3 +166,26 @@ extension AppDatabase {
                 """)
     }
 }
+
+extension AppDatabase {
+    /// Joining by invitation only (issue 35): how each account came in — the first account, an invitation (and from
+    /// whom), the open sign-up page, or `shelfed user add` — and the household's own settings, the first of them
+    /// whether the admin has opened sign-up. Accounts made before this are filled in where the rows say how.
+    static func migrateToJoining(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                ALTER TABLE user ADD COLUMN joined_via TEXT
+                    CHECK (joined_via IN ('first', 'invitation', 'sign_up', 'command'));
+                ALTER TABLE user ADD COLUMN invited_by INTEGER REFERENCES user(id) ON DELETE SET NULL;
+                UPDATE user SET joined_via = 'first' WHERE id = (SELECT MIN(id) FROM user);
+                UPDATE user SET joined_via = 'invitation',
+                    invited_by = (SELECT created_by FROM invitation WHERE used_by = user.id)
+                    WHERE id IN (SELECT used_by FROM invitation WHERE used_by IS NOT NULL);
+                CREATE TABLE household_setting (
+                    key TEXT PRIMARY KEY NOT NULL,
+                    value TEXT NOT NULL,
+                    changed_at DATETIME NOT NULL
+                );
+                """)
+    }
+}

@@ -194,6 +194,8 @@ extension AppDatabase {
         migrator.registerMigration("v28 recently finished index", migrate: migrateToRecentlyFinishedIndex)
         migrator.registerMigration("v29 backup runs", migrate: migrateToBackupRuns)
         migrator.registerMigration("v30 category years", migrate: migrateToCategoryYears)
+        migrator.registerMigration("v31 joining", migrate: migrateToJoining)
+        migrator.registerMigration("v32 held embeddings", migrate: migrateToHeldEmbeddings)
         return migrator
     }
 }

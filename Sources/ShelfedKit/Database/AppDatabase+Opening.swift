@@ -24,6 +24,20 @@ extension AppDatabase {
     /// Pre-migration copies kept; older ones are removed after a new one is written.
     static let preMigrationCopiesKept = 5
 
+    /// The copy taken before an upgrade could not be written: nothing was migrated, and the message says where and
+    /// what to do. SQLite's own words for a full disk during its online backup were "SQLite error 13: not an error".
+    public struct CopyBeforeUpgradeFailed: Error, CustomStringConvertible {
+        public let folder: String
+        public let reason: String
+
+        public var description: String {
+            "Shelfed keeps a copy of the database before upgrading it, and could not write one to \(folder): "
+                + "\(reason). Nothing was changed, and the previous Shelfed still runs on this database. Free some "
+                + "space there (older backups can go), or set SHELFED_BACKUP_DIR to a folder with room, then start "
+                + "Shelfed again."
+        }
+    }
+
     /// Refuses a database from a newer Shelfed, and copies the database aside before migrating one from an older
     /// version (issue 26). Only the database is copied: migrations never touch photos or covers, and a copy of the
     /// database alone takes seconds where a full backup of a photo library could take minutes at every upgrade.
@@ -44,7 +58,26 @@ extension AppDatabase {
         // A new database has nothing to lose; an up-to-date one is not migrated.
         guard !complete, !applied.isEmpty, let backupFolder else { return }
         let lastApplied = known.last(where: applied.contains) ?? "unknown"
-        try copyBeforeMigrating(pool, from: lastApplied, to: backupFolder, now: now)
+        do {
+            try copyBeforeMigrating(pool, from: lastApplied, to: backupFolder, now: now)
+        } catch {
+            throw CopyBeforeUpgradeFailed(folder: backupFolder.path, reason: Self.reason(error, in: backupFolder))
+        }
+    }
+
+    /// A full disk named as such, whichever layer noticed it first.
+    static func reason(_ error: any Error, in folder: URL) -> String {
+        let sqliteFull = (error as? DatabaseError)?.resultCode == .SQLITE_FULL
+        let posixFull = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError)?.code == Int(ENOSPC)
+        let cocoaFull =
+            (error as NSError).domain == NSCocoaErrorDomain && (error as NSError).code == NSFileWriteOutOfSpaceError
+        if sqliteFull || posixFull || cocoaFull {
+            let free =
+                BackupStatus.freeSpace(of: folder).map { " (\(BackupStatus.megabytes($0.available)) free)" } ?? ""
+            return "the disk is full\(free)"
+        }
+        if let failure = error as? Backup.Failure { return failure.description }
+        return String("\(error)".prefix(300))
     }
 
     /// `pre-migration-<last applied change>-<time>.sqlite` in `folder`: SQLite's online backup into a file under a

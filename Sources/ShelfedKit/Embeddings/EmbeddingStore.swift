@@ -34,14 +34,16 @@ struct EmbeddingStore: Sendable {
             .joined(separator: ". ")
     }
 
-    /// Up to `limit` books with no vector from `model` yet, oldest first.
+    /// Up to `limit` books someone has, with no vector from `model` yet, oldest first. A row nobody has is never
+    /// embedded: it could only be found by discovery, which shows rows someone has (`CatalogVisibility`).
     func booksWaiting(model: String, limit: Int) async throws -> [Pending] {
         try await db.read { db in
             try Book.fetchAll(
                 db,
                 sql: """
                     SELECT book.* FROM book LEFT JOIN book_embedding ON book_embedding.book_id = book.id
-                    WHERE book_embedding.book_id IS NULL OR book_embedding.model != ?
+                    WHERE (book_embedding.book_id IS NULL OR book_embedding.model != ?)
+                        AND EXISTS (SELECT 1 FROM user_book WHERE user_book.book_id = book.id)
                     ORDER BY book.id LIMIT ?
                     """, arguments: [model, limit]
             ).map { Pending(id: $0.id!, text: Self.text(of: $0)) }

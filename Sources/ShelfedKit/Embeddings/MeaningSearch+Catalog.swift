@@ -8,16 +8,17 @@ extension MeaningSearch {
         let score: Float
     }
 
-    /// The books the server knows — provider rows, and the caller's own typed or imported ones (never another
-    /// person's) — ranked by meaning (`hybrid`: plus 0.2 when every word typed is in the book's text), best first,
-    /// with how many passed the floor. nil without a usable model.
+    /// The books the server knows that the caller may discover (`CatalogVisibility`: theirs, and those of members who
+    /// share; nothing without a key) — ranked by meaning (`hybrid`: plus 0.2 when every word typed is in the book's text), best first,
+    /// with how many passed the floor. nil without a usable model, or when the caller's minute of questions by
+    /// meaning is spent.
     ///
     /// Every visible vector is scored from its bytes; only the nearest (enough for the page asked for) are read in
     /// full, so a large catalog costs a scan of small blobs, not of every book row.
     func catalog(
         userID: Int64?, matching query: String, hybrid: Bool, limit: Int, offset: Int
     ) async throws -> (total: Int, matches: [CatalogMatch])? {
-        guard let embedder, let vector = try await embedder.embed([query])?.first else { return nil }
+        guard let vector = try await queryVector(query, for: userID).vector else { return nil }
         let words = query.lowercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map(String.init)
         return try await embeddings.db.read { db -> (total: Int, matches: [CatalogMatch]) in
             let rows = try Row.fetchCursor(
@@ -25,9 +26,8 @@ extension MeaningSearch {
                 sql: """
                     SELECT book.id, book_embedding.vector FROM book
                     JOIN book_embedding ON book_embedding.book_id = book.id
-                    WHERE book_embedding.model = ? AND book_embedding.vector IS NOT NULL
-                        AND (book.owner_user_id IS NULL OR book.owner_user_id = ?)
-                    """, arguments: [TextEmbedder.modelID, userID])
+                    WHERE book_embedding.model = ? AND book_embedding.vector IS NOT NULL AND \(CatalogVisibility.clause)
+                    """, arguments: [TextEmbedder.modelID] + CatalogVisibility.arguments(userID))
             var cosines: [(id: Int64, cosine: Float)] = []
             while let row = try rows.next() {
                 if let cosine = MeaningVector.dot(vector, stored: row[1]) { cosines.append((row[0], cosine)) }
@@ -56,7 +56,7 @@ extension MeaningSearch {
         }
     }
 
-    /// The catalog books visible to `userID` whose title, authors or description hold every word of `query` (no
+    /// The catalog books `userID` may discover whose title, authors or description hold every word of `query` (no
     /// model needed, no network): what a semantic search answers on a server without its model. Titles first.
     func catalogByWords(userID: Int64?, matching query: String, limit: Int, offset: Int) async throws -> (
         total: Int, books: [Book]
@@ -74,8 +74,8 @@ extension MeaningSearch {
                 .replacingOccurrences(of: "_", with: "\\_") + "%"
         }
         return try await embeddings.db.read { db in
-            let visible = "(book.owner_user_id IS NULL OR book.owner_user_id = ?)"
-            let arguments = StatementArguments([userID] as [Int64?]) + StatementArguments(patterns)
+            let visible = CatalogVisibility.clause
+            let arguments = CatalogVisibility.arguments(userID) + StatementArguments(patterns)
             let total =
                 try Int.fetchOne(
                     db, sql: "SELECT COUNT(*) FROM book WHERE \(visible) AND \(clause)", arguments: arguments) ?? 0
@@ -91,16 +91,17 @@ extension MeaningSearch {
 }
 
 extension EmbeddingStore {
-    /// The catalog row with this ISBN that `userID` may see (a provider's, or their own; without a key, a provider's
-    /// only), preferring their own copy; nil when the server knows none.
+    /// The catalog row with this ISBN that `userID` may discover (`CatalogVisibility`), preferring their own copy;
+    /// nil when there is none — whether the server knows no such book or the caller may not see it, the answer is the
+    /// same, so asking is no test of what the house reads.
     func catalogBook(isbn13: String, visibleTo userID: Int64?) async throws -> Int64? {
         try await db.read { db in
             try Int64.fetchOne(
                 db,
                 sql: """
-                    SELECT id FROM book WHERE isbn13 = ? AND (owner_user_id IS NULL OR owner_user_id = ?)
-                    ORDER BY owner_user_id IS NULL, id LIMIT 1
-                    """, arguments: [isbn13, userID])
+                    SELECT book.id FROM book WHERE book.isbn13 = ? AND \(CatalogVisibility.clause)
+                    ORDER BY book.owner_user_id IS NULL, book.id LIMIT 1
+                    """, arguments: [isbn13] + CatalogVisibility.arguments(userID))
         }
     }
 }

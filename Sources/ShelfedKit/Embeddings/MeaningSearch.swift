@@ -15,6 +15,11 @@ struct MeaningSearch: Sendable {
     let textSearch: TextSearchStore
     /// nil: no model configured; keywords only.
     let embedder: TextEmbedder?
+    /// Each question by meaning costs ~11 ms of CPU on this machine (more on a Pi): a person gets
+    /// `questionsPerMinute` of them across every page and API route that ranks by meaning, then words alone for the
+    /// rest of the minute (issue 35: one account sent 4,800 a minute). Counted per person, not per key or sign-in.
+    var budget: RateLimiter? = nil
+    static let questionsPerMinute = 30
 
     static let meaningWeight: Float = 0.8
     static let wordsWeight: Float = 0.2
@@ -24,6 +29,8 @@ struct MeaningSearch: Sendable {
     /// How a list of results was ranked, for the line above them.
     enum Mode: String, Sendable {
         case hybrid, text
+        /// The person asked more than `questionsPerMinute`: words alone until the minute is over.
+        case resting
     }
 
     /// One book (or, for quotes, one photo) in a ranking.
@@ -38,9 +45,8 @@ struct MeaningSearch: Sendable {
     /// The user's books for `query`, best first, at most `limit`; `.text` when there is no model to rank by meaning.
     func library(of userID: Int64, matching query: String, limit: Int) async throws -> (Mode, [Ranked]) {
         let keywordScores = try await textSearch.libraryScores(of: userID, matching: query)
-        guard let vector = try await queryVector(query) else {
-            return (.text, Self.rank(keywordScores: keywordScores, cosines: nil, limit: limit))
-        }
+        let (vector, mode) = try await queryVector(query, for: userID)
+        guard let vector else { return (mode, Self.rank(keywordScores: keywordScores, cosines: nil, limit: limit)) }
         let cosines = try await embeddings.libraryCosines(of: userID, to: vector, model: TextEmbedder.modelID)
         return (.hybrid, Self.rank(keywordScores: keywordScores, cosines: cosines, limit: limit))
     }
@@ -49,16 +55,20 @@ struct MeaningSearch: Sendable {
     /// there is no model. The same weights as the library's: a remembered phrase typed word for word still wins.
     func quotes(of userID: Int64, matching query: String, limit: Int) async throws -> (Mode, [Ranked]) {
         let keywordScores = try await textSearch.quoteScores(of: userID, matching: query)
-        guard let vector = try await queryVector(query) else {
-            return (.text, Self.rank(keywordScores: keywordScores, cosines: nil, limit: limit))
-        }
+        let (vector, mode) = try await queryVector(query, for: userID)
+        guard let vector else { return (mode, Self.rank(keywordScores: keywordScores, cosines: nil, limit: limit)) }
         let cosines = try await embeddings.photoCosines(of: userID, to: vector, model: TextEmbedder.modelID)
         return (.hybrid, Self.rank(keywordScores: keywordScores, cosines: cosines, limit: limit))
     }
 
-    private func queryVector(_ query: String) async throws -> [Float]? {
-        guard let embedder else { return nil }
-        return try await embedder.embed([query])?.first
+    /// The query's vector, or nil with why: no model (`.text`) or the person's minute is spent (`.resting`); a
+    /// caller without an account asks nothing of the model.
+    func queryVector(_ query: String, for userID: Int64?) async throws -> (vector: [Float]?, mode: Mode) {
+        guard let embedder, let userID else { return (nil, .text) }
+        if let budget, await budget.admit("meaning user-\(userID)", limit: Self.questionsPerMinute) != nil {
+            return (nil, .resting)
+        }
+        return (try await embedder.embed([query])?.first, .hybrid)
     }
 
     /// Meaning and words together: each item's cosine plus its BM25 score scaled to the best one. Items without a

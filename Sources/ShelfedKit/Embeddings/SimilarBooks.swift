@@ -1,8 +1,8 @@
 import Foundation
 import GRDB
 
-/// "More like this": the books nearest in meaning to one book, from the person's own library and from the books
-/// the server knows from providers — never another member's typed or imported rows — each with its reasons.
+/// "More like this": the books nearest in meaning to one book, among those the person may discover (their own, and
+/// those of members who share: `CatalogVisibility`), each with its reasons.
 ///
 /// Cosine alone only ties a good keyword ranking on "similar to" questions (DESIGN §14), so what a reader means by
 /// similar weighs in too: the same series (its other books come first), the same author, and shared categories.
@@ -39,7 +39,7 @@ struct SimilarBooks: Sendable {
     /// How many books, nearest in meaning, are looked at in full (authors, categories) before the final order.
     static let shortlist = 48
 
-    /// Up to `limit` books like `bookID`, best first; `userID` nil (a keyless API call) ranks shared rows only.
+    /// Up to `limit` books like `bookID`, best first; `userID` nil (a keyless API call) finds none.
     /// nil when the book has no vector yet.
     ///
     /// In two passes, so a book page stays fast with a large catalog: every visible vector is scored from its bytes
@@ -55,10 +55,10 @@ struct SimilarBooks: Sendable {
             else { return nil }
             let visible = """
                 book_embedding.model = ? AND book_embedding.vector IS NOT NULL AND book.id != ?
-                    AND (book.owner_user_id IS NULL OR book.owner_user_id = ?)
-                    AND (book.isbn13 IS NULL OR book.isbn13 IS NOT ?)
+                    AND (book.isbn13 IS NULL OR book.isbn13 IS NOT ?) AND \(CatalogVisibility.clause)
                 """
-            let visibleArguments: StatementArguments = [TextEmbedder.modelID, bookID, userID, book.isbn13]
+            let visibleArguments: StatementArguments =
+                [TextEmbedder.modelID, bookID, book.isbn13] + CatalogVisibility.arguments(userID)
             var cosines: [Int64: Float] = [:]
             let rows = try Row.fetchCursor(
                 db,

@@ -100,16 +100,12 @@ struct BorrowRequestStore: Sendable {
             else { return false }
             let entryID: Int64 = row[0]
             if lend {
-                if try Bool.fetchOne(
-                    db, sql: "SELECT 1 FROM loan WHERE user_book_id = ? AND returned_on IS NULL", arguments: [entryID])
-                    == true
-                {
-                    throw LoanStore.Refusal.alreadyOnLoan
-                }
-                try db.execute(
-                    sql: """
-                        INSERT INTO loan (user_book_id, borrower_user_id, borrower_name, lent_on) VALUES (?, ?, ?, ?)
-                        """, arguments: [entryID, row[1], row[2], today])
+                // The owner must still have the copy; the rest is the lend form's rules.
+                guard
+                    try Bool.fetchOne(db, sql: "SELECT owned FROM user_book WHERE id = ?", arguments: [entryID]) == true
+                else { throw LoanStore.Refusal.notOwned }
+                try LoanStore.open(
+                    entryID: entryID, lender: owner, to: row[1], name: row[2], lentOn: today, dueOn: nil, db)
             }
             try db.execute(
                 sql: "UPDATE borrow_request SET answer = ?, answered_at = ? WHERE id = ?",
@@ -161,6 +157,13 @@ struct BorrowRequestController: Sendable {
             else { throw AppError.notFound("There is no such request. It may have been answered already.") }
         } catch LoanStore.Refusal.alreadyOnLoan {
             throw AppError.conflict("That copy is on loan already. Mark it returned first, then lend it again.")
+        } catch LoanStore.Refusal.notOwned {
+            throw AppError.conflict(
+                "Your copy is no longer marked as one you own. Open the book, tick “I own a copy”, then lend it.")
+        } catch LoanStore.Refusal.notYours {
+            throw AppError.conflict(
+                "They no longer share with the household, so Shelfed cannot lend to them. Decline the request, or "
+                    + "lend it from the book page by typing their name.")
         }
         return .seeOther(
             ActionNotice.link(Paths.home, adding: [("saved", answer == "lend" ? "request-lent" : "request-declined")]))

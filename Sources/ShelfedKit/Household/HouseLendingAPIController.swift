@@ -184,8 +184,9 @@ struct HouseLendingAPIController: Sendable {
         case .success(let valid): loan = valid
         case .failure(let errors): throw HTTPError(.unprocessableContent, message: errors.summary)
         }
+        let loanID: Int64
         do {
-            try await loans.lend(
+            loanID = try await loans.lend(
                 bookID: entry.book.id!, userID: context.userID, toMember: loan.memberID, name: loan.name,
                 lentOn: loan.lentOn, dueOn: loan.dueOn)
         } catch LoanStore.Refusal.alreadyOnLoan {
@@ -194,7 +195,8 @@ struct HouseLendingAPIController: Sendable {
             throw HTTPError(
                 .unprocessableContent, message: "member_id must be a member who shares with the household.")
         }
-        guard let made = try await loans.lent(by: context.userID).first(where: { $0.bookID == entry.book.id! })
+        // Read back by its id: the list of loans stops at 500, and the 501st was answered 500 though stored.
+        guard let made = try await loans.lent(by: context.userID, loanID: loanID).first
         else { throw HTTPError(.internalServerError) }
         return JSONBody.response(Self.json(made, today: today), status: .created)
     }

@@ -2,8 +2,9 @@ import Foundation
 import Hummingbird
 
 /// The admin's page (issue 25): the members, invitations shown once and revocable, a one-time link for a member who
-/// forgot their password, removing a member (after asking, with their data offered as a download first) and handing
-/// the admin role on. Anyone but the admin gets a 404, as for a page that does not exist.
+/// forgot their password, whether anyone may sign up without an invitation, removing a member (after asking; their
+/// data is theirs to download, never the admin's) and handing the admin role on. Anyone but the admin gets a 404, as
+/// for a page that does not exist.
 struct HouseholdController: Sendable {
     let household: HouseholdStore
     let users: UserStore
@@ -11,7 +12,8 @@ struct HouseholdController: Sendable {
     let imports: ImportStore
     let renderer: PageRenderer
     let clock: AppClock
-    let downloads: DataDownloadController
+    /// `SHELFED_REGISTRATION=open` opens sign-up whatever the admin's switch says; the page tells them so.
+    let registration: AppConfig.Registration
 
     func addRoutes(to router: RouterGroup<SignedInContext>) {
         router.get(Route.household.routerPath, use: index)
@@ -20,7 +22,7 @@ struct HouseholdController: Sendable {
         router.post(Route.householdMemberPassword.routerPath, use: passwordLink)
         router.get(Route.householdMemberRemove.routerPath, use: confirmRemove)
         router.post(Route.householdMemberRemove.routerPath, use: remove)
-        router.get(Route.householdMemberData.routerPath, use: memberData)
+        router.post(Route.householdSignUp.routerPath, use: setSignUp)
         router.get(Route.householdMemberAdmin.routerPath, use: confirmHandOver)
         router.post(Route.householdMemberAdmin.routerPath, use: handOver)
     }
@@ -95,11 +97,15 @@ struct HouseholdController: Sendable {
             RemoveMemberPage(context: context, member: member, error: nil), template: "household/remove")
     }
 
-    /// GET /household/members/:memberID/data: the member's own data download, for the admin to keep before removing.
-    @Sendable func memberData(_ request: Request, context: SignedInContext) async throws -> Response {
+    /// POST /household/sign-up (`open` = 1 or 0): whether anyone who reaches the server may make an account.
+    @Sendable func setSignUp(_ request: Request, context: SignedInContext) async throws -> Response {
         try await requireAdmin(context)
-        let member = try await requireOther(context)
-        return try await downloads.myDataResponse(of: member.id, name: "shelfed-\(member.username)-data")
+        var request = request
+        let open = try await request.formFields()["open"] == "1"
+        try await household.setSignUp(open: open, now: clock.now())
+        context.logger.info("The admin \(open ? "opened" : "closed") sign-up")
+        return .seeOther(
+            ActionNotice.link(Paths.household, adding: [("saved", open ? "sign-up-open" : "sign-up-closed")]))
     }
 
     /// POST /household/members/:memberID/remove (`confirm_username`)
@@ -112,8 +118,9 @@ struct HouseholdController: Sendable {
                 context: context, member: member, error: "Type their username, \(member.username), to confirm.")
             return try renderer.render(page, template: "household/remove", status: .unprocessableContent).response
         }
-        try await imports.removeFiles(of: member.id)
+        let importFiles = try await imports.files(of: member.id)
         try await users.delete(id: member.id)
+        imports.remove(importFiles)
         media.removeAll(of: member.id)
         context.logger.info("The admin removed the account \(member.username)")
         return .seeOther(ActionNotice.link(Paths.household, adding: [("saved", "member-removed")]))
@@ -146,7 +153,9 @@ struct HouseholdController: Sendable {
     private func page(_ context: SignedInContext) async throws -> HouseholdPage {
         HouseholdPage(
             context: context, members: try await household.members(),
-            invitations: try await household.openInvitations(now: clock.now()), now: clock.now())
+            invitations: try await household.openInvitations(now: clock.now()),
+            signUp: registration == .open ? .openBySetting : try await household.signUpIsOpen() ? .open : .closed,
+            now: clock.now())
     }
 
     private func refused(_ context: SignedInContext, typedNote: String?, errors: FieldErrors) async throws

@@ -30,8 +30,18 @@ struct HouseholdPage: Sendable {
         let selected: Bool
     }
 
+    /// Whether someone without an invitation may make an account.
+    enum SignUp: Sendable {
+        case closed, open
+        /// `SHELFED_REGISTRATION=open` in the server's settings: the switch here cannot close it.
+        case openBySetting
+    }
+
     var chrome: PageChrome
     let members: [MemberItem]
+    let signUpOpen: Bool
+    let signUpOpenBySetting: Bool
+    let signUpPath = Paths.householdSignUp
     let invitations: [InvitationItem]
     let hasInvitations: Bool
     let invitePath = Paths.householdInvitations
@@ -44,15 +54,16 @@ struct HouseholdPage: Sendable {
 
     init(
         context: SignedInContext, members: [HouseholdStore.Member], invitations: [HouseholdStore.OpenInvitation],
-        now: Date
+        signUp: SignUp, now: Date
     ) {
         chrome = PageChrome(title: "Your household", context: context, tab: .profile)
         let day = Date.FormatStyle.dateTime.year().month(.wide).day()
         self.members = members.map { member in
             let books = "\(member.bookCount) \(member.bookCount == 1 ? "book" : "books")"
+            let how = Self.howJoined(member)
             return MemberItem(
                 displayName: member.displayName, username: member.username,
-                summary: "@\(member.username) · joined \(member.joined.formatted(day)) · \(books)",
+                summary: "@\(member.username) · joined \(member.joined.formatted(day))\(how) · \(books)",
                 isAdmin: member.isAdmin, isYou: member.id == context.userID,
                 passwordPath: Paths.householdMemberPassword(member.id),
                 removePath: Paths.householdMemberRemove(member.id), adminPath: Paths.householdMemberAdmin(member.id))
@@ -63,8 +74,23 @@ struct HouseholdPage: Sendable {
                 revokePath: Paths.householdInvitationRevoke(invitation.id))
         }
         hasInvitations = !invitations.isEmpty
+        signUpOpen = signUp != .closed
+        signUpOpenBySetting = signUp == .openBySetting
         lifetimes = HouseholdStore.invitationLifetimes.map {
             Lifetime(days: $0.days, label: $0.label, selected: $0.days == 7)
+        }
+    }
+}
+
+extension HouseholdPage {
+    /// " by invitation from Alice", " on the open sign-up page", …; empty for accounts from before issue 35.
+    static func howJoined(_ member: HouseholdStore.Member) -> String {
+        switch member.joinedVia {
+        case "first": " as the first account"
+        case "invitation": member.invitedBy.map { " by invitation from \($0)" } ?? " by invitation"
+        case "sign_up": " on the open sign-up page, without an invitation"
+        case "command": " from the server's command line"
+        default: ""
         }
     }
 }
@@ -76,7 +102,7 @@ struct RemoveMemberPage: Sendable {
     let username: String
     let bookCount: Int
     let formPath: String
-    let dataPath: String
+    let passwordPath: String
     let error: String?
 
     init(context: SignedInContext, member: HouseholdStore.Member, error: String?) {
@@ -85,7 +111,7 @@ struct RemoveMemberPage: Sendable {
         username = member.username
         bookCount = member.bookCount
         formPath = Paths.householdMemberRemove(member.id)
-        dataPath = Paths.householdMemberData(member.id)
+        passwordPath = Paths.householdMemberPassword(member.id)
         self.error = error
     }
 }

@@ -21,6 +21,10 @@ struct HouseholdStore: Sendable {
         let isAdmin: Bool
         let joined: Date
         let bookCount: Int
+        /// How they came in: `first`, `invitation`, `sign_up`, `command`, or nil for accounts older than issue 35.
+        var joinedVia: String? = nil
+        /// Who invited them, while that account exists.
+        var invitedBy: String? = nil
     }
 
     /// An invitation not used, not revoked and not expired.
@@ -46,14 +50,16 @@ struct HouseholdStore: Sendable {
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT user.id, user.username, user.display_name, user.role, user.created_at,
+                    SELECT user.id, user.username, user.display_name, user.role, user.created_at, user.joined_via,
+                        (SELECT display_name FROM user AS inviter WHERE inviter.id = user.invited_by) AS invited_by,
                         (SELECT COUNT(*) FROM user_book WHERE user_book.user_id = user.id) AS book_count
                     FROM user ORDER BY user.role = 'admin' DESC, user.display_name COLLATE NOCASE, user.id
                     """
             ).map { row in
                 Member(
                     id: row["id"], username: row["username"], displayName: row["display_name"],
-                    isAdmin: row["role"] == "admin", joined: row["created_at"], bookCount: row["book_count"])
+                    isAdmin: row["role"] == "admin", joined: row["created_at"], bookCount: row["book_count"],
+                    joinedVia: row["joined_via"], invitedBy: row["invited_by"])
             }
         }
     }
@@ -84,6 +90,26 @@ struct HouseholdStore: Sendable {
                 try Bool.fetchOne(db, sql: "SELECT role = 'admin' FROM user WHERE id = ?", arguments: [userID]) ?? false
             let others = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM user WHERE id != ?", arguments: [userID]) ?? 0
             return !isAdmin || others == 0
+        }
+    }
+
+    // MARK: - Who may join
+
+    /// Whether the admin has opened the sign-up page to anyone who reaches the server. Closed until they do: after the
+    /// first account, joining is by invitation (issue 35, DESIGN §15).
+    func signUpIsOpen() async throws -> Bool {
+        try await db.read { db in
+            try String.fetchOne(db, sql: "SELECT value FROM household_setting WHERE key = 'open_sign_up'") == "1"
+        }
+    }
+
+    func setSignUp(open: Bool, now: Date) async throws {
+        try await db.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO household_setting (key, value, changed_at) VALUES ('open_sign_up', ?, ?)
+                    ON CONFLICT (key) DO UPDATE SET value = excluded.value, changed_at = excluded.changed_at
+                    """, arguments: [open ? "1" : "0", now])
         }
     }
 
@@ -163,8 +189,12 @@ struct HouseholdStore: Sendable {
                         AND revoked_at IS NULL AND expires_at > ?
                     """, arguments: [now, APIKeyStore.digest(of: token), now])
             guard db.changesCount == 1 else { throw Refusal.notValid }
+            let inviter = try Int64.fetchOne(
+                db, sql: "SELECT created_by FROM invitation WHERE token_sha256 = ?",
+                arguments: [APIKeyStore.digest(of: token)])
             let user = try UserStore.insert(
-                username: username, email: email, displayName: displayName, passwordHash: passwordHash, at: now, db)
+                username: username, email: email, displayName: displayName, passwordHash: passwordHash, at: now,
+                joining: inviter.map { .invitation(from: $0) } ?? .signUp, db)
             try db.execute(
                 sql: "UPDATE invitation SET used_by = ? WHERE token_sha256 = ?",
                 arguments: [user.id, APIKeyStore.digest(of: token)])

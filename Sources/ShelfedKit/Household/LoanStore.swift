@@ -39,6 +39,8 @@ struct LoanStore: Sendable {
     enum Refusal: Error, Equatable {
         case alreadyOnLoan
         case notYours
+        /// A borrow request answered after the owner said they no longer have the copy.
+        case notOwned
     }
 
     /// Who may borrow: the members who share (a member who does not share cannot be chosen, as they appear nowhere).
@@ -65,37 +67,49 @@ struct LoanStore: Sendable {
         }
     }
 
-    /// Lends the person's copy (it is theirs, so it is marked owned); to a member who shares, or to a name.
+    /// Lends the person's copy (it is theirs, so it is marked owned); to a member who shares, or to a name. Returns
+    /// the new loan's id.
+    @discardableResult
     func lend(
         bookID: Int64, userID: Int64, toMember memberID: Int64?, name: String?, lentOn: String, dueOn: String?
-    ) async throws {
+    ) async throws -> Int64 {
         try await db.write { db in
             guard
                 let entryID = try Int64.fetchOne(
                     db, sql: "SELECT id FROM user_book WHERE book_id = ? AND user_id = ?", arguments: [bookID, userID])
             else { throw Refusal.notYours }
-            if try Bool.fetchOne(
-                db, sql: "SELECT 1 FROM loan WHERE user_book_id = ? AND returned_on IS NULL", arguments: [entryID])
-                == true
-            {
-                throw Refusal.alreadyOnLoan
-            }
-            var borrowerName = name ?? ""
-            if let memberID {
-                guard
-                    let memberName = try String.fetchOne(
-                        db, sql: "SELECT display_name FROM user WHERE id = ? AND shares_reading = 1 AND id != ?",
-                        arguments: [memberID, userID])
-                else { throw Refusal.notYours }
-                borrowerName = memberName
-            }
             try db.execute(sql: "UPDATE user_book SET owned = 1 WHERE id = ?", arguments: [entryID])
-            try db.execute(
-                sql: """
-                    INSERT INTO loan (user_book_id, borrower_user_id, borrower_name, lent_on, due_on)
-                    VALUES (?, ?, ?, ?, ?)
-                    """, arguments: [entryID, memberID, borrowerName, lentOn, dueOn])
+            try Self.open(entryID: entryID, lender: userID, to: memberID, name: name, lentOn: lentOn, dueOn: dueOn, db)
+            return db.lastInsertedRowID
         }
+    }
+
+    /// Opens a loan of copy `entryID` inside a write, with the lend form's rules whichever way it is lent (the form,
+    /// the API or a borrow request answered): not while the copy is out, and to a member only while they share.
+    static func open(
+        entryID: Int64, lender: Int64, to memberID: Int64?, name: String?, lentOn: String, dueOn: String?,
+        _ db: Database
+    ) throws {
+        if try Bool.fetchOne(
+            db, sql: "SELECT 1 FROM loan WHERE user_book_id = ? AND returned_on IS NULL", arguments: [entryID])
+            == true
+        {
+            throw Refusal.alreadyOnLoan
+        }
+        var borrowerName = name ?? ""
+        if let memberID {
+            guard
+                let memberName = try String.fetchOne(
+                    db, sql: "SELECT display_name FROM user WHERE id = ? AND shares_reading = 1 AND id != ?",
+                    arguments: [memberID, lender])
+            else { throw Refusal.notYours }
+            borrowerName = memberName
+        }
+        try db.execute(
+            sql: """
+                INSERT INTO loan (user_book_id, borrower_user_id, borrower_name, lent_on, due_on)
+                VALUES (?, ?, ?, ?, ?)
+                """, arguments: [entryID, memberID, borrowerName, lentOn, dueOn])
     }
 
     /// Marks the open loan of the person's copy returned; false when there is none.
@@ -138,8 +152,8 @@ struct LoanStore: Sendable {
         let dueOn: String?
     }
 
-    /// The person's copies on loan now, the longest out first.
-    func lent(by userID: Int64) async throws -> [Lent] {
+    /// The person's copies on loan now, the longest out first (the first 500); with `loanID`, that one loan only.
+    func lent(by userID: Int64, loanID: Int64? = nil) async throws -> [Lent] {
         try await db.read { db in
             try Row.fetchAll(
                 db.cachedStatement(
@@ -147,8 +161,9 @@ struct LoanStore: Sendable {
                         SELECT loan.id, book.id AS book_id, book.title, loan.borrower_name, loan.borrower_user_id,
                             loan.lent_on, loan.due_on
                         FROM loan JOIN user_book ON user_book.id = loan.user_book_id JOIN book ON book.id = user_book.book_id
-                        WHERE user_book.user_id = ? AND loan.returned_on IS NULL ORDER BY loan.lent_on, loan.id LIMIT 500
-                        """), arguments: [userID]
+                        WHERE user_book.user_id = ? AND loan.returned_on IS NULL AND (? IS NULL OR loan.id = ?)
+                        ORDER BY loan.lent_on, loan.id LIMIT 500
+                        """), arguments: [userID, loanID, loanID]
             ).map { row in
                 Lent(
                     id: row["id"], bookID: row["book_id"], title: row["title"], borrowerName: row["borrower_name"],

@@ -157,7 +157,7 @@ struct ImportController: Sendable {
         let job = try await requireJob(context)
         let imports = imports
         let userID = context.userID
-        let ticket = try streams.ticket(for: userID)
+        let ticket = try streams.ticket(for: userID, connection: context.channel)
         return ImportEventStream { try await imports.job(id: job.id, of: userID) }
             .response(lastEventID: request.headers[HTTPField.Name("Last-Event-ID")!], holding: ticket)
     }

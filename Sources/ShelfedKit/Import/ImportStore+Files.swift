@@ -4,12 +4,16 @@ import GRDB
 // MARK: - Files kept for column choices
 
 extension ImportStore {
-    /// Deletes the kept files of the user's jobs, before their account goes (the jobs go with it).
-    func removeFiles(of userID: Int64) async throws {
-        let ids = try await db.read { db in
+    /// The kept files of the user's jobs, read before their account goes (the jobs go with it).
+    func files(of userID: Int64) async throws -> [URL] {
+        try await db.read { db in
             try String.fetchAll(db, sql: "SELECT id FROM import_job WHERE user_id = ?", arguments: [userID])
-        }
-        for id in ids { try? FileManager.default.removeItem(at: cleanFile(id)) }
+        }.map(cleanFile)
+    }
+
+    /// Removes files listed by `files(of:)` once the account they belonged to is gone.
+    func remove(_ files: [URL]) {
+        for file in files { try? FileManager.default.removeItem(at: file) }
     }
 
     /// At start, before any upload: deletes every kept file but those of jobs still waiting for column choices —

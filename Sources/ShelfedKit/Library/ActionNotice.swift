@@ -69,6 +69,8 @@ struct ActionNotice: Sendable {
         "returned": "Marked returned: the copy is back on your shelf.",
         "invitation-revoked": "Revoked the invitation: its link no longer works.",
         "member-removed": "Removed the member and everything of theirs.",
+        "sign-up-open": "Sign-up is open: anyone who can reach this server can make an account and join.",
+        "sign-up-closed": "Sign-up is closed: people join only with an invitation link from you.",
         "admin-handed": "You handed the admin role on; you are a member of the household now.",
         "shared": "Shared with the household: it shows in the house feed while you share your reading.",
         "unshared": "No longer shared: nobody else sees it now.",

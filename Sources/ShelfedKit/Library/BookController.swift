@@ -81,8 +81,11 @@ struct BookController: Sendable {
             throw HTTPError(.badRequest, message: "Choose Want to read, Reading, Read or Did not finish.")
         }
         let (bookID, before) = (entry.book.id!, entry.userBook)
-        // Read, never started: finished today, or years ago? The notice asks instead of guessing today.
-        let asks = !form.undo && shelf == .read && before.startedAt == nil && before.finishedAt == nil
+        // Read, never started: finished today, or years ago? The notice asks instead of guessing today. A book on
+        // Reading is finished today, start date or not (issue 35: Goodreads exports none for Currently reading).
+        let asks =
+            !form.undo && shelf == .read && before.shelf != .reading && before.startedAt == nil
+            && before.finishedAt == nil
         try await library.move(
             bookID: bookID, to: shelf, for: before.userId, now: clock.now(), today: clock.today(),
             leavingUnsureUndated: asks)

@@ -53,6 +53,8 @@ extension UserBook {
     ///
     /// With `leavingUnsureUndated`, a book that goes to Read never having been started is left without a finish
     /// date (read, date unknown) rather than finished today: it may have been read years ago, and the page asks.
+    /// A book on Reading is being read, whether or not it has a start date (Goodreads exports none): finishing it is
+    /// finishing it today (issue 35).
     ///
     /// A move to Read also puts the reading progress at the end (`ReadingJournal.finish`).
     mutating func move(
@@ -66,6 +68,7 @@ extension UserBook {
     private mutating func changeDates(
         movingTo shelf: Shelf, today: String, leavingUnsureUndated: Bool, _ db: Database
     ) throws {
+        let wasReading = self.shelf == .reading
         // Put down today and taken back at once (a mistaken tap undone): the read it was taken from comes back.
         let stoppedToday = self.shelf == .didNotFinish && stoppedAt == today
         if self.shelf == .didNotFinish {
@@ -93,7 +96,7 @@ extension UserBook {
             {
                 startedAt = kept.startedOn
                 finishedAt = kept.finishedOn
-            } else if leavingUnsureUndated, startedAt == nil {
+            } else if leavingUnsureUndated, startedAt == nil, !wasReading {
                 return
             } else {
                 finishedAt = today

@@ -100,8 +100,16 @@ struct ProfileSettingsController: Sendable {
             page.deleteError = "Type your username, \(user.username), to confirm."
             return try renderer.render(page, template: "profile/edit", status: .unprocessableContent).response
         }
-        try await imports.removeFiles(of: context.userID)
-        try await users.delete(id: context.userID)
+        let importFiles = try await imports.files(of: context.userID)
+        do {
+            try await users.delete(id: context.userID)
+        } catch is UserStore.AdminMustHandOver {
+            // Made the admin between the check above and now.
+            throw AppError.conflict(
+                "You have just been made the household's admin. Open Your household and make another member the "
+                    + "admin first; then you can delete your account.")
+        }
+        imports.remove(importFiles)
         media.removeAll(of: context.userID)
         context.sessions.clearSession()
         context.logger.info("Deleted account \(user.username)")

@@ -2,8 +2,8 @@ import Foundation
 import GRDB
 
 /// A person's own book searches (the search page and the search API with their key), kept for a week, for
-/// `GET /api/v2/trending-searches`. A person sees their own, and the house's when they and the others share; the rows
-/// go with the account.
+/// `GET /api/v2/trending-searches`. A person sees only their own, whether or not they share their reading: what someone
+/// types into search is never shared (DESIGN §15). The rows go with the account.
 struct SearchHistory: Sendable {
     let db: AppDatabase
 
@@ -36,8 +36,7 @@ struct SearchHistory: Sendable {
     }
 
     /// The most searched queries of the last week, most often first (then most recent), each as last typed: the
-    /// person's own, and — when they share their reading — those of everyone else in the house who shares (issue 25).
-    /// A member who does not share neither sees the others' searches nor adds to theirs.
+    /// person's own only. Sharing one's reading shares statuses and ratings, never searches (issue 35).
     func trending(of userID: Int64, now: Date, limit: Int) async throws -> [Trend] {
         try await db.read { db in
             // SQLite takes the bare `query` from the row that holds MAX(id): the latest spelling.
@@ -45,10 +44,7 @@ struct SearchHistory: Sendable {
                 db,
                 sql: """
                     SELECT query, COUNT(*) AS count, MAX(id) AS latest FROM search_history
-                    WHERE searched_at >= :since AND user_id IN (
-                        SELECT :user UNION
-                        SELECT id FROM user WHERE shares_reading = 1
-                            AND (SELECT shares_reading FROM user WHERE id = :user) = 1)
+                    WHERE user_id = :user AND searched_at >= :since
                     GROUP BY query_key ORDER BY count DESC, latest DESC LIMIT :limit
                     """, arguments: ["user": userID, "since": now.addingTimeInterval(-Self.window), "limit": limit]
             ).map { Trend(query: $0["query"], count: $0["count"]) }

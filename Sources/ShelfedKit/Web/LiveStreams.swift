@@ -1,3 +1,4 @@
+import NIOCore
 import Synchronization
 
 /// Counts the live event streams (an import's progress) held open, per person and in all: each keeps a connection
@@ -15,7 +16,9 @@ final class LiveStreams: Sendable {
 
     /// A place for one more stream of `userID`'s, given back when the ticket is dropped (the stream ended, its
     /// client left, or its answer was never sent); 429 with a wait when the person or the server is at the limit.
-    func ticket(for userID: Int64) throws -> LiveStreamTicket {
+    /// A refused stream's `connection` is closed once the 429 is sent (issue 35): kept alive, 30 refused tabs held
+    /// 30 connections and `/health` went unanswered. Closing its reading side ends the connection after the answer.
+    func ticket(for userID: Int64, connection: any Channel) throws -> LiveStreamTicket {
         let granted = open.withLock { open -> Bool in
             guard open.byUser[userID, default: 0] < Self.perPerson, open.all < total else { return false }
             open.byUser[userID, default: 0] += 1
@@ -23,6 +26,7 @@ final class LiveStreams: Sendable {
             return true
         }
         guard granted else {
+            connection.close(mode: .input, promise: nil)
             throw AppError.rateLimited(
                 "Too many live progress views are open at once. Close a few tabs showing an import; this "
                     + "page also updates when you reload it.", retryAfter: 30)

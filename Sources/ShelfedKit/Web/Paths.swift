@@ -86,7 +86,7 @@ enum Paths {
     static func householdInvitationRevoke(_ id: Int64) -> String { Route.householdInvitationRevoke.link(id) }
     static func householdMemberPassword(_ id: Int64) -> String { Route.householdMemberPassword.link(id) }
     static func householdMemberRemove(_ id: Int64) -> String { Route.householdMemberRemove.link(id) }
-    static func householdMemberData(_ id: Int64) -> String { Route.householdMemberData.link(id) }
+    static let householdSignUp = Route.householdSignUp.link()
     static func householdMemberAdmin(_ id: Int64) -> String { Route.householdMemberAdmin.link(id) }
     static func join(_ token: String) -> String { Route.join.link(token) }
     static func passwordReset(_ token: String) -> String { Route.passwordReset.link(token) }

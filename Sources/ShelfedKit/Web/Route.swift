@@ -15,7 +15,7 @@ enum Route: String, CaseIterable, Sendable {
         deviceRevoke
     case myData, serverBackup
     case household, householdInvitations, householdInvitationRevoke, householdMemberPassword, householdMemberRemove,
-        householdMemberData, householdMemberAdmin, join, passwordReset, profileSharing, houseFeed, house, bookLend,
+        householdSignUp, householdMemberAdmin, join, passwordReset, profileSharing, houseFeed, house, bookLend,
         bookReturned, borrowAsk, borrowAnswer, bookRecommend, recommendationDismiss, photoShare, listShare, housePhoto,
         housePhotoFile, houseList, houseChallenge
     case search, searchVolume, searchAdd
@@ -83,7 +83,7 @@ enum Route: String, CaseIterable, Sendable {
         case .householdInvitationRevoke: "/household/invitations/:invitationID/revoke"
         case .householdMemberPassword: "/household/members/:memberID/password-link"
         case .householdMemberRemove: "/household/members/:memberID/remove"
-        case .householdMemberData: "/household/members/:memberID/data"
+        case .householdSignUp: "/household/sign-up"
         case .householdMemberAdmin: "/household/members/:memberID/admin"
         case .join: "/join/:token"
         case .passwordReset: "/password/:token"

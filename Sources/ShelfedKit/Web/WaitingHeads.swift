@@ -11,6 +11,11 @@ final class WaitingHeads: Sendable {
     let perAddress: Int
     private let waiting = Mutex<[String: [(id: ObjectIdentifier, channel: any Channel)]]>([:])
 
+    /// An address's share of `connections`: a quarter, and never more than `defaultPerAddress`.
+    static func perAddress(ofConnections connections: Int) -> Int {
+        max(2, min(defaultPerAddress, connections / 4))
+    }
+
     init(perAddress: Int = WaitingHeads.defaultPerAddress) {
         self.perAddress = max(1, perAddress)
     }

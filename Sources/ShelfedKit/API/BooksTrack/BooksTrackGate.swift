@@ -12,7 +12,7 @@ public enum APISearchAccess: String, Sendable {
 }
 
 /// In front of the BooksTrack routes: an API key is checked when one is sent; a keyless call is let in per
-/// `SHELFED_API_SEARCH`; then each key (or address, without one) gets the route's calls per minute (DESIGN §6).
+/// `SHELFED_API_SEARCH`; then each person (or address, without a key) gets the route's calls per minute (DESIGN §6).
 struct BooksTrackGate: RouterMiddleware {
     typealias Context = AppRequestContext
     let access: APISearchAccess
@@ -32,9 +32,9 @@ struct BooksTrackGate: RouterMiddleware {
             }
         }
         if let limit = APIRoute(endpointPath: context.endpointPath)?.callsPerMinute {
-            // Per key, as DESIGN §6 says (two phones of one person have a budget each); the key is known good here.
-            let presentedKey = context.identity == nil ? nil : APIKeyAuthenticator.presentedKey(in: request)
-            let client = presentedKey.map { "key-" + APIKeyStore.digest(of: $0.key) } ?? context.clientAddress
+            // Per person, not per key (issue 35): every sign-in makes a new key, and a budget per key was a fresh
+            // budget per sign-in. Two phones of one person share one; a keyless caller is counted by address.
+            let client = context.identity?.id.map { "user-\($0)" } ?? context.clientAddress
             let route = context.endpointPath ?? ""
             if let wait = await limiter.admit("\(route) \(client)", limit: limit) {
                 throw BooksTrackError(

@@ -153,7 +153,7 @@ struct ImportAPIController: Sendable {
     @Sendable func stream(_ request: Request, context: AppRequestContext) async throws -> Response {
         let job = try await requireJob(context)
         let imports = imports
-        let ticket = try streams.ticket(for: job.userId)
+        let ticket = try streams.ticket(for: job.userId, connection: context.channel)
         return ImportEventStream { try await imports.job(id: job.id, of: job.userId) }
             .response(lastEventID: request.headers[HTTPField.Name("Last-Event-ID")!], holding: ticket)
     }
