@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOPosix
 import Testing
 
 @testable import ShelfedKit
@@ -83,7 +84,7 @@ import Testing
         let folder = root.appendingPathComponent("backups")
         let backups = ScheduledBackups(
             schedule: schedule, folder: folder, dataDirectory: root, database: database, clock: clock.appClock,
-            logger: Logger(label: "test"))
+            logger: Logger(label: "test"), threadPool: .singleton)
         for _ in 0..<3 {
             let run = await backups.runOnce()
             #expect(run.error == nil && run.file != nil && (run.bytes ?? 0) > 0)
@@ -100,7 +101,7 @@ import Testing
         try Data().write(to: blocked)
         let failing = ScheduledBackups(
             schedule: schedule, folder: blocked, dataDirectory: root, database: database, clock: clock.appClock,
-            logger: Logger(label: "test"))
+            logger: Logger(label: "test"), threadPool: .singleton)
         let failed = await failing.runOnce()
         #expect(failed.file == nil && failed.error?.contains(blocked.path) == true)
         let (last, lastGood) = try await BackupRuns(db: database).latest()
@@ -124,13 +125,13 @@ import Testing
         let logger = Logger(label: "test")
         let first = await ScheduledBackups(
             schedule: BackupSchedule(), folder: good, dataDirectory: root, database: database, clock: clock.appClock,
-            logger: logger
+            logger: logger, threadPool: .singleton
         ).runOnce()
         #expect(first.error == nil)
         clock.advance(by: 86_400)
         let full = await ScheduledBackups(
             schedule: BackupSchedule(), folder: tiny, dataDirectory: root, database: database, clock: clock.appClock,
-            logger: logger
+            logger: logger, threadPool: .singleton
         ).runOnce()
         #expect(full.file == nil)
         #expect(

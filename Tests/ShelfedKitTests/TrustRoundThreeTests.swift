@@ -376,6 +376,92 @@ import Testing
         }
     }
 
+    @Test func aFreshServerOpensOnCreateTheFirstAccountAndTheForgotPageFitsAnInstalledServer() async throws {
+        try await TestApp().run { client in
+            let visitor = WebSession(client)
+            // act: the very first visit
+            let first = try await visitor.get("/login")
+            // validate: nobody to sign in yet, so straight to creating the first account
+            #expect(first.status == .seeOther && first.headers[.location] == "/register")
+            try await visitor.register("alice")
+            #expect(try await WebSession(client).get("/login").status == .ok)
+
+            let help = try await WebSession(client).get("/login/forgot").text
+            #expect(help.contains("New password link"))
+            #expect(help.contains("/etc/shelfed/shelfed.env") && help.contains("SHELFED_DATA_DIR=/var/lib/shelfed"))
+        }
+    }
+
+    @Test func theAdminBacksUpNowAndSeesTheServersChecksAsAPage() async throws {
+        var setup = TestApp()
+        setup.config.backups.every = .off
+        let app = setup
+        try await app.run(live: true) { client in
+            let admin = WebSession(client)
+            try await admin.register("alice")
+            let member = WebSession(client)
+            try await member.register("bob")
+            // The backups share the library's disk here: the page says what that risks.
+            let settings = try await admin.get("/profile/edit").text
+            #expect(settings.contains("Back up now") && settings.contains("on the same disk as the library"))
+            #expect(settings.contains(#"href="/household/checks""#))
+            #expect(try await member.post("/profile/backup/now").status == .notFound)
+            #expect(try await member.get("/household/checks").status == .notFound)
+
+            // act: with no schedule at all, the admin asks for one now
+            let asked = try await admin.post("/profile/backup/now")
+            #expect(asked.headers[.location] == "/profile/edit?saved=backup-started#backups-heading")
+            // validate: written and verified in the background (bounded: thirty seconds on a loaded machine)
+            var page = ""
+            for _ in 0..<60 {
+                page = try await admin.get("/profile/edit").text
+                if page.contains("verified") { break }
+                try await Task.sleep(for: .milliseconds(500))
+            }
+            #expect(page.contains("verified"))
+            let zips = try FileManager.default.contentsOfDirectory(atPath: app.config.backupFolder.path)
+                .filter { $0.hasSuffix(".zip") }
+            #expect(zips.count == 1)
+
+            let checks = try await admin.get("/household/checks")
+            #expect(checks.status == .ok)
+            #expect(checks.text.contains("Database") && checks.text.contains("Backups"))
+            #expect(checks.text.contains("Scheduled backups are off") && checks.text.contains("What to do"))
+        }
+    }
+
+    @Test func invitationLinksUseTheHousesAddressNotTheAdminsBrowser() async throws {
+        // A bad address is refused at start, naming the setting.
+        for bad in ["pi.local:8080", "http://", "http://pi.local/\"><script>", "ftp://pi.local"] {
+            #expect(throws: AppConfig.InvalidSetting.self, "\(bad)") {
+                try AppConfig.fromEnvironment(["SHELFED_PUBLIC_URL": bad])
+            }
+        }
+        #expect(
+            try AppConfig.fromEnvironment(["SHELFED_PUBLIC_URL": "https://books.example.org/"]).publicURL
+                == "https://books.example.org")
+        var setup = TestApp(registration: .closed)
+        setup.config.publicURL = "http://pi.local:8080"
+        let app = setup
+        try await app.run { client in
+            let admin = WebSession(client)
+            try await admin.register("alice")
+            // act: the admin makes a link from a browser on the server itself
+            let made = try await admin.post("/household/invitations", ["note": "Sam", "days": "7"])
+            // validate: the link carries the house's address, with a button to copy it
+            #expect(made.text.contains(#"value="http://pi.local:8080/join/"#))
+            #expect(made.text.contains("data-copy=\"new-link\"") && made.text.contains("/static/js/copy-link.js"))
+            #expect(!made.text.contains("listens on this computer only"))
+        }
+        // Listening on this computer only (the tests' 127.0.0.1) and no address set: the page says the link is local.
+        try await TestApp(registration: .closed).run { client in
+            let admin = WebSession(client)
+            try await admin.register("alice")
+            let made = try await admin.post("/household/invitations", ["days": "7"])
+            #expect(made.text.contains("listens on this computer only"))
+        }
+    }
+
     private static func run(_ command: String, _ arguments: [String]) throws -> Bool {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: command)

@@ -78,6 +78,8 @@ struct AccountController: Sendable {
     @Sendable func showLogin(_ request: Request, context: AppRequestContext) async throws -> Response {
         let next = safeRelativePath(request.uri.queryParameters["next"].map(String.init))
         if context.identity != nil { return .seeOther(next ?? Paths.home) }
+        // A new server has nobody to sign in: the first visit creates the first account (the admin).
+        if try await users.count() == 0 { return .seeOther(Route.register.link()) }
         let canRegister = !(try await registrationIsClosed())
         let page = LoginPage(
             chrome: PageChrome(title: "Sign in", context: context), login: "", next: next, error: nil,

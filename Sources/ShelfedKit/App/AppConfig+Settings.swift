@@ -31,6 +31,7 @@ extension AppConfig {
         Setting(name: "SHELFED_GEMINI_MODEL", meaning: "shelf-reading model (gemini-2.5-flash)"),
         Setting(name: "SHELFED_GEMINI_URL", meaning: "Gemini API base"),
         Setting(name: "SHELFED_REQUEST_TIMEOUT", meaning: "seconds a request may stall (30)"),
+        Setting(name: "SHELFED_PUBLIC_URL", meaning: "address in invitation links (pi.local)"),
         Setting(name: "SHELFED_MAX_CONNECTIONS", meaning: "connections at once (half the fd limit)"),
         Setting(name: "SHELFED_API_SEARCH", meaning: "keyless search API: lan | key | open (lan)"),
         Setting(name: "SHELFED_LOG_LEVEL", meaning: "trace … critical (info)"),

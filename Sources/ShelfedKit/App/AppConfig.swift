@@ -47,6 +47,8 @@ public struct AppConfig: Sendable {
     /// instead of using up the process's file descriptors. By default half of what the descriptor limit allows
     /// (448 under Linux's usual 1,024), keeping the rest for uploads, the database and covers.
     public var maxConnections = AppConfig.connectionsForDescriptorLimit()
+    /// The address the household types (`SHELFED_PUBLIC_URL`), for links made to be sent; nil: found at start.
+    public var publicURL: String?
     /// The sentence-embedding model's folder (`SHELFED_MODEL_DIR`; by default `models/all-MiniLM-L6-v2` beside the
     /// templates). nil: no search by meaning, keywords only (the tests' default, so only the suites about meaning
     /// load the model).
@@ -240,6 +242,14 @@ extension AppConfig {
             }
             config.maxConnections = number
         }
+        if let url = value("SHELFED_PUBLIC_URL") {
+            guard let clean = Self.publicURL(url) else {
+                throw InvalidSetting(
+                    name: "SHELFED_PUBLIC_URL", value: url,
+                    expected: "an address such as http://pi.local:8080 or https://books.example.org")
+            }
+            config.publicURL = clean
+        }
         if let folder = value("SHELFED_BACKUP_DIR") { config.backups.folder = URL(fileURLWithPath: folder) }
         if let every = value("SHELFED_BACKUP_EVERY") {
             guard let parsed = BackupSchedule.parseEvery(every) else {
@@ -268,6 +278,19 @@ extension AppConfig {
             throw InvalidSetting(name: "SHELFED_BACKUP_DIR", value: config.backupFolder.path, expected: problem)
         }
         return config
+    }
+
+    /// `http(s)://host[:port]` with an optional path, no trailing slash; nil for anything else (a space, a quote or a
+    /// control character would break the link it is put into).
+    static func publicURL(_ text: String) -> String? {
+        let trimmed = text.hasSuffix("/") ? String(text.dropLast()) : text
+        guard trimmed.hasPrefix("http://") || trimmed.hasPrefix("https://"), trimmed.count <= 200,
+            trimmed.unicodeScalars.allSatisfy({
+                $0.value > 0x20 && $0.value < 0x7F && !"\"<>\\`".unicodeScalars.contains($0)
+            }),
+            let url = URL(string: trimmed), url.host?.isEmpty == false, url.query == nil, url.fragment == nil
+        else { return nil }
+        return trimmed
     }
 
     /// Why backups may not be written at `place`, or nil when they may. A backup holds every library and password

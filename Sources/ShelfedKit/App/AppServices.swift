@@ -49,6 +49,8 @@ struct AppServices: Sendable {
     let activity = ServerActivity()
     /// Runs all of them.
     let queue: BackgroundQueue
+    /// The server's own backups, on their schedule and when the admin asks.
+    let backups: ScheduledBackups
 
     /// `http` is the one outbound HTTP client, asked for on first use so that a server that never searches never
     /// starts it.
@@ -137,6 +139,9 @@ struct AppServices: Sendable {
             embeddings: EmbeddingStore(db: database), textSearch: textSearch, embedder: embedder,
             budget: RateLimiter(now: config.clock.now))
         queue = BackgroundQueue(workers, logger: logger, activity: activity)
+        backups = ScheduledBackups(
+            schedule: config.backups, folder: config.backupFolder, dataDirectory: config.dataDirectory,
+            database: database, clock: config.clock, logger: logger, threadPool: blocking)
     }
 
     /// What a stop in the middle of something left behind is put right before the first request: scratch files of

@@ -20,6 +20,7 @@ public func buildApplication(config: AppConfig) async throws -> some Application
     // One address may keep a quarter of the connections idle (issue 35): a stranger parking kept-alive connections
     // leaves the rest for the house; a household behind one reverse proxy shares the quarter, and its proxy's
     // oldest idle connection is closed first, which a proxy answers by opening another.
+    let startLogger = logger
     let waitingHeads = WaitingHeads(perAddress: WaitingHeads.perAddress(ofConnections: config.maxConnections))
     var app = Application(
         router: try buildRouter(services),
@@ -36,14 +37,23 @@ public func buildApplication(config: AppConfig) async throws -> some Application
             availableConnectionsDelegate: MaximumAvailableConnections(config.maxConnections, logger: logger)),
         services: [
             services.queue,
-            ScheduledBackups(
-                schedule: config.backups, folder: config.backupFolder, dataDirectory: config.dataDirectory,
-                database: services.database, clock: config.clock, logger: logger),
+            services.backups,
             IdleMemoryService(activity: services.activity, database: services.database, logger: logger),
         ],
         // Start-up's migrations, repairs and templates are done: their pages need not stay (IdleMemoryService gives
         // back again once the services' own start-up has settled).
-        onServerRunning: { _ in IdleMemory.release() },
+        onServerRunning: { channel in
+            IdleMemory.release()
+            // What to open, printed where `make run` shows it (issue 35).
+            let port = channel.localAddress?.port ?? config.port
+            let house = HouseAddress.find(host: config.host, port: port)
+            let here = "http://\(config.host == "0.0.0.0" || config.host == "::" ? "127.0.0.1" : config.host):\(port)"
+            let others =
+                house.localOnly || house.urls.isEmpty
+                ? " (only this computer can reach it; SHELFED_HOST=0.0.0.0 opens it to the home network)."
+                : "; the rest of the house opens \(house.urls.joined(separator: " or "))."
+            startLogger.notice("Shelfed is running. Open \(here) in a browser\(others)")
+        },
         logger: logger
     )
     app.beforeServerStarts { try services.repairAfterRestart() }
@@ -56,6 +66,8 @@ public func buildApplication(config: AppConfig) async throws -> some Application
 func buildRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
     let (config, renderer, logger, clock) = (services.config, services.renderer, services.logger, services.config.clock)
     let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
+    // What the rest of the house types to reach the server, found once.
+    let house = HouseAddress.find(host: config.host, port: config.port)
 
     router.add(middleware: ServerActivityMiddleware(activity: services.activity))
     router.add(middleware: SecurityHeadersMiddleware())
@@ -112,7 +124,7 @@ func buildRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
         users: users, household: HouseholdStore(db: services.database), hasher: services.hasher,
         throttle: services.throttle, signIn: services.signIn,
         renderer: renderer, registration: config.registration, now: clock.now,
-        houseAddress: HouseAddress.find(host: config.host, port: config.port)
+        houseAddress: house
     ).addRoutes(to: router)
     InvitationController(
         household: HouseholdStore(db: services.database), users: users, hasher: services.hasher,
@@ -167,7 +179,8 @@ func buildRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
         users: users, hasher: services.hasher, media: media, imports: services.imports, renderer: renderer,
         backups: BackupStatus(
             schedule: config.backups, folder: config.backupFolder, runs: BackupRuns(db: services.database),
-            clock: clock)
+            clock: clock, dataDirectory: config.dataDirectory),
+        backupRunner: services.backups
     ).addRoutes(to: signedIn)
     DevicesController(keys: services.keys, renderer: renderer).addRoutes(to: signedIn)
     YearReviewController(statistics: services.statistics, renderer: renderer).addRoutes(to: signedIn)
@@ -197,7 +210,8 @@ func buildRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
     downloads.addRoutes(to: signedIn)
     HouseholdController(
         household: HouseholdStore(db: services.database), users: users, media: media, imports: services.imports,
-        renderer: renderer, clock: clock, registration: config.registration
+        renderer: renderer, clock: clock, registration: config.registration, doctor: Doctor(config: config),
+        houseURL: config.publicURL ?? house.urls.first.flatMap { house.localOnly ? nil : $0 }
     ).addRoutes(to: signedIn)
     ImportController(
         imports: services.imports, runner: services.importRunner, streams: services.streams, media: media,

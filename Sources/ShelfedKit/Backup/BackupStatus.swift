@@ -8,6 +8,8 @@ struct BackupStatus: Sendable {
     let folder: URL
     let runs: BackupRuns
     let clock: AppClock
+    /// The library's own folder: backups on the same disk are lost with it.
+    var dataDirectory: URL? = nil
 
     /// Older than this, the last good backup earns a warning.
     static let staleAfter: TimeInterval = 2 * 24 * 3_600
@@ -46,6 +48,12 @@ struct BackupStatus: Sendable {
                         + ". Free some space, or keep fewer backups with SHELFED_BACKUP_KEEP.")
             }
         }
+        if let dataDirectory, Self.onSameDisk(folder, dataDirectory) {
+            warnings.append(
+                "The backups are on the same disk as the library (\(dataDirectory.path)): a failing disk or SD card "
+                    + "takes both. Set SHELFED_BACKUP_DIR to a folder on another disk, such as a USB stick, and "
+                    + "restart Shelfed.")
+        }
         let lastError = last.flatMap { $0.error == nil ? nil : "\(describe($0.finishedAt)): \($0.error ?? "")" }
         return Section(
             isOff: isOff, folder: folder.path,
@@ -65,6 +73,20 @@ struct BackupStatus: Sendable {
 
     static func megabytes(_ bytes: Int64) -> String {
         bytes < 1_048_576 ? "\(max(1, bytes / 1_024)) KB" : "\((bytes / 1_048_576).formatted()) MB"
+    }
+
+    /// Whether two folders (or their nearest existing parents) are on one file system.
+    static func onSameDisk(_ first: URL, _ second: URL) -> Bool {
+        func device(_ folder: URL) -> UInt64? {
+            var probe = folder
+            while !FileManager.default.fileExists(atPath: probe.path), probe.path != "/" {
+                probe.deleteLastPathComponent()
+            }
+            return ((try? FileManager.default.attributesOfItem(atPath: probe.path))?[.systemNumber] as? NSNumber)?
+                .uint64Value
+        }
+        guard let a = device(first), let b = device(second) else { return false }
+        return a == b
     }
 
     /// Bytes free and in all on the disk that holds `folder` (or its nearest existing parent).

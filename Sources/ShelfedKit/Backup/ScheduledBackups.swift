@@ -3,10 +3,12 @@ import GRDB
 import Logging
 import NIOPosix
 import ServiceLifecycle
+import Synchronization
 
 /// The server backs itself up on a schedule (issue 26): a full backup through `Backup.create`, read back and verified,
 /// then older ones pruned to the keep rule. Each run is recorded, so the admin's settings page can say how the last
-/// one went; a failed backup is logged and recorded, and the server goes on.
+/// one went; a failed backup is logged and recorded, and the server goes on. The admin's "Back up now" takes one at
+/// once, on the same loop (so two never run together), whether or not a schedule is set.
 struct ScheduledBackups: Service {
     let schedule: BackupSchedule
     let folder: URL
@@ -14,21 +16,55 @@ struct ScheduledBackups: Service {
     let database: AppDatabase
     let clock: AppClock
     let logger: Logger
+    /// Where the zip is written and read back: blocking file work, off the event loops.
+    let threadPool: NIOThreadPool
+    let requests = Requests()
 
     static let filePrefix = "shelfed-"
+
+    /// "Back up now", asked for while the loop sleeps or works; kept (once) until the loop takes it.
+    final class Requests: Sendable {
+        let signal = WakeSignal()
+        private let asked = Mutex(false)
+        private let running = Mutex(false)
+
+        func ask() {
+            asked.withLock { $0 = true }
+            signal.ring()
+        }
+
+        func take() -> Bool {
+            asked.withLock { asked in
+                defer { asked = false }
+                return asked
+            }
+        }
+        /// A backup is being written now, or has been asked for and not yet started.
+        var isBusy: Bool { running.withLock { $0 } || asked.withLock { $0 } }
+        func setRunning(_ value: Bool) { running.withLock { $0 = value } }
+    }
+
+    /// Takes a backup as soon as the loop is free.
+    func backUpNow() {
+        requests.ask()
+    }
 
     func run() async throws {
         do {
             try await cancelWhenGracefulShutdown {
                 var calendar = Calendar(identifier: .gregorian)
                 calendar.timeZone = clock.timeZone
-                while let next = schedule.nextRun(after: clock.now(), calendar: calendar) {
-                    let wait = max(0, next.timeIntervalSince(clock.now()))
-                    try await Task.sleep(for: .milliseconds(Int64(wait * 1000)))
+                while !Task.isCancelled {
+                    let next = schedule.nextRun(after: clock.now(), calendar: calendar)
+                    // Off: no schedule, so only the admin's "Back up now" wakes the loop (a day is just a long nap).
+                    let wait = next.map { max(0, $0.timeIntervalSince(clock.now())) } ?? 86_400
+                    await requests.signal.wait(atMost: .milliseconds(Int64(wait * 1000)))
+                    try Task.checkCancellation()
+                    guard requests.take() || next != nil else { continue }
+                    requests.setRunning(true)
                     await runOnce()
+                    requests.setRunning(false)
                 }
-                // Off: nothing to do until the server stops.
-                try await gracefulShutdown()
             }
         } catch is CancellationError {
             return
@@ -43,7 +79,7 @@ struct ScheduledBackups: Service {
         var run = BackupRuns.Run(startedAt: started, finishedAt: started, file: nil, bytes: nil, error: nil)
         do {
             let (folder, dataDirectory, pool) = (folder, dataDirectory, database.writer)
-            let bytes = try await NIOThreadPool.singleton.runIfActive {
+            let bytes = try await threadPool.runIfActive {
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
                 try Backup.create(dataDirectory: dataDirectory, to: target, database: pool, now: started)
                 _ = try Backup.verify(archiveAt: target, scratchFolder: dataDirectory)

@@ -14,6 +14,12 @@ struct HouseholdController: Sendable {
     let clock: AppClock
     /// `SHELFED_REGISTRATION=open` opens sign-up whatever the admin's switch says; the page tells them so.
     let registration: AppConfig.Registration
+    /// `shelfed doctor`'s checks, shown to the admin as a page.
+    let doctor: Doctor
+    /// The address the house types (`SHELFED_PUBLIC_URL`, else the server's `.local` name when it listens on the
+    /// network), for links the admin sends: not whatever address the admin's own browser used (127.0.0.1 on the
+    /// server itself). nil: the server listens on this computer only.
+    let houseURL: String?
 
     func addRoutes(to router: RouterGroup<SignedInContext>) {
         router.get(Route.household.routerPath, use: index)
@@ -23,6 +29,7 @@ struct HouseholdController: Sendable {
         router.get(Route.householdMemberRemove.routerPath, use: confirmRemove)
         router.post(Route.householdMemberRemove.routerPath, use: remove)
         router.post(Route.householdSignUp.routerPath, use: setSignUp)
+        router.get(Route.householdChecks.routerPath, use: checks)
         router.get(Route.householdMemberAdmin.routerPath, use: confirmHandOver)
         router.post(Route.householdMemberAdmin.routerPath, use: handOver)
     }
@@ -56,7 +63,7 @@ struct HouseholdController: Sendable {
             let token = try await household.invite(by: context.userID, note: note, days: days, now: clock.now())
             var page = try await page(context)
             page.newLink = HouseholdPage.NewLink(
-                url: Self.absolute(Paths.join(token), request: request),
+                url: link(Paths.join(token), request: request),
                 message: "Send this link to \(note ?? "the person joining"). It works once, for \(days) "
                     + "\(days == 1 ? "day" : "days"), and is shown only now: copy it before leaving this page.")
             return try renderer.render(page, template: "household/index", status: .created).response
@@ -83,7 +90,7 @@ struct HouseholdController: Sendable {
         let token = try await household.passwordLink(for: member.id, now: clock.now())
         var page = try await page(context)
         page.newLink = HouseholdPage.NewLink(
-            url: Self.absolute(Paths.passwordReset(token), request: request),
+            url: link(Paths.passwordReset(token), request: request),
             message: "Give this link to \(member.displayName). It lets them choose a new password once, within a day, "
                 + "and is shown only now. Their old password keeps working until they do.")
         return try renderer.render(page, template: "household/index", status: .created).response
@@ -95,6 +102,16 @@ struct HouseholdController: Sendable {
         let member = try await requireOther(context)
         return try renderer.render(
             RemoveMemberPage(context: context, member: member, error: nil), template: "household/remove")
+    }
+
+    /// GET /household/checks: `shelfed doctor`'s checks, each with what to do about a problem (issue 35: they were
+    /// JSON at `/health?detail=1`, linked from nowhere).
+    @Sendable func checks(_ request: Request, context: SignedInContext) async throws -> HTML {
+        try await requireAdmin(context)
+        var inside = doctor
+        inside.ownMemory = true
+        let checks = await inside.run()
+        return try renderer.render(ServerChecksPage(context: context, checks: checks), template: "household/checks")
     }
 
     /// POST /household/sign-up (`open` = 1 or 0): whether anyone who reaches the server may make an account.
@@ -151,11 +168,17 @@ struct HouseholdController: Sendable {
     // MARK: - Helpers
 
     private func page(_ context: SignedInContext) async throws -> HouseholdPage {
-        HouseholdPage(
+        var page = HouseholdPage(
             context: context, members: try await household.members(),
             invitations: try await household.openInvitations(now: clock.now()),
             signUp: registration == .open ? .openBySetting : try await household.signUpIsOpen() ? .open : .closed,
             now: clock.now())
+        if houseURL == nil {
+            page.addressNote =
+                "Shelfed listens on this computer only (SHELFED_HOST=127.0.0.1), so links work only here. To send "
+                + "them to the house, start it with SHELFED_HOST=0.0.0.0, or set SHELFED_PUBLIC_URL."
+        }
+        return page
     }
 
     private func refused(_ context: SignedInContext, typedNote: String?, errors: FieldErrors) async throws
@@ -192,7 +215,13 @@ struct HouseholdController: Sendable {
         return member
     }
 
-    /// A link as the admin's browser reached the server, to copy into a message ("http://pi.local:8080/join/…").
+    /// A link to send to someone in the house: from the house's address, else as the admin's browser reached the
+    /// server ("http://pi.local:8080/join/…").
+    func link(_ path: String, request: Request) -> String {
+        houseURL.map { $0 + path } ?? Self.absolute(path, request: request)
+    }
+
+    /// A link as the admin's browser reached the server.
     static func absolute(_ path: String, request: Request) -> String {
         let host = request.head.authority ?? "localhost:8080"
         let safeHost = host.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x3C && $0 != 0x3E }

@@ -51,6 +51,8 @@ struct HouseholdPage: Sendable {
     var daysError: String?
     /// An invitation or password link just made: shown this once.
     var newLink: NewLink?
+    /// Why a link may not work on other devices, when it may not.
+    var addressNote: String?
 
     init(
         context: SignedInContext, members: [HouseholdStore.Member], invitations: [HouseholdStore.OpenInvitation],
@@ -122,4 +124,43 @@ struct HandOverPage: Sendable {
     let name: String
     let formPath: String
     let keepPath: String
+}
+
+/// `household/checks`: the doctor's checks, problems first.
+struct ServerChecksPage: Sendable {
+    struct Item: Sendable {
+        let name: String
+        let label: String
+        let detail: String
+        let fix: String?
+        let isProblem: Bool
+        let isWarning: Bool
+    }
+
+    let chrome: PageChrome
+    let items: [Item]
+    let summary: String
+
+    init(context: SignedInContext, checks: [Doctor.Check]) {
+        chrome = PageChrome(title: "Check this server", context: context, tab: .profile)
+        let order: [Doctor.Check.Status: Int] = [.problem: 0, .warning: 1, .ok: 2]
+        items = checks.enumerated().sorted {
+            (order[$0.element.status] ?? 2, $0.offset) < (order[$1.element.status] ?? 2, $1.offset)
+        }.map { _, check in
+            Item(
+                name: check.name,
+                label: ["ok": "All right", "warning": "Worth a look", "problem": "Needs action"][check.status.rawValue]
+                    ?? "",
+                detail: check.detail, fix: check.fix, isProblem: check.status == .problem,
+                isWarning: check.status == .warning)
+        }
+        let problems = checks.filter { $0.status == .problem }.count
+        let warnings = checks.filter { $0.status == .warning }.count
+        summary =
+            problems > 0
+            ? "\(problems) \(problems == 1 ? "thing needs" : "things need") action."
+            : warnings > 0
+                ? "Nothing needs action; \(warnings) \(warnings == 1 ? "thing is" : "things are") worth a look."
+                : "Everything is all right."
+    }
 }

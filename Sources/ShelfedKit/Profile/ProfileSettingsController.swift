@@ -10,12 +10,22 @@ struct ProfileSettingsController: Sendable {
     let renderer: PageRenderer
     /// The scheduled backups' state, shown to the admin.
     var backups: BackupStatus? = nil
+    /// Takes a backup when the admin asks ("Back up now").
+    var backupRunner: ScheduledBackups? = nil
 
     func addRoutes(to router: RouterGroup<SignedInContext>) {
         router.get(Route.profileEdit.routerPath, use: edit)
         router.post(Route.profileEdit.routerPath, use: update)
         router.post(Route.profilePassword.routerPath, use: changePassword)
         router.post(Route.profileDelete.routerPath, use: delete)
+        router.post(Route.serverBackupNow.routerPath, use: backUpNow)
+    }
+
+    /// POST /profile/backup/now: the admin's "Back up now"; the settings page says when it is done.
+    @Sendable func backUpNow(_ request: Request, context: SignedInContext) async throws -> Response {
+        guard try await users.isAdmin(context.userID), let backupRunner else { throw AppError.notFound(nil) }
+        backupRunner.backUpNow()
+        return .seeOther(Paths.profileEdit + "?saved=backup-started#backups-heading")
     }
 
     /// GET /profile/edit
@@ -28,12 +38,18 @@ struct ProfileSettingsController: Sendable {
             case "admin-handed": "You handed the admin role on; you are a member of the household now."
             case "sharing-on": "You share your reading with the household now."
             case "sharing-off": "You no longer share your reading: the household sees none of it."
+            case "backup-started":
+                "Backing up now. It is written and checked in the background: reload this page in a minute to see it "
+                    + "under Last good backup."
             default: String?.none
             }
         var page = EditProfilePage(context: context, user: user, notice: notice)
         page.isAdmin = try await users.isAdmin(user.id)
         page.sharesReading = try await HouseholdSharing(db: users.db).isSharing(context.userID)
-        if page.isAdmin, let backups { page.backups = try await backups.section() }
+        if page.isAdmin, let backups {
+            page.backups = try await backups.section()
+            page.backupRunning = backupRunner?.requests.isBusy ?? false
+        }
         return try renderer.render(page, template: "profile/edit")
     }
 
@@ -133,6 +149,9 @@ struct EditProfilePage: Sendable {
     var sharesReading = false
     /// How the server's own backups stand (the admin's only).
     var backups: BackupStatus.Section?
+    /// A backup is being written now (asked for by the admin, or on schedule).
+    var backupRunning = false
+    let backupNowPath = Paths.serverBackupNow
 
     init(context: some PageContext, user: User, notice: String? = nil) {
         chrome = PageChrome(title: "Edit profile", context: context, tab: .profile, notice: notice)

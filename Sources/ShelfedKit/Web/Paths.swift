@@ -87,6 +87,8 @@ enum Paths {
     static func householdMemberPassword(_ id: Int64) -> String { Route.householdMemberPassword.link(id) }
     static func householdMemberRemove(_ id: Int64) -> String { Route.householdMemberRemove.link(id) }
     static let householdSignUp = Route.householdSignUp.link()
+    static let householdChecks = Route.householdChecks.link()
+    static let serverBackupNow = Route.serverBackupNow.link()
     static func householdMemberAdmin(_ id: Int64) -> String { Route.householdMemberAdmin.link(id) }
     static func join(_ token: String) -> String { Route.join.link(token) }
     static func passwordReset(_ token: String) -> String { Route.passwordReset.link(token) }

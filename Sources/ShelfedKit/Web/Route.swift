@@ -13,9 +13,10 @@ enum Route: String, CaseIterable, Sendable {
     case bookPhotos, newBookPhoto, photo, photoDelete, photoFile, photoTouchUp
     case profile, profileYear, profileEdit, profileAvatar, profileGoal, profilePassword, profileDelete, devices,
         deviceRevoke
-    case myData, serverBackup
+    case myData, serverBackup, serverBackupNow
     case household, householdInvitations, householdInvitationRevoke, householdMemberPassword, householdMemberRemove,
-        householdSignUp, householdMemberAdmin, join, passwordReset, profileSharing, houseFeed, house, bookLend,
+        householdSignUp, householdChecks, householdMemberAdmin, join, passwordReset, profileSharing, houseFeed, house,
+        bookLend,
         bookReturned, borrowAsk, borrowAnswer, bookRecommend, recommendationDismiss, photoShare, listShare, housePhoto,
         housePhotoFile, houseList, houseChallenge
     case search, searchVolume, searchAdd
@@ -78,12 +79,14 @@ enum Route: String, CaseIterable, Sendable {
         case .devices: "/profile/devices"
         case .myData: "/profile/my-data"
         case .serverBackup: "/profile/backup"
+        case .serverBackupNow: "/profile/backup/now"
         case .household: "/household"
         case .householdInvitations: "/household/invitations"
         case .householdInvitationRevoke: "/household/invitations/:invitationID/revoke"
         case .householdMemberPassword: "/household/members/:memberID/password-link"
         case .householdMemberRemove: "/household/members/:memberID/remove"
         case .householdSignUp: "/household/sign-up"
+        case .householdChecks: "/household/checks"
         case .householdMemberAdmin: "/household/members/:memberID/admin"
         case .join: "/join/:token"
         case .passwordReset: "/password/:token"
