@@ -65,11 +65,18 @@ import Testing
             #expect(try await api.send(.post, "/api/v1/household/loans/\(loanID)/returned").status == .notFound)
             #expect((try await api.get("/api/v1/household/loans").json?["lent"] as? [Any])?.isEmpty == true)
 
-            // Recommending: to a member who shares only; dismissed once.
+            // Recommending: to anyone else in the house, Carol who does not share too (issue 35), never to oneself
+            // or to no one; dismissed once.
             #expect(
                 try await bobAPI.send(
                     .post, "/api/v1/household/recommendations", json: ["book_id": bobsBook, "member_id": 3]
-                ).status == .notFound)
+                ).status == .created)
+            for nobody in [2, 99] {
+                #expect(
+                    try await bobAPI.send(
+                        .post, "/api/v1/household/recommendations", json: ["book_id": bobsBook, "member_id": nobody]
+                    ).status == .notFound)
+            }
             #expect(
                 try await bobAPI.send(
                     .post, "/api/v1/household/recommendations",

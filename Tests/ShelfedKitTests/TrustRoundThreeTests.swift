@@ -462,6 +462,64 @@ import Testing
         }
     }
 
+    @Test func theJoinPageNamesWhoInvitedYouAndAsksForNoEmail() async throws {
+        try await TestApp(registration: .closed).run { client in
+            let admin = WebSession(client)
+            try await admin.register("alice")
+            let made = try await admin.post("/household/invitations", ["note": "Sam", "days": "7"])
+            let marker = try #require(made.text.range(of: "/join/")).upperBound
+            let token = String(made.text[marker...].prefix(64))
+            let sam = WebSession(client)
+            // act
+            let page = try await sam.get("/join/\(token)").text
+            // validate: who sent it, and an e-mail field that is optional
+            #expect(page.contains("<strong>Alice</strong> invited you"))
+            #expect(page.contains("Email <span class=\"muted\">(optional)</span>"))
+            #expect(!page.contains(#"autocomplete="email" required"#))
+            let joined = try await sam.post(
+                "/join/\(token)", ["username": "sam", "display_name": "Sam", "email": "", "password": "correct horse"])
+            #expect(joined.status == .seeOther)
+            // No address is shown back, and the username signs in.
+            #expect(try await sam.get("/profile/edit").text.contains(#"id="email" name="email" type="email" value="""#))
+            let again = WebSession(client)
+            #expect(try await again.login("sam").headers[.location] == "/")
+            // The stand-in domain cannot be typed as one's own address.
+            let typed = try await sam.post(
+                "/profile/edit", ["display_name": "Sam", "email": "alice@no-email.invalid"])
+            #expect(typed.status == .unprocessableContent)
+        }
+    }
+
+    @Test func askingToBorrowSaysWhenAndTheBorrowerIsToldTheyHoldIt() async throws {
+        let app = TestApp()
+        try await app.run { client in
+            let alice = WebSession(client)
+            try await alice.register("alice")
+            let bob = WebSession(client)
+            try await bob.register("bob")
+            let dune = try await alice.addBook(["title": "Dune", "isbn": "9780441013593"])
+            _ = try await alice.post("/books/\(dune)/copy", ["owned": "1"])
+            for member in [alice, bob] { _ = try await member.post("/profile/sharing", ["shares": "1"]) }
+            let bobsDune = try await bob.addBook(["title": "Dune", "isbn": "9780441013593"])
+            #expect(try await bob.get("/books/\(bobsDune)").text.contains("Ask to borrow"))
+            let entry = try #require(
+                try await app.database().read { db in
+                    try Int64.fetchOne(db, sql: "SELECT id FROM user_book WHERE user_id = 1")
+                })
+            // act: Bob asks
+            _ = try await bob.post("/house/copies/\(entry)/ask")
+            // validate: the button gives way to when he asked
+            let asked = try await bob.get("/books/\(bobsDune)").text
+            #expect(asked.contains("you asked to borrow it on") && !asked.contains("Ask to borrow"))
+            // Lent: Bob holds it, and is told so rather than that it is out on loan.
+            let request = try #require(
+                try await app.database().read { db in try Int64.fetchOne(db, sql: "SELECT id FROM borrow_request") })
+            _ = try await alice.post("/house/requests/\(request)", ["answer": "lend"])
+            let holding = try await bob.get("/books/\(bobsDune)").text
+            #expect(holding.contains("lent to you") && !holding.contains("out on loan"))
+        }
+    }
+
     private static func run(_ command: String, _ arguments: [String]) throws -> Bool {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: command)

@@ -204,7 +204,7 @@ def test_one_address_with_half_sent_requests_cannot_keep_others_out(fake_books, 
 
 def test_one_address_parking_idle_connections_leaves_room_for_the_house(fake_books, more_descriptors):
     """Issue 35: one address may keep at most a quarter of the slots idle (8 of 32); a household behind one reverse
-    proxy shares that address, and the proxy's oldest idle connections are closed first, never a request refused."""
+    proxy shares that address, and the proxy's oldest idle connections are closed first."""
     server = Server(fake_books, extra_env={"SHELFED_MAX_CONNECTIONS": "32", "SHELFED_REQUEST_TIMEOUT": "30"})
     parked = []
     try:

@@ -59,7 +59,7 @@ struct AccountController: Sendable {
             let hash = try await hasher.hash(form.password)
             do {
                 let user = try await users.create(
-                    username: form.username, email: form.email, displayName: form.displayName,
+                    username: form.username, email: form.emailToStore, displayName: form.displayName,
                     passwordHash: hash, at: now())
                 context.sessions.createSession(UserSession(userID: user.id!), expiresIn: Self.sessionLength)
                 context.logger.info("Registered account \(user.username)")

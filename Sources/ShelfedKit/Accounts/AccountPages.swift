@@ -15,6 +15,8 @@ struct RegisterPage: Sendable {
     let isJoining: Bool
     /// The very first visit: where the others in the house will find this server.
     var firstRun: HouseAddress? = nil
+    /// On the join page: the display name of whoever sent the invitation.
+    var invitedBy: String? = nil
 
     init(
         context: AppRequestContext, form: RegistrationForm = .init(), errors: [String: String] = [:],

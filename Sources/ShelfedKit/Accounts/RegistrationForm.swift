@@ -22,6 +22,22 @@ struct RegistrationForm: Sendable, Decodable {
         password = try form.text(.password)
     }
 
+    /// Shelfed sends no e-mail, so an address is optional (issue 35). An account without one keeps this stand-in,
+    /// unique because usernames are, in the reserved `.invalid` domain that no mail can reach; pages show it empty.
+    static let noEmailDomain = "@no-email.invalid"
+
+    static func storedEmail(_ email: String, username: String) -> String {
+        email.isEmpty ? username + noEmailDomain : email
+    }
+
+    /// What a page shows of a stored address: nothing for the stand-in.
+    static func shownEmail(_ stored: String) -> String {
+        stored.hasSuffix(noEmailDomain) ? "" : stored
+    }
+
+    /// The address to store for this form: the typed one, or the stand-in.
+    var emailToStore: String { Self.storedEmail(email, username: username) }
+
     /// A message per invalid field, keyed by field name.
     func validate() -> [String: String] {
         var errors: [String: String] = [:]
@@ -34,8 +50,11 @@ struct RegistrationForm: Sendable, Decodable {
             // ESC would reach every housemate's page and terminal log; a NUL cut the name short where it was stored.
             errors["display_name"] = "Use letters, digits, spaces and punctuation only — no control characters."
         }
-        if !Self.looksLikeEmail(email) || Self.hasInvisibleControls(email) {
-            errors["email"] = "Enter an email address like name@example.com."
+        if !email.isEmpty,
+            !Self.looksLikeEmail(email) || Self.hasInvisibleControls(email)
+                || email.lowercased().hasSuffix(Self.noEmailDomain)
+        {
+            errors["email"] = "Enter an email address like name@example.com, or leave it empty."
         }
         if let problem = Self.passwordProblem(password) { errors["password"] = problem }
         return errors

@@ -91,16 +91,28 @@ extension BookPage {
         let copies: [Copy]
         let returnTo: String
 
-        init?(_ copies: [HouseholdSharing.HouseCopy], bookID: Int64) {
+        init?(_ copies: [HouseholdSharing.HouseCopy], bookID: Int64, timeZone: TimeZone = .current) {
             guard !copies.isEmpty else { return nil }
             returnTo = Paths.book(bookID)
+            var day = Date.FormatStyle.dateTime.day().month(.abbreviated)
+            day.timeZone = timeZone
             self.copies = copies.map { copy in
                 var parts = ["on \(copy.shelf.title)"]
                 if let rating = copy.rating { parts.append("rated \(BookPage.starsLabel(rating))") }
-                if copy.owned { parts.append(copy.onLoan ? "owns a copy, out on loan" : "owns a copy") }
+                if copy.owned {
+                    // The borrower is told they hold it, not that it is "out on loan" (issue 35).
+                    parts.append(
+                        copy.lentToViewer
+                            ? "owns a copy, lent to you"
+                            : copy.onLoan
+                                ? "owns a copy, out on loan"
+                                : copy.askedAt.map { "owns a copy · you asked to borrow it on \($0.formatted(day))" }
+                                    ?? "owns a copy")
+                }
                 return Copy(
                     member: copy.member, summary: parts.joined(separator: " · "),
-                    askPath: copy.owned && !copy.onLoan ? Paths.borrowAsk(copy.entryID) : nil, review: copy.review)
+                    askPath: copy.owned && !copy.onLoan && copy.askedAt == nil ? Paths.borrowAsk(copy.entryID) : nil,
+                    review: copy.review)
             }
         }
     }

@@ -117,7 +117,7 @@ struct HouseRecommendationsAPIController: Sendable {
         guard let bookID = body.bookID, let memberID = body.memberID else {
             throw HTTPError(
                 .unprocessableContent,
-                message: "book_id (a book of yours) and member_id (a member who shares) are required.")
+                message: "book_id (a book of yours) and member_id (anyone else in the household) are required.")
         }
         let note = body.note?.trimmingCharacters(in: .whitespacesAndNewlines)
         if let note,
@@ -134,7 +134,7 @@ struct HouseRecommendationsAPIController: Sendable {
                 bookID: entry.book.id!, from: context.userID, to: memberID, note: note?.isEmpty == true ? nil : note,
                 now: clock.now())
         } catch RecommendationStore.Refusal.notAMember {
-            throw HTTPError(.notFound, message: "There is no such member sharing with the household.")
+            throw HTTPError(.notFound, message: "There is no such member of the household.")
         }
         return JSONBody.response(Recommended(bookID: entry.book.id!, memberID: memberID), status: .created)
     }

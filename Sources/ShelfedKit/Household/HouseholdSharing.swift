@@ -50,6 +50,10 @@ struct HouseholdSharing: Sendable {
         let onLoan: Bool
         /// Their review, only when they marked it shared.
         var review: String? = nil
+        /// The copy is out on loan to the viewer: they hold it.
+        var lentToViewer = false
+        /// When the viewer asked to borrow it, while that request waits for an answer.
+        var askedAt: Date? = nil
     }
 
     /// Who else in the house (sharing) has this book — the same catalog row, or the same ISBN-13 in a row of their
@@ -63,7 +67,12 @@ struct HouseholdSharing: Sendable {
                         SELECT sharing.display_name, user_book.shelf, user_book.rating, user_book.owned,
                             user_book.id, EXISTS (SELECT 1 FROM loan WHERE loan.user_book_id = user_book.id
                                 AND loan.returned_on IS NULL),
-                            CASE WHEN user_book.review_shared THEN user_book.review END
+                            CASE WHEN user_book.review_shared THEN user_book.review END,
+                            EXISTS (SELECT 1 FROM loan WHERE loan.user_book_id = user_book.id
+                                AND loan.returned_on IS NULL AND loan.borrower_user_id = :viewer),
+                            (SELECT borrow_request.created_at FROM borrow_request
+                             WHERE borrow_request.user_book_id = user_book.id AND borrow_request.requester_id = :viewer
+                                AND borrow_request.answer IS NULL)
                         FROM user_book JOIN sharing ON sharing.id = user_book.user_id
                         WHERE user_book.book_id IN (SELECT :book UNION SELECT id FROM book WHERE isbn13 = :isbn)
                         GROUP BY sharing.id ORDER BY sharing.display_name COLLATE NOCASE LIMIT 50
@@ -71,7 +80,8 @@ struct HouseholdSharing: Sendable {
             ).map { row in
                 HouseCopy(
                     member: row[0], shelf: Shelf(rawValue: row[1]) ?? .wantToRead, rating: row[2],
-                    owned: row[3] ?? false, entryID: row[4], onLoan: row[5], review: row[6])
+                    owned: row[3] ?? false, entryID: row[4], onLoan: row[5], review: row[6], lentToViewer: row[7],
+                    askedAt: row[8])
             }
         }
     }

@@ -165,14 +165,20 @@ struct HouseholdStore: Sendable {
 
     /// Whether `token` opens registration now (unknown, used, revoked and expired all say no).
     func invitationIsOpen(_ token: String, now: Date) async throws -> Bool {
-        guard Self.isWellFormed(token) else { return false }
+        try await openInvitation(token, now: now) != nil
+    }
+
+    /// Who sent the invitation `token`, while it opens registration (the join page says so); nil when it does not.
+    func openInvitation(_ token: String, now: Date) async throws -> String? {
+        guard Self.isWellFormed(token) else { return nil }
         return try await db.read { db in
-            try Bool.fetchOne(
+            try String.fetchOne(
                 db,
                 sql: """
-                    SELECT 1 FROM invitation WHERE token_sha256 = ? AND used_at IS NULL AND revoked_at IS NULL
-                        AND expires_at > ?
-                    """, arguments: [APIKeyStore.digest(of: token), now]) ?? false
+                    SELECT COALESCE(user.display_name, 'the household') FROM invitation
+                    LEFT JOIN user ON user.id = invitation.created_by
+                    WHERE token_sha256 = ? AND used_at IS NULL AND revoked_at IS NULL AND expires_at > ?
+                    """, arguments: [APIKeyStore.digest(of: token), now])
         }
     }
 

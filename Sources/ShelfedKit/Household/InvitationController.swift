@@ -28,9 +28,12 @@ struct InvitationController: Sendable {
     @Sendable func showJoin(_ request: Request, context: AppRequestContext) async throws -> Response {
         let token = context.parameters.get("token") ?? ""
         try await admit(context)
-        guard try await household.invitationIsOpen(token, now: now()) else { throw AppError.notFound(Self.notValid) }
-        return try renderer.render(RegisterPage(context: context, joining: token), template: "accounts/register")
-            .response
+        guard let inviter = try await household.openInvitation(token, now: now()) else {
+            throw AppError.notFound(Self.notValid)
+        }
+        var page = RegisterPage(context: context, joining: token)
+        page.invitedBy = inviter
+        return try renderer.render(page, template: "accounts/register").response
     }
 
     /// POST /join/:token: the same fields as registration; the account is a member, never an admin.
@@ -44,7 +47,7 @@ struct InvitationController: Sendable {
             let hash = try await hasher.hash(form.password)
             do {
                 let user = try await household.join(
-                    with: token, username: form.username, email: form.email, displayName: form.displayName,
+                    with: token, username: form.username, email: form.emailToStore, displayName: form.displayName,
                     passwordHash: hash, now: now())
                 context.sessions.createSession(
                     UserSession(userID: user.id!), expiresIn: AccountController.sessionLength)
@@ -58,8 +61,11 @@ struct InvitationController: Sendable {
                 errors["email"] = "An account with this email already exists. Sign in instead?"
             }
         }
-        guard try await household.invitationIsOpen(token, now: now()) else { throw AppError.notFound(Self.notValid) }
-        let page = RegisterPage(context: context, form: form, errors: errors, joining: token)
+        guard let inviter = try await household.openInvitation(token, now: now()) else {
+            throw AppError.notFound(Self.notValid)
+        }
+        var page = RegisterPage(context: context, form: form, errors: errors, joining: token)
+        page.invitedBy = inviter
         return try renderer.render(page, template: "accounts/register", status: .unprocessableContent).response
     }
 

@@ -2,8 +2,9 @@ import Foundation
 import GRDB
 import Hummingbird
 
-/// "Recommend to someone" (issue 25): from a book page, a book suggested to a member who shares, with a note; it waits
-/// on their home page until they dismiss it. The recommender chooses to tell that one person, so they need not share.
+/// "Recommend to someone" (issue 25): from a book page, a book suggested to anyone in the house, with a note; it waits
+/// on their home page until they dismiss it. The recommender chooses to tell that one person, so neither need share
+/// (issue 35: only members who shared could receive one).
 struct RecommendationStore: Sendable {
     let db: AppDatabase
 
@@ -23,18 +24,27 @@ struct RecommendationStore: Sendable {
         case notAMember
     }
 
-    /// Recommends catalog book `bookID` (the sender's) to member `to`, who must share.
+    /// Recommends catalog book `bookID` (the sender's) to member `to`, anyone in the house but the sender.
     func recommend(bookID: Int64, from sender: Int64, to recipient: Int64, note: String?, now: Date) async throws {
         try await db.write { db in
             guard
                 try Bool.fetchOne(
-                    db, sql: "SELECT 1 FROM user WHERE id = ? AND shares_reading = 1 AND id != ?",
-                    arguments: [recipient, sender]) == true
+                    db, sql: "SELECT 1 FROM user WHERE id = ? AND id != ?", arguments: [recipient, sender]) == true
             else { throw Refusal.notAMember }
             try db.execute(
                 sql:
                     "INSERT INTO recommendation (from_user, to_user, book_id, note, created_at) VALUES (?, ?, ?, ?, ?)",
                 arguments: [sender, recipient, bookID, note, now])
+        }
+    }
+
+    /// Everyone in the house but `userID`, by name: who a book may be recommended to.
+    func recipients(for userID: Int64) async throws -> [(id: Int64, name: String)] {
+        try await db.read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT id, display_name FROM user WHERE id != ? ORDER BY display_name COLLATE NOCASE, id",
+                arguments: [userID]
+            ).map { (id: $0["id"], name: $0["display_name"]) }
         }
     }
 
@@ -110,7 +120,7 @@ struct RecommendationController: Sendable {
             try await recommendations.recommend(
                 bookID: entry.book.id!, from: context.userID, to: member, note: note, now: clock.now())
         } catch RecommendationStore.Refusal.notAMember {
-            throw AppError.notFound("There is no such member sharing with the household.")
+            throw AppError.notFound("There is no such member of the household.")
         }
         return .seeOther(
             ActionNotice.link(Paths.book(entry.book.id!), adding: [("saved", "recommended")], anchor: "house-heading"))
@@ -126,7 +136,7 @@ struct RecommendationController: Sendable {
 }
 
 extension BookPage {
-    /// "Recommend it": a member who shares, and a note.
+    /// "Recommend it": anyone else in the house, and a note.
     struct RecommendSection: Sendable {
         struct Member: Sendable {
             let id: Int64

@@ -244,11 +244,13 @@ struct BookController: Sendable {
         page.house = BookPage.HouseSection(
             try await HouseholdSharing(db: library.db).inTheHouse(
                 bookID: entry.book.id!, isbn13: entry.book.isbn13, for: entry.userBook.userId),
-            bookID: entry.book.id!)
-        // The members who share: who may borrow the copy, and who it may be recommended to.
+            bookID: entry.book.id!, timeZone: clock.timeZone)
+        // Who may borrow the copy: the members who share. Anyone in the house may be recommended it (issue 35).
         let loans = LoanStore(db: library.db)
         let members = try await loans.borrowers(for: entry.userBook.userId)
-        page.recommend = BookPage.RecommendSection(bookID: entry.book.id!, members: members)
+        page.recommend = BookPage.RecommendSection(
+            bookID: entry.book.id!,
+            members: try await RecommendationStore(db: library.db).recipients(for: entry.userBook.userId))
         page.loan = BookPage.LoanSection(
             entry, loan: try await loans.openLoan(bookID: entry.book.id!, userID: entry.userBook.userId),
             borrowers: members, today: clock.today())

@@ -62,7 +62,9 @@ struct ProfileSettingsController: Sendable {
         var errors = form.validate().filter { $0.key == "display_name" || $0.key == "email" }
         if errors.isEmpty {
             do {
-                try await users.updateProfile(id: context.userID, displayName: form.displayName, email: form.email)
+                try await users.updateProfile(
+                    id: context.userID, displayName: form.displayName,
+                    email: RegistrationForm.storedEmail(form.email, username: context.user.username))
                 return .seeOther(ActionNotice.link(Paths.profile, adding: [("saved", "profile")]))
             } catch UserStore.Conflict.email {
                 errors["email"] = "Another account uses this email."
@@ -157,6 +159,6 @@ struct EditProfilePage: Sendable {
         chrome = PageChrome(title: "Edit profile", context: context, tab: .profile, notice: notice)
         username = user.username
         displayName = user.displayName
-        email = user.email
+        email = RegistrationForm.shownEmail(user.email)
     }
 }
