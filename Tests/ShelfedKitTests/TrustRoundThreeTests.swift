@@ -520,6 +520,45 @@ import Testing
         }
     }
 
+    @Test func theGoodreadsExportCountsEveryReadOfABookReadAgain() async throws {
+        let app = TestApp()
+        try await app.run { client in
+            let alice = WebSession(client)
+            try await alice.register("alice")
+            let book = try await alice.addBook(["title": "Read Twice", "shelf": "reading"])
+            _ = try await alice.post("/books/\(book)/shelf", ["shelf": "read"])
+            app.clock.advance(by: 10 * 86_400)
+            // act: read again, and finished again ten days later
+            _ = try await alice.post("/books/\(book)/shelf", ["shelf": "reading"])
+            app.clock.advance(by: 10 * 86_400)
+            _ = try await alice.post("/books/\(book)/shelf", ["shelf": "read"])
+            let csv = try await alice.get("/export/goodreads").text
+            // validate: Read Count says two, as the book page's earlier reads do
+            let line = try #require(csv.split(separator: "\r\n").first { $0.contains("Read Twice") })
+            let header = try #require(csv.split(separator: "\r\n").first).split(separator: ",")
+            let readCount = try #require(header.firstIndex(of: "Read Count"))
+            #expect(line.split(separator: ",", omittingEmptySubsequences: false)[readCount] == "2", "\(line)")
+        }
+    }
+
+    @Test func allTimeStatisticsAgreeWithEachOtherAndReadAsNumbersDo() async throws {
+        let app = TestApp()
+        try await app.run { client in
+            let alice = WebSession(client)
+            try await alice.register("alice")
+            let book = try await alice.addBook(["title": "Long Book", "page_count": "1234", "shelf": "reading"])
+            _ = try await alice.post("/books/\(book)/shelf", ["shelf": "read"])
+            app.clock.advance(by: 10 * 86_400)
+            // act: reading it again, so it is on Reading with one finished read kept
+            _ = try await alice.post("/books/\(book)/shelf", ["shelf": "reading"])
+            let page = try await alice.get("/profile").text
+            // validate: one book read in one year, not "0 books read" beside "1 years"; thousands separated
+            #expect(page.contains("<strong>1</strong> book read"))
+            #expect(page.contains("<strong>1</strong> year with a finished book"))
+            #expect(page.contains("<strong>1,234</strong> pages read"))
+        }
+    }
+
     private static func run(_ command: String, _ arguments: [String]) throws -> Bool {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: command)

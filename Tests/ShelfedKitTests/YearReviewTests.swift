@@ -55,7 +55,7 @@ import Testing
             let earlier = try await alice.get("/profile/year/2025").text
             #expect(earlier.contains("<strong>1</strong> book finished") && earlier.contains("Middlemarch"))
             // A book without a cover is a tile with its title, not a blank placeholder.
-            #expect(earlier.contains("<span class=\"cover-tile\">Middlemarch</span>"))
+            #expect(earlier.contains("<span class=\"cover-tile-text\">Middlemarch</span>"))
             #expect(try await alice.get("/profile").text.contains(#"href="/profile/year/2026""#))
 
             // A year with nothing is a page that says so; a year that cannot be is a 404.

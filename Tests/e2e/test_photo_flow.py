@@ -59,3 +59,17 @@ def test_upload_photo_with_page_and_comment(server, browser):
     driver.get(server + "/profile")
     assert "My uploads" in driver.page_source
     check_page(driver, "33-profile-uploads")
+
+    # A second photo, of a book whose title is one long word: the profile's grid keeps to the screen (issue 35: it
+    # scrolled sideways once it had two photos).
+    driver.get(server + "/books/new")
+    driver.find_element(By.ID, "title").send_keys("Hippopotomonstrosesquippedaliophobia" * 3)
+    click_and_wait(driver, driver.find_element(By.CSS_SELECTOR, "form[action='/books'] button[type=submit]"))
+    click_and_wait(driver, driver.find_element(By.LINK_TEXT, "Add photo"))
+    driver.find_element(By.ID, "photo").send_keys(str(PHOTO))
+    click_and_wait(driver, driver.find_element(By.CSS_SELECTOR, "form[enctype='multipart/form-data'] button[type=submit]"))
+    driver.get(server + "/profile")
+    assert len(driver.find_elements(By.CSS_SELECTOR, ".photo-grid li")) == 2
+    overflow = driver.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0, f"the profile is {overflow} px wider than the screen"
+    check_page(driver, "33-profile-two-uploads")

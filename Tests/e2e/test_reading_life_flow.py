@@ -134,6 +134,24 @@ def test_a_list_is_made_filled_and_reordered_by_arrows_and_by_dragging(server, b
         if _list_titles(driver) == expected:
             break
     assert _list_titles(driver) == expected
+
+    # And upwards, from the last place to the first (issue 35: an upward drag stopped after one place, unsaved).
+    handles = driver.find_elements(By.CSS_SELECTOR, ".list-book .drag-handle")
+    items = driver.find_elements(By.CSS_SELECTOR, ".list-book")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", items[1])
+    first_box = items[0].rect
+    actions = ActionChains(driver)
+    actions.click_and_hold(handles[2])
+    for _ in range(8):
+        actions.move_by_offset(0, (first_box["y"] - items[2].rect["y"]) / 8)
+    actions.release().perform()
+    upwards = [titles[0], titles[2], titles[1]]
+    assert _list_titles(driver) == upwards
+    for _ in range(50):
+        driver.get(list_url)
+        if _list_titles(driver) == upwards:
+            break
+    assert _list_titles(driver) == upwards
     check_page(driver, "79-list-reordered")
 
 

@@ -25,13 +25,15 @@
       var from = items().indexOf(item);
       item.classList.add("is-dragging");
       var move = function (moveEvent) {
-        // The book trades places with a neighbour once the pointer passes that neighbour's middle.
+        // The book trades places with a neighbour once the pointer passes that neighbour's middle. The neighbour is
+        // the one moved, either way: moving the dragged book itself takes it out of the page for a moment, which
+        // ends its pointer capture, so a drag upwards stopped after one place and its drop was never saved.
         var all = items();
         var index = all.indexOf(item);
         var above = all[index - 1];
         var below = all[index + 1];
         if (above && moveEvent.clientY < above.getBoundingClientRect().top + above.offsetHeight / 2) {
-          list.insertBefore(item, above);
+          list.insertBefore(above, item.nextSibling);
         } else if (below && moveEvent.clientY > below.getBoundingClientRect().top + below.offsetHeight / 2) {
           list.insertBefore(below, item);
         }

@@ -27,8 +27,11 @@ struct GoodreadsExport: Sendable {
                         book.series_position, user_book.shelf, user_book.favourite, user_book.rating, user_book.review,
                         user_book.private_notes, user_book.owned, user_book.format, user_book.added_at,
                         user_book.finished_at,
-                        (SELECT COUNT(*) FROM read_through WHERE user_book_id = user_book.id
-                            AND finished_at IS NOT NULL) AS dated_reads
+                        (SELECT COUNT(*) FROM (
+                            SELECT started_at, finished_at FROM read_through WHERE user_book_id = user_book.id
+                                AND finished_at IS NOT NULL
+                            UNION SELECT user_book.started_at, user_book.finished_at
+                                WHERE user_book.finished_at IS NOT NULL)) AS dated_reads
                     FROM user_book JOIN book ON book.id = user_book.book_id
                     WHERE user_book.user_id = ? ORDER BY user_book.added_at, user_book.id
                     """, arguments: [userID])
@@ -58,6 +61,8 @@ struct GoodreadsExport: Sendable {
         let finished: String? = row["finished_at"]
         let added: Date = row["added_at"]
         let owned: Bool? = row["owned"]
+        // Every finished read: those kept from before a re-read and the current one (an import keeps the current one
+        // too, counted once). Counting only the kept ones lost a re-read at every export (issue 35).
         let datedReads: Int = row["dated_reads"]
         let year = (row["published_date"] as String?).map { String($0.prefix(4)) } ?? ""
         let pages: Int? = row["page_count"]

@@ -38,10 +38,16 @@ extension ProfilePage: MustacheParent {
         case "goalValue": self.goalValue
         case "goalError": self.goalError
         case "journal": self.journal
+        // Thousands separated, and a singular for one (issue 35).
         case "allTimeBooks": self.allTimeBooks
+        case "allTimeBooksShown": self.allTimeBooks.grouped
         case "allTimeBooksNoun": self.allTimeBooks == 1 ? "book read" : "books read"
         case "allTimePages": self.allTimePages
+        case "allTimePagesShown": self.allTimePages.grouped
+        case "allTimePagesNoun": self.allTimePages == 1 ? "page read" : "pages read"
         case "yearsActive": self.yearsActive
+        case "yearsActiveShown": self.yearsActive.grouped
+        case "yearsActiveNoun": self.yearsActive == 1 ? "year with a finished book" : "years with a finished book"
         case "readWithoutDate": self.readWithoutDate
         case "didNotFinish": self.didNotFinish
         case "challenge": self.challenge

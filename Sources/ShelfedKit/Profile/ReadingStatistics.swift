@@ -149,18 +149,22 @@ public struct StatisticsStore: Sendable {
                 guard let year = BoundedNumber.parse(row["year"] as String, in: BoundedNumber.year) else { continue }
                 statistics.perYear.append((year, row["books"]))
             }
-            // Totals count every book on the Read shelf, dated or not.
+            // Totals count every book read at least once: on the Read shelf (dated or not), or with a finished read
+            // kept from before (a book being read again). Counting the Read shelf alone said "0 books read" beside
+            // "1 year with a finished book" (issue 35).
             let totals = try Row.fetchOne(
                 db,
                 sql: """
                     SELECT COUNT(*) AS books, \(Self.plausiblePagesSum) AS pages,
-                        COUNT(*) - COUNT(user_book.finished_at) AS undated
+                        SUM(user_book.shelf = 'read' AND user_book.finished_at IS NULL) AS undated
                     FROM user_book JOIN book ON book.id = user_book.book_id
-                    WHERE user_book.user_id = ? AND user_book.shelf = 'read'
+                    WHERE user_book.user_id = ? AND (user_book.shelf = 'read' OR EXISTS (
+                        SELECT 1 FROM read_through WHERE read_through.user_book_id = user_book.id
+                            AND read_through.finished_at IS NOT NULL))
                     """, arguments: [userID])
             statistics.booksRead = totals?["books"] ?? 0
             statistics.pagesRead = totals?["pages"] ?? 0
-            statistics.readWithoutDate = totals?["undated"] ?? 0
+            statistics.readWithoutDate = (totals?["undated"] as Int?) ?? 0
             return statistics
         }
     }
