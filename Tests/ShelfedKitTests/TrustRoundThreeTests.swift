@@ -281,10 +281,13 @@ import Testing
             let alice = WebSession(client)
             try await alice.register("alice")
             _ = try await alice.addBook(["title": "Dune", "description": "A desert planet and its prophet."])
-            // act: one more question by meaning than the minute allows, on the library search page
+            // A question asked again (a reload) costs nothing: it is answered from the recent questions.
+            for _ in 0..<5 { _ = try await alice.get("/library/search?q=desert+prophet") }
+            // act: one more new question by meaning than the minute allows, on the library search page
             var lines: [Bool] = []
-            for _ in 0...MeaningSearch.questionsPerMinute {
-                let page = try await alice.get("/library/search?q=desert+prophet").text
+            for count in 1...MeaningSearch.questionsPerMinute {
+                let question = Array(repeating: "desert", count: count).joined(separator: "+")
+                let page = try await alice.get("/library/search?q=\(question)").text
                 lines.append(page.contains("Matched by words only for now"))
             }
             // validate: the last is answered by words, saying why and when meaning is back; the page still works

@@ -139,11 +139,13 @@ def test_a_list_is_made_filled_and_reordered_by_arrows_and_by_dragging(server, b
     handles = driver.find_elements(By.CSS_SELECTOR, ".list-book .drag-handle")
     items = driver.find_elements(By.CSS_SELECTOR, ".list-book")
     driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", items[1])
-    first_box = items[0].rect
+    # From the handle's middle to just inside the first book's top edge, past its middle.
+    handle_box = handles[2].rect
+    distance = items[0].rect["y"] + 2 - (handle_box["y"] + handle_box["height"] / 2)
     actions = ActionChains(driver)
     actions.click_and_hold(handles[2])
     for _ in range(8):
-        actions.move_by_offset(0, (first_box["y"] - items[2].rect["y"]) / 8)
+        actions.move_by_offset(0, distance / 8)
     actions.release().perform()
     upwards = [titles[0], titles[2], titles[1]]
     assert _list_titles(driver) == upwards

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Ranks a person's own books by meaning and words together (hybrid search, DESIGN §14): the cosine between the
 /// query's vector and each book's, plus the keyword score (FTS5's BM25 over books that have every word typed)
@@ -20,6 +21,9 @@ struct MeaningSearch: Sendable {
     /// rest of the minute (issue 35: one account sent 4,800 a minute). Counted per person, not per key or sign-in.
     var budget: RateLimiter? = nil
     static let questionsPerMinute = 30
+    /// The vectors of the last questions asked: a page reloaded, or paged, asks the model nothing and spends nothing
+    /// of the person's minute.
+    var recent = RecentQuestions()
 
     static let meaningWeight: Float = 0.8
     static let wordsWeight: Float = 0.2
@@ -65,10 +69,13 @@ struct MeaningSearch: Sendable {
     /// caller without an account asks nothing of the model.
     func queryVector(_ query: String, for userID: Int64?) async throws -> (vector: [Float]?, mode: Mode) {
         guard let embedder, let userID else { return (nil, .text) }
+        if let known = recent.vector(for: query, of: userID) { return (known, .hybrid) }
         if let budget, await budget.admit("meaning user-\(userID)", limit: Self.questionsPerMinute) != nil {
             return (nil, .resting)
         }
-        return (try await embedder.embed([query])?.first, .hybrid)
+        let vector = try await embedder.embed([query])?.first
+        if let vector { recent.keep(vector, for: query, of: userID) }
+        return (vector, .hybrid)
     }
 
     /// Meaning and words together: each item's cosine plus its BM25 score scaled to the best one. Items without a
@@ -102,5 +109,24 @@ struct MeaningSearch: Sendable {
 
     private static func better(_ a: Ranked, _ b: Ranked) -> Bool {
         a.score != b.score ? a.score > b.score : a.id < b.id
+    }
+}
+
+/// The last few questions' vectors, newest last, each kept for the person who asked it: how fast an answer comes
+/// must not tell anyone what someone else in the house asked. A vector is 1.5 KB; `limit` of them stay small.
+final class RecentQuestions: Sendable {
+    static let limit = 32
+    private let kept = Mutex<[(userID: Int64, query: String, vector: [Float])]>([])
+
+    func vector(for query: String, of userID: Int64) -> [Float]? {
+        kept.withLock { kept in kept.last { $0.userID == userID && $0.query == query }?.vector }
+    }
+
+    func keep(_ vector: [Float], for query: String, of userID: Int64) {
+        kept.withLock { kept in
+            kept.removeAll { $0.userID == userID && $0.query == query }
+            kept.append((userID, query, vector))
+            if kept.count > Self.limit { kept.removeFirst(kept.count - Self.limit) }
+        }
     }
 }
