@@ -148,13 +148,7 @@ import Testing
     }
 
     private static func mount(_ arguments: [String], command: String = "/bin/mount") throws -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: command)
-        process.arguments = arguments
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus == 0
+        Spawn.run(command, arguments) == 0
     }
 
     @Test func theServerBacksItselfUpAndTellsTheAdmin() async throws {

@@ -563,13 +563,7 @@ import Testing
     }
 
     private static func run(_ command: String, _ arguments: [String]) throws -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: command)
-        process.arguments = arguments
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus == 0
+        Spawn.run(command, arguments) == 0
     }
 
     private static func fields(_ username: String) -> [String: String] {
