@@ -2,7 +2,8 @@ import Foundation
 import Hummingbird
 
 /// The BooksTrack app's discovery calls (DESIGN §6): similar books by ISBN and search by meaning, in the envelope
-/// title search uses, over the books this server knows — provider rows and, for a caller with a key, their own.
+/// title search uses, over the catalog rows the caller may discover (`CatalogVisibility`: theirs and those of members
+/// who share; nothing without a key).
 /// Without a model they answer from keywords and say so in `data.mode`; never a 5xx for want of one.
 struct DiscoveryAPIController: Sendable {
     let search: BookSearchService
