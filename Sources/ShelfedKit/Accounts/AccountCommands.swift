@@ -24,7 +24,7 @@ public enum AccountCommands {
         let hash = try await PasswordHasher(cost: config.bcryptCost).hash(password)
         do {
             return try await UserStore(db: database).create(
-                username: form.username, email: form.email, displayName: form.displayName, passwordHash: hash,
+                username: form.username, email: form.emailToStore, displayName: form.displayName, passwordHash: hash,
                 at: config.clock.now(), joining: .command)
         } catch UserStore.Conflict.username {
             throw Failure(message: "The username '\(form.username)' is taken.")
