@@ -129,6 +129,7 @@ struct AppServices: Sendable {
             let worker = EmbeddingWorker(
                 db: database, embedder: embedder, clock: clock, logger: logger, activity: activity)
             workers.append(worker)
+            workers.append(ReadNextRanker(db: database, logger: logger, activity: activity))
             self.embedder = embedder
             embeddingWorker = worker
         } else {

@@ -196,6 +196,7 @@ extension AppDatabase {
         migrator.registerMigration("v30 category years", migrate: migrateToCategoryYears)
         migrator.registerMigration("v31 joining", migrate: migrateToJoining)
         migrator.registerMigration("v32 held embeddings", migrate: migrateToHeldEmbeddings)
+        migrator.registerMigration("v33 read next", migrate: migrateToReadNext)
         return migrator
     }
 }

@@ -48,62 +48,71 @@ struct ReadNext: Sendable {
         case nothingAlike
     }
 
+    /// The suggestions from the stored ranking; a stale ranking (a change since it was made that the background
+    /// ranker has not reached yet) is made again first, so the page never shows what the person just changed.
     func suggestions(for userID: Int64, limit: Int) async throws -> Outcome {
-        try await db.read { db in
-            func books(_ condition: String, _ extra: StatementArguments = []) throws -> [(
-                id: Int64, book: Book, vector: [Float]
-            )] {
-                try Row.fetchAll(
-                    db,
-                    sql: """
-                        SELECT book.*, book_embedding.vector AS meaning FROM user_book
-                        JOIN book ON book.id = user_book.book_id
-                        JOIN book_embedding ON book_embedding.book_id = book.id
-                        WHERE user_book.user_id = ? AND book_embedding.model = ? AND book_embedding.vector IS NOT NULL
-                            AND \(condition)
-                        """, arguments: [userID, TextEmbedder.modelID] + extra
-                ).compactMap { row in
-                    guard let vector = MeaningVector.decode(row["meaning"]) else { return nil }
-                    let book = try Book(row: row)
-                    return (book.id!, book, vector)
-                }
-            }
-            let recommended = try Self.recommendedWanted(for: userID, db)
-            let loved = try books(
-                "user_book.shelf IN ('read', 'reading') AND (user_book.rating >= ? OR user_book.favourite = 1)",
-                [Self.lovedRating])
-            let wanted = loved.isEmpty ? [] : try books("user_book.shelf = 'want_to_read'")
-            var chosen: [Int64: Suggestion] = [:]
-            for candidate in wanted {
-                let authors = Set(candidate.book.authors.map(SimilarBooks.nameKey))
-                var best: (score: Float, title: String) = (-2, "")
-                for favourite in loved {
-                    var score = MeaningVector.dot(candidate.vector, favourite.vector)
-                    if !authors.isDisjoint(with: favourite.book.authors.map(SimilarBooks.nameKey)) {
-                        score += Self.sameAuthorBonus
-                    }
-                    if score > best.score { best = (score, favourite.book.title) }
-                }
-                guard best.score >= Self.floor else { continue }
-                chosen[candidate.id] = Suggestion(candidate.book, because: best.title, score: best.score)
-            }
-            for (bookID, names) in recommended {
-                if chosen[bookID] == nil {
-                    guard let book = try Book.fetchOne(db, key: bookID) else { continue }
-                    chosen[bookID] = Suggestion(book, because: nil, score: 0)
-                }
-                chosen[bookID]?.recommendedBy = names
-                chosen[bookID]?.score += Self.recommendedBonus
-            }
-            guard !chosen.isEmpty else {
-                if loved.isEmpty { return .nothingLoved }
-                return wanted.isEmpty ? .nothingWanted : .nothingAlike
-            }
-            let alike = Array(chosen.values)
-            return .suggestions(
-                Array(alike.sorted { $0.score != $1.score ? $0.score > $1.score : $0.bookID < $1.bookID }.prefix(limit))
-            )
+        if let outcome = try await db.read({ db in try Self.storedSuggestions(for: userID, limit: limit, db) }) {
+            return outcome
         }
+        try await rank(userID)
+        return try await db.read { db in
+            // Still stale only when another change came in meanwhile: this page shows the ranking just made.
+            try Self.storedSuggestions(for: userID, limit: limit, db, evenIfStale: true)
+                ?? .nothingLoved
+        }
+    }
+
+    /// nil when the stored ranking is stale (or missing) and `evenIfStale` is not set.
+    private static func storedSuggestions(
+        for userID: Int64, limit: Int, _ db: Database, evenIfStale: Bool = false
+    ) throws -> Outcome? {
+        guard
+            let state = try Row.fetchOne(
+                db, sql: "SELECT changes, ranked_changes, loved, wanted FROM read_next_state WHERE user_id = ?",
+                arguments: [userID]),
+            let ranked: Int64 = state["ranked_changes"], evenIfStale || ranked == state["changes"] as Int64
+        else { return nil }
+        let recommended = try Self.recommendedWanted(for: userID, db)
+        let matchQuery = """
+            SELECT book.*, because.title AS because_title, read_next_match.score AS match_score
+            FROM read_next_match JOIN book ON book.id = read_next_match.book_id
+            LEFT JOIN book AS because ON because.id = read_next_match.because_book_id
+            WHERE read_next_match.user_id = ?
+            """
+        var rows = try Row.fetchAll(
+            db, sql: matchQuery + " ORDER BY read_next_match.score DESC, read_next_match.book_id LIMIT ?",
+            arguments: [userID, limit])
+        let missing = Set(recommended.keys).subtracting(rows.map { $0["id"] as Int64 })
+        if !missing.isEmpty {
+            rows += try Row.fetchAll(
+                db,
+                sql: matchQuery
+                    + " AND read_next_match.book_id IN (\(missing.map { _ in "?" }.joined(separator: ",")))",
+                arguments: StatementArguments([userID] + missing.map { $0 as any DatabaseValueConvertible }))
+        }
+        var chosen: [Int64: Suggestion] = [:]
+        for row in rows {
+            let book = try Book(row: row)
+            let score: Double = row["match_score"]
+            chosen[book.id!] = Suggestion(book, because: row["because_title"], score: Float(score))
+        }
+        for (bookID, names) in recommended {
+            if chosen[bookID] == nil {
+                guard let book = try Book.fetchOne(db, key: bookID) else { continue }
+                chosen[bookID] = Suggestion(book, because: nil, score: 0)
+            }
+            chosen[bookID]?.recommendedBy = names
+            chosen[bookID]?.score += Self.recommendedBonus
+        }
+        guard !chosen.isEmpty else {
+            if state["loved"] as Int == 0 { return .nothingLoved }
+            return state["wanted"] as Int == 0 ? .nothingWanted : .nothingAlike
+        }
+        return .suggestions(
+            Array(
+                chosen.values.sorted { $0.score != $1.score ? $0.score > $1.score : $0.bookID < $1.bookID }.prefix(
+                    limit)
+            ))
     }
 
     /// The person's Want-to-read books that someone recommended to them (the same catalog row or ISBN-13) and they
