@@ -67,7 +67,7 @@ struct HouseChallengeStore: Sendable {
     }
 
     /// The challenge of `year` and each sharing member's part: the reads they finished that year (a re-read counts
-    /// again, as on the profile) or those reads' pages. Nil when no challenge is set.
+    /// again, as on the profile) or the pages they read that year (`PagesRead`). Nil when no challenge is set.
     func progress(of year: Int) async throws -> Progress? {
         try await db.read { db in try Self.progress(db, of: year) }
     }
@@ -98,16 +98,18 @@ struct HouseChallengeStore: Sendable {
                         WHERE read_through.finished_at >= :from AND read_through.finished_at < :to
                             AND user_book.user_id IN (SELECT id FROM sharing)
                     )
-                    SELECT sharing.id, sharing.display_name, COUNT(finish.id) AS books,
-                        COALESCE(SUM(CASE WHEN book.page_count BETWEEN 1 AND 100000 THEN book.page_count END), 0)
-                            AS pages
+                    SELECT sharing.id, sharing.display_name, COUNT(finish.id) AS books
                     FROM sharing LEFT JOIN finish ON finish.user_id = sharing.id
-                    LEFT JOIN book ON book.id = finish.book_id
                     GROUP BY sharing.id
                     """), arguments: ["from": from, "to": to]
         ).map { row in
-            Progress.Contribution(
-                userID: row[0], member: row[1], amount: measure == .books ? row["books"] : row["pages"])
+            // Pages as the profile counts them (`PagesRead`): journal progress, and reads finished without one.
+            let amount =
+                measure == .books
+                ? row["books"] as Int
+                : try PagesRead.of(row[0], from: from + "01-01", to: to + "01-01", db).total(
+                    from: from + "01-01", to: to + "01-01")
+            return Progress.Contribution(userID: row[0], member: row[1], amount: amount)
         }
         return Progress(
             challenge: challenge,

@@ -1,11 +1,11 @@
 import Foundation
 import GRDB
 
-/// What the reading journal adds up to: pages read per week and per month, and the streak of days in a row with an
-/// update. Pages read are forward progress only: a book's place at the end of a day (its last entry that day) less
-/// its place at the end of the day before it was updated. So a typo put right the same day ("90", then "9", then
-/// "20") counts 20, not 101; a page typed lower on a later day, or a chapter read again, counts nothing. An entry in
-/// percent counts as pages when the book has a page count.
+/// Pages read per week and per month (`PagesRead`, the one definition), and the streak of days in a row with a
+/// journal update. From the journal, pages read are forward progress only: a book's place at the end of a day (its
+/// last entry that day) less its place at the end of the day before it was updated. So a typo put right the same day
+/// ("90", then "9", then "20") counts 20, not 101; a page typed lower on a later day, or a chapter read again, counts
+/// nothing. An entry in percent counts as pages when the book has a page count.
 struct JournalStatistics: Sendable, Equatable {
     struct Period: Sendable, Equatable {
         /// The week's Monday, or the month as `yyyy-mm`.
@@ -25,54 +25,6 @@ struct JournalStatistics: Sendable, Equatable {
 
     static let weeksShown = 8
     static let monthsShown = 6
-
-    /// Pages read on each day (by day number, days since 1970-01-01), and the days with an update, from
-    /// `userID`'s whole journal.
-    static func pagesByDay(of userID: Int64, _ db: Database) throws -> (pages: [Int: Int], days: Set<Int>) {
-        let rows = try Row.fetchCursor(
-            db,
-            sql: """
-                SELECT journal_entry.user_book_id, journal_entry.read_on, journal_entry.page, journal_entry.percent,
-                    book.page_count
-                FROM journal_entry JOIN user_book ON user_book.id = journal_entry.user_book_id
-                JOIN book ON book.id = user_book.book_id
-                WHERE user_book.user_id = ?
-                ORDER BY journal_entry.user_book_id, journal_entry.read_on, journal_entry.id
-                """, arguments: [userID])
-        var pages: [Int: Int] = [:]
-        var days = Set<Int>()
-        var book: Int64 = -1
-        // The book's place at the end of the last day before `placeDay`, and its place so far on `placeDay`.
-        var endOfDayBefore = 0
-        var placeDay: Int?
-        var place = 0
-        func closeDay() {
-            guard let day = placeDay else { return }
-            pages[day, default: 0] += max(0, place - endOfDayBefore)
-            endOfDayBefore = place
-            placeDay = nil
-        }
-        while let row = try rows.next() {
-            let entryBook: Int64 = row[0]
-            if entryBook != book {
-                closeDay()
-                (book, endOfDayBefore) = (entryBook, 0)
-            }
-            guard let day = dayNumber(row[1]) else { continue }
-            days.insert(day)
-            let pageCount = (row[4] as Int?).flatMap { BoundedNumber.pageCount.contains($0) ? $0 : nil }
-            let page: Int? =
-                (row[2] as Int?)
-                ?? (row[3] as Double?).flatMap { percent in
-                    pageCount.map { Int((percent / 100 * Double($0)).rounded()) }
-                }
-            guard let page else { continue }
-            if placeDay != day { closeDay() }
-            (placeDay, place) = (day, page)
-        }
-        closeDay()
-        return (pages, days)
-    }
 
     init(pagesByDay pages: [Int: Int], days: Set<Int>, today: String) {
         hasEntries = !days.isEmpty
@@ -138,8 +90,8 @@ extension StatisticsStore {
     /// Pages read per week and month, and the streak, from `userID`'s journal.
     func journal(of userID: Int64, today: String) async throws -> JournalStatistics {
         try await db.read { db in
-            let (pages, days) = try JournalStatistics.pagesByDay(of: userID, db)
-            return JournalStatistics(pagesByDay: pages, days: days, today: today)
+            let pagesRead = try PagesRead.of(userID, db)
+            return JournalStatistics(pagesByDay: pagesRead.byDay, days: pagesRead.updateDays, today: today)
         }
     }
 }

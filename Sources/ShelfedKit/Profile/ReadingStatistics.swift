@@ -21,7 +21,8 @@ public struct YearStatistics: Sendable, Equatable {
 
     public var year: Int
     public var booksFinished = 0
-    /// Pages of the finished books that have a page count.
+    /// Pages read in the year (`PagesRead`, the one definition: journal progress, and the page counts of reads
+    /// finished without one).
     public var pagesRead = 0
     /// Pages per finished book, over the books with a page count; nil when none has one.
     public var averageLength: Int?
@@ -56,9 +57,6 @@ public struct AllTimeStatistics: Sendable, Equatable {
 public struct StatisticsStore: Sendable {
     let db: AppDatabase
     static let ranked = 5
-    /// Page counts outside 1–100,000 are left out of sums, so no total can overflow (SQLite would fail the query).
-    static let plausiblePagesSum =
-        "COALESCE(SUM(CASE WHEN book.page_count BETWEEN 1 AND 100000 THEN book.page_count END), 0)"
 
     public init(db: AppDatabase) {
         self.db = db
@@ -99,13 +97,20 @@ public struct StatisticsStore: Sendable {
                 statistics.months[month - 1].books += 1
                 // Counts outside the plausible range (a provider typo, say) are unknown, never summed.
                 if let pages = BoundedNumber.plausible(row[2], in: BoundedNumber.pageCount) {
-                    statistics.pagesRead += pages
-                    statistics.months[month - 1].pages += pages
                     lengths.append(.init(bookID: row[0], title: row[1], pages: pages))
                 }
             }
+            let (from, to) = (String(format: "%04d-01-01", year), String(format: "%04d-01-01", year + 1))
+            let pagesRead = try PagesRead.of(userID, from: from, to: to, db)
+            for month in 1...12 {
+                let end = month == 12 ? to : String(format: "%04d-%02d-01", year, month + 1)
+                statistics.months[month - 1].pages = pagesRead.total(
+                    from: String(format: "%04d-%02d-01", year, month), to: end)
+            }
+            statistics.pagesRead = statistics.months.reduce(0) { $0 + $1.pages }
             if !lengths.isEmpty {
-                statistics.averageLength = Int((Double(statistics.pagesRead) / Double(lengths.count)).rounded())
+                let pages = lengths.reduce(0) { $0 + $1.pages }
+                statistics.averageLength = Int((Double(pages) / Double(lengths.count)).rounded())
             }
             statistics.longest = lengths.max { ($0.pages, $1.title) < ($1.pages, $0.title) }
             statistics.shortest = lengths.min { ($0.pages, $0.title) < ($1.pages, $1.title) }
@@ -132,8 +137,7 @@ public struct StatisticsStore: Sendable {
             let rows = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT substr(finish.finished_on, 1, 4) AS year, COUNT(*) AS books,
-                        \(Self.plausiblePagesSum) AS pages
+                    SELECT substr(finish.finished_on, 1, 4) AS year, COUNT(*) AS books
                     FROM (
                         SELECT user_book.id AS entry_id, user_book.book_id, user_book.finished_at AS finished_on
                         FROM user_book
@@ -155,7 +159,7 @@ public struct StatisticsStore: Sendable {
             let totals = try Row.fetchOne(
                 db,
                 sql: """
-                    SELECT COUNT(*) AS books, \(Self.plausiblePagesSum) AS pages,
+                    SELECT COUNT(*) AS books,
                         SUM(user_book.shelf = 'read' AND user_book.finished_at IS NULL) AS undated
                     FROM user_book JOIN book ON book.id = user_book.book_id
                     WHERE user_book.user_id = ? AND (user_book.shelf = 'read' OR EXISTS (
@@ -163,7 +167,7 @@ public struct StatisticsStore: Sendable {
                             AND read_through.finished_at IS NOT NULL))
                     """, arguments: [userID])
             statistics.booksRead = totals?["books"] ?? 0
-            statistics.pagesRead = totals?["pages"] ?? 0
+            statistics.pagesRead = try PagesRead.of(userID, db).allTime
             statistics.readWithoutDate = (totals?["undated"] as Int?) ?? 0
             return statistics
         }

@@ -47,7 +47,7 @@ struct YearReviewPage: Sendable {
     let booksFinished: Int
     /// "book finished" or "books finished", after the number.
     let booksFinishedNoun: String
-    let pagesRead: Int
+    let pagesRead: String
     let pagesReadNoun: String
     let averageLength: Int?
     let busiestMonth: String?
@@ -70,7 +70,7 @@ struct YearReviewPage: Sendable {
         hasReading = statistics.booksFinished > 0 || !review.putDown.isEmpty
         booksFinished = statistics.booksFinished
         booksFinishedNoun = statistics.booksFinished == 1 ? "book finished" : "books finished"
-        pagesRead = statistics.pagesRead
+        pagesRead = statistics.pagesRead.grouped
         pagesReadNoun = statistics.pagesRead == 1 ? "page read" : "pages read"
         averageLength = statistics.averageLength
         busiestMonth = review.busiestMonth.map { month in
