@@ -25,6 +25,7 @@ struct ImportController: Sendable {
         router.get(Route.importEvents.routerPath, use: events)
         router.get(Route.importFailedRows.routerPath, use: failedRows)
         router.post(Route.importRetry.routerPath, use: retry)
+        router.post(Route.importWithoutDamagedISBNs.routerPath, use: importWithoutDamagedISBNs)
         router.get(Route.exportGoodreads.routerPath, use: exportGoodreads)
     }
 
@@ -80,10 +81,12 @@ struct ImportController: Sendable {
             page.addProblems(
                 try await imports.rows(
                     of: job.id, userID: context.userID, outcome: .failed, limit: Self.problemRowsShown), job: job)
+            page.offerWithoutDamagedISBNs(try await imports.rowsWithDamagedISBN(jobID: job.id, userID: context.userID))
         case .completed, .canceled, .failed:
             page.addProblems(
                 try await imports.rows(
                     of: job.id, userID: context.userID, outcome: .failed, limit: Self.problemRowsShown), job: job)
+            page.offerWithoutDamagedISBNs(try await imports.rowsWithDamagedISBN(jobID: job.id, userID: context.userID))
             page.setEnrichment(try await imports.enrichment(of: job.id))
         default:
             break
@@ -143,6 +146,18 @@ struct ImportController: Sendable {
         }
         _ = try await imports.chooseDateOrder(order, jobID: job.id, userID: context.userID)
         return .seeOther(Paths.importJob(job.id))
+    }
+
+    /// POST /import/:jobID/without-damaged-isbns: the one action for the rows whose ISBN a spreadsheet damaged —
+    /// each is imported (or, in the preview, queued) without it.
+    @Sendable func importWithoutDamagedISBNs(_ request: Request, context: SignedInContext) async throws -> Response {
+        let job = try await requireJob(context)
+        guard
+            try await imports.importWithoutDamagedISBNs(jobID: job.id, userID: context.userID, now: clock.now()) != nil
+        else {
+            throw HTTPError(.notFound, message: "This import has no rows waiting for a fix.")
+        }
+        return .seeOther(Paths.importJob(job.id) + (job.status.isFinished ? "#results" : ""))
     }
 
     /// POST /import/:jobID/cancel: a preview is dropped, a running import stops after its current rows.

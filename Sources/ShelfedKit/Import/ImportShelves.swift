@@ -55,9 +55,17 @@ extension ImportedBook {
                 isbn10 = isbn.isbn10
             }
         }
+        if isbn13 == nil, let (column, repaired) = Self.repairedFromTheOtherColumn(cells) {
+            isbn13 = repaired.isbn13
+            isbn10 = repaired.isbn10
+            notes.append(
+                "\(column) had lost its leading zero; \(repaired.isbn10 ?? repaired.isbn13) agrees with the ISBN-13 "
+                    + "the spreadsheet left beside it, so it was put back.")
+            return nil
+        }
         for (column, cell) in cells {
             switch cell {
-            case .damaged(let message):
+            case .damaged(let message, _):
                 if isbn13 == nil {
                     damage = damage ?? message
                 } else {
@@ -65,7 +73,7 @@ extension ImportedBook {
                 }
             case .missingLeadingZero(let digits):
                 let message =
-                    "\(column) \(digits) lost its leading zero (it was probably 0\(digits)). "
+                    "\(column) \(digits) \(ImportValues.damagedISBNPhrases[1]) (it was probably 0\(digits)). "
                     + "Check it on the book and type it again."
                 if isbn13 == nil { damage = damage ?? message } else { notes.append(message) }
             case .notISBN(let text):
@@ -74,7 +82,37 @@ extension ImportedBook {
                 break
             }
         }
+        if damage != nil, ImportValues.leavesOutDamagedISBNs {
+            notes.append(ImportValues.leftOutISBNNote)
+            return nil
+        }
         return damage.map(ImportProblem.init)
+    }
+
+    /// An ISBN-10 whose leading zero a spreadsheet ate, put back when the ISBN-13 column of the same row (itself in
+    /// scientific notation) begins with the same digits: two damaged cells that agree, never one guessed.
+    static func repairedFromTheOtherColumn(
+        _ cells: [(column: String, cell: ImportValues.ISBNCell)]
+    ) -> (column: String, isbn: ISBN)? {
+        for (column, cell) in cells {
+            guard case .missingLeadingZero(let digits) = cell, let candidate = ISBN("0" + digits) else { continue }
+            let confirmed = cells.contains { other in
+                guard case .damaged(_, let leading?) = other.cell, leading.count >= 6 else { return false }
+                return candidate.isbn13.hasPrefix(leading)
+                    || Self.roundsTo(candidate.isbn13, leading)
+            }
+            if confirmed { return (column, candidate) }
+        }
+        return nil
+    }
+
+    /// Whether the 13 digits, rounded to as many digits as `leading` has, are `leading` (a spreadsheet rounds the
+    /// last digit it shows: 9780441172719 shows as 9.78044E+12).
+    private static func roundsTo(_ digits: String, _ leading: String) -> Bool {
+        guard let whole = Int(digits), let shown = Int(leading), leading.count < digits.count else { return false }
+        var scale = 1
+        for _ in 0..<(digits.count - leading.count) { scale *= 10 }
+        return (whole + scale / 2) / scale == shown
     }
 
     /// Reading dates: the row fails when a spreadsheet damaged one (the date would be lost otherwise).

@@ -78,18 +78,34 @@ extension ImportValues {
         case valid(ISBN)
         /// Digits that are no ISBN (a wrong check digit, an ASIN, a tracker's own id).
         case notISBN(String)
-        /// A spreadsheet changed it beyond repair; the message says how.
-        case damaged(String)
+        /// A spreadsheet changed it beyond repair on its own; the message says how. `leadingDigits` are what is left
+        /// of an ISBN-13 written in scientific notation (`9.78044E+12` → `978044`), enough to confirm a repair
+        /// from another column of the row, never to make one.
+        case damaged(String, leadingDigits: String? = nil)
         /// Nine characters that make a valid ISBN-10 with a leading zero: a number column ate the zero.
         case missingLeadingZero(String)
     }
 
+    /// Words of the two messages about an ISBN a spreadsheet damaged, by which the import page counts the rows that
+    /// "import without their damaged ISBN" would bring in.
+    static let damagedISBNPhrases = ["was turned into a number by a spreadsheet", "lost its leading zero"]
+
+    /// Set while rows are read again to import them without an ISBN a spreadsheet damaged (the one action the
+    /// import page offers for them): the damage becomes a note and the ISBN is left out.
+    @TaskLocal static var leavesOutDamagedISBNs = false
+    static let leftOutISBNNote =
+        "Imported without its ISBN, which a spreadsheet had damaged. Add the ISBN on the book's Edit page to get its "
+        + "cover and details."
+
     static func isbn(_ raw: String?) -> ISBNCell {
         guard let text = cell(raw) else { return .empty }
         if text.uppercased().contains("E+") {
+            let mantissa = text.uppercased().split(separator: "E")[0]
+            let digits = mantissa.filter(\.isASCIIDigit)
             return .damaged(
-                "The ISBN \(text.prefix(30)) was turned into a number by a spreadsheet and lost its last digits. "
-                    + "Type the ISBN from the book, or leave it empty.")
+                "The ISBN \(text.prefix(30)) \(damagedISBNPhrases[0]) and lost its last digits. "
+                    + "Type the ISBN from the book, or leave it empty.",
+                leadingDigits: digits.count >= 4 && digits.count <= 13 ? String(digits) : nil)
         }
         let compact = text.filter { $0 != "-" && $0 != " " }
         if let isbn = ISBN(compact) { return .valid(isbn) }

@@ -26,8 +26,10 @@ struct StoryGraphRows: ImportRowReader {
             book.externalIDs["storygraph"] = digits
             book.notes.append(
                 "ISBN/UID \(digits) may be the ISBN 0\(digits) without its leading zero; it was kept as an id.")
-        case .damaged(let message):
-            return .problem(message)
+        case .damaged(let message, _):
+            // StoryGraph writes one id column, so nothing in the row can confirm a repair.
+            guard ImportValues.leavesOutDamagedISBNs else { return .problem(message) }
+            book.notes.append(ImportValues.leftOutISBNNote)
         }
         book.format = ImportValues.line(record["Format"]).map { String($0.prefix(60)) }
         book.shelf = ImportShelves.exclusive(record["Read Status"], column: "Read Status", notes: &book.notes)

@@ -22,7 +22,7 @@ enum Route: String, CaseIterable, Sendable {
     case search, searchVolume, searchAdd
     case scan, scanBooks, quotes, librarySearch, shelfScan, shelfScanResult, shelfScanAdd
     case exportGoodreads, imports, importJob, importMapping, importConfirm, importCancel, importEvents,
-        importFailedRows, importRetry, importDateOrder
+        importFailedRows, importRetry, importDateOrder, importWithoutDamagedISBNs
 
     /// The path as the router matches it; `:name` segments are parameters.
     var pattern: String {
@@ -126,6 +126,7 @@ enum Route: String, CaseIterable, Sendable {
         case .importFailedRows: "/import/:jobID/failed-rows"
         case .importRetry: "/import/:jobID/rows/:row"
         case .importDateOrder: "/import/:jobID/date-order"
+        case .importWithoutDamagedISBNs: "/import/:jobID/without-damaged-isbns"
         }
     }
 
