@@ -139,7 +139,7 @@ struct AppServices: Sendable {
         meaning = MeaningSearch(
             embeddings: EmbeddingStore(db: database), textSearch: textSearch, embedder: embedder,
             budget: RateLimiter(now: config.clock.now))
-        queue = BackgroundQueue(workers, logger: logger, activity: activity)
+        queue = BackgroundQueue(workers, logger: logger, activity: activity, database: database)
         backups = ScheduledBackups(
             schedule: config.backups, folder: config.backupFolder, dataDirectory: config.dataDirectory,
             database: database, clock: config.clock, logger: logger, threadPool: blocking)

@@ -1,3 +1,4 @@
+import GRDB
 import Logging
 import ServiceLifecycle
 
@@ -9,15 +10,23 @@ import ServiceLifecycle
 final class BackgroundQueue: Service, Sendable {
     private let lanes: [any Lane]
     let logger: Logger
+    /// The database the workers' queues live in: commits to a worker's `watchedTables` ring its doorbell, and
+    /// another process's writes (a command, a test's own connection) ring them all. Nil: doorbells and idle waits
+    /// only.
+    let database: AppDatabase?
+    /// How often the queue asks whether another process wrote to the database (`PRAGMA data_version` on the
+    /// writer's connection: microseconds, no query of any table).
+    static let otherProcessCheck: Duration = .seconds(2)
 
     /// `activity` hears of every piece of work that ends (an idle server gives memory back after the last one);
     /// `backoff`: how a piece that throws is tried again; `failureRest`: how long a loop rests when it could not even
     /// look for work (the database unreadable).
     init(
         _ workers: [any BackgroundWorker], logger: Logger, activity: ServerActivity? = nil,
-        backoff: Backoff = .standard,
+        database: AppDatabase? = nil, backoff: Backoff = .standard,
         failureRest: Duration = .seconds(5)
     ) {
+        self.database = database
         self.lanes = workers.map {
             Self.lane(for: $0, activity: activity, backoff: backoff, failureRest: failureRest)
         }
@@ -39,23 +48,55 @@ final class BackgroundQueue: Service, Sendable {
 
     func run() async throws {
         let logger = logger
+        let observations = database.map { database in
+            lanes.filter { !$0.watchedTables.isEmpty }.map { lane in
+                let doorbell = lane.doorbell
+                return DatabaseRegionObservation(tracking: lane.watchedTables.map { Table($0) })
+                    .start(in: database.writer, onError: { _ in }, onChange: { _ in doorbell.ring() })
+            }
+        }
         await cancelWhenGracefulShutdown {
             await withTaskGroup(of: Void.self) { group in
                 for lane in self.lanes {
                     group.addTask { await lane.run(logger: logger) }
                 }
+                if let database = self.database {
+                    let doorbells = self.lanes.map(\.doorbell)
+                    group.addTask { await Self.ringOnOtherProcessesWrites(database, doorbells) }
+                }
             }
+        }
+        withExtendedLifetime(observations) {}
+    }
+
+    /// Rings every doorbell when another process (or another connection of this one) has committed since the last
+    /// look: the writer's `data_version` changes only for commits it did not make itself.
+    private static func ringOnOtherProcessesWrites(_ database: AppDatabase, _ doorbells: [Doorbell]) async {
+        func version() async -> Int? {
+            try? await database.writer.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA data_version")
+            }
+        }
+        var seen = await version()
+        while !Task.isCancelled {
+            try? await Task.sleep(for: otherProcessCheck)
+            guard !Task.isCancelled, let version = await version() else { continue }
+            if let seen, seen != version { doorbells.forEach { $0.ring() } }
+            seen = version
         }
     }
 }
 
 /// One worker's loops, behind a type the queue can keep in one list.
 private protocol Lane: Sendable {
+    var doorbell: Doorbell { get }
+    var watchedTables: [String] { get }
     func run(logger: Logger) async
 }
 
 private struct WorkerLane<W: BackgroundWorker>: Lane {
     let worker: W
+    var doorbell: Doorbell { worker.doorbell }
+    var watchedTables: [String] { worker.watchedTables }
     let activity: ServerActivity?
     let backoff: Backoff
     let failureRest: Duration

@@ -11,9 +11,13 @@ protocol BackgroundWorker: Sendable {
     var doorbell: Doorbell { get }
     /// Pieces of this work run at once.
     var concurrency: Int { get }
-    /// How long the queue sleeps when nothing is due before it looks again: work another process added, or work
-    /// that falls due later.
+    /// How long the queue sleeps when nothing is due before it looks again, for work that falls due later. Work
+    /// added in this process rings the doorbell (or commits to `watchedTables`); another process's writes ring every
+    /// doorbell (`BackgroundQueue`), so this can be long: each look is a wake-up of an idle server.
     var idleWait: Duration { get }
+    /// Tables whose commits (in this process) may have added work: each rings the doorbell (issue 35, finding 2:
+    /// polling every few seconds kept an idle server at 4–6 CPU ticks per 10 s).
+    var watchedTables: [String] { get }
     /// A rest after each piece (politeness to a book service); zero for none.
     var pause: Duration { get }
     /// What a restart does to work that was running when the server stopped: resume it, retry it, or fail it.
@@ -31,6 +35,7 @@ protocol BackgroundWorker: Sendable {
 extension BackgroundWorker {
     var concurrency: Int { 1 }
     var pause: Duration { .zero }
+    var watchedTables: [String] { [] }
 }
 
 /// Wakes every loop of one worker: work was added. Safe to ring before the queue has started.

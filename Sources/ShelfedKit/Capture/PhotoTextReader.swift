@@ -14,7 +14,8 @@ final class PhotoTextReader: BackgroundWorker {
     let logger: Logger
     let name = "Reading photos"
     let doorbell = Doorbell()
-    let idleWait: Duration = .seconds(30)
+    let watchedTables = ["photo"]
+    let idleWait: Duration = .seconds(300)
     var concurrency: Int { workers }
 
     /// `workers` 0: nothing is read in the background (photos stay `pending` until reading is turned on).

@@ -11,7 +11,8 @@ struct ShelfScanWorker: BackgroundWorker {
     var doorbell: Doorbell { service.doorbell }
     /// Two at once: one person's scan does not wait for another's, and Gemini's answers take seconds.
     let concurrency = 2
-    let idleWait: Duration = .seconds(60)
+    let watchedTables = ["shelf_scan"]
+    let idleWait: Duration = .seconds(300)
 
     private var store: ShelfScanStore { service.store }
 

@@ -17,9 +17,11 @@ final class EmbeddingWorker: BackgroundWorker {
     let logger: Logger
     let name = "Reading books for meaning"
     let doorbell = Doorbell()
-    /// Looking costs one indexed query, so the worker looks often: a book added or edited is searchable by meaning
-    /// within seconds, without every way of changing a book having to ring the doorbell.
-    let idleWait: Duration = .seconds(5)
+    /// A book added, held or edited, or a photo's words read: every way of changing one commits to these, so a book
+    /// is searchable by meaning within seconds without each having to ring the doorbell.
+    let watchedTables = ["book", "user_book", "photo"]
+    /// Nothing falls due later.
+    let idleWait: Duration = .seconds(300)
     /// Texts per encoder call: the matrices stay small enough for the cache (benchmarks/README.md, "Embeddings").
     let batchSize: Int
     /// Each batch waits until no page has been asked for in `quiet` (at most `longestWait`), so a busy server's

@@ -4,20 +4,20 @@ import Synchronization
 
 /// Makes each stale "Read next" ranking again in the background (issue 35, finding 9), so the home page reads a
 /// stored one. The queue is `read_next_state` itself: a person whose change count differs from their ranked count is
-/// waiting. An observation of the tables the ranking reads rings the doorbell on every commit that touches them; the
-/// ranker then waits for the pages to be quiet and rests between rankings, so a burst of changes (an import, the
+/// waiting. A commit to the tables the ranking reads rings the doorbell (`watchedTables`); the ranker then waits for the pages to be quiet and rests between rankings, so a burst of changes (an import, the
 /// embedding worker's batches, a person rating ten books) costs a few rankings, not one per change.
 final class ReadNextRanker: BackgroundWorker {
     let readNext: ReadNext
     let logger: Logger
     let name = "Ranking Read next"
     let doorbell = Doorbell()
-    /// The doorbell rings on every commit in this process; this only finds changes another process made.
+    /// The ranking reads these; the queue rings the doorbell on every commit to them, and on another process's.
+    let watchedTables = ["user_book", "book_embedding"]
+    /// Nothing falls due later: every change rings.
     let idleWait: Duration = .seconds(600)
     /// A rest after each ranking: changes that come in meanwhile are ranked together.
     let pause: Duration
     let activity: ServerActivity?
-    private let observation: AnyDatabaseCancellable?
     /// People whose ranking failed every try: not taken again until a restart (their home page ranks when opened).
     private let givenUp = Mutex<Set<Int64>>([])
 
@@ -26,13 +26,6 @@ final class ReadNextRanker: BackgroundWorker {
         self.logger = logger
         self.activity = activity
         self.pause = pause
-        let doorbell = doorbell
-        observation = DatabaseRegionObservation(tracking: Table("user_book"), Table("book_embedding"))
-            .start(in: db.writer, onError: { _ in }, onChange: { _ in doorbell.ring() })
-    }
-
-    deinit {
-        observation?.cancel()
     }
 
     /// Nothing runs across a restart: a ranking cut off left its person stale, and they are ranked again.

@@ -17,8 +17,10 @@ final class EnrichmentWorker: BackgroundWorker {
     let pause: Duration
     let name = "Enrichment"
     let doorbell = Doorbell()
-    /// Books fall due when their import finishes and when a retry's wait is over: the queue looks this often.
-    let idleWait: Duration = .seconds(10)
+    /// Books fall due when their import finishes (a commit to these rings) and when a retry's wait is over (at
+    /// least a minute: the queue looks this often).
+    let watchedTables = ["enrichment_queue", "import_job"]
+    let idleWait: Duration = .seconds(60)
 
     /// Transient failures (timeouts, 5xx) before a book is given up on; the waits double from a minute.
     static let retries = Backoff(tries: 8, first: .seconds(60), factor: 2, longest: .seconds(6 * 3600))

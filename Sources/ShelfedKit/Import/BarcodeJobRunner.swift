@@ -15,8 +15,9 @@ final class BarcodeJobRunner: BackgroundWorker {
     let now: @Sendable () -> Date
     let name = "Batch enrich"
     let doorbell = Doorbell()
-    /// Batches arrive through the API, which rings; this finds one another process added.
-    let idleWait: Duration = .seconds(30)
+    /// Batches arrive through the API, which rings, as does any commit to the jobs.
+    let watchedTables = ["import_job"]
+    let idleWait: Duration = .seconds(300)
     /// The job whose barcode was looked up last, so the next lookup is the following person's.
     private let lastServed = Mutex<ImportJob?>(nil)
 

@@ -16,8 +16,9 @@ final class ImportRunner: BackgroundWorker {
     let batchSize: Int
     let name = "Imports"
     let doorbell = Doorbell()
-    /// Jobs another process confirmed are found within this.
-    let idleWait: Duration = .seconds(5)
+    /// A confirmed job rings (`jobConfirmed`), as does any commit to the jobs.
+    let watchedTables = ["import_job"]
+    let idleWait: Duration = .seconds(300)
     /// Each importing user's library index, built when their first job starts and shared by all their running jobs,
     /// so two jobs of one file (a phone retrying an upload) find each other's books instead of adding them twice.
     private let matches = Mutex<[Int64: LibraryMatch]>([:])

@@ -90,10 +90,18 @@ public struct LibraryStore: Sendable {
                         """), arguments: [userID, limit]
             ).map(LibraryItem.init(row:)))
         guard dated.count < limit else { return dated }
-        return try fetchPage(
-            db, of: userID, filter: .shelf(.read), sort: LibrarySort(key: .finished), page: 1, pageSize: limit,
-            knownTotal: 0
-        ).items
+        // Undated books, the latest added first, walked from the shelf's (user_id, shelf, added_at) index: this runs
+        // only when fewer than `limit` books have a date, so the walk meets undated ones at once. Sorting the whole
+        // Read shelf for them cost 4 ms of a 6 ms home page with 3,000 undated books (benchmarks/home_read_next.py).
+        let undated = try Row.fetchCursor(
+            db.cachedStatement(
+                sql: """
+                    SELECT \(LibraryItem.selection) FROM user_book JOIN book ON book.id = user_book.book_id
+                    WHERE user_book.user_id = ? AND user_book.shelf = 'read' AND user_book.finished_at IS NULL
+                    ORDER BY user_book.added_at DESC, user_book.id DESC LIMIT ?
+                    """), arguments: [userID, limit - dated.count]
+        ).map(LibraryItem.init(row:))
+        return dated + (try Array(undated))
     }
 
     /// A page of a list narrowed by `filters`, counted in the same pass (a window over the matching rows) rather than
