@@ -39,7 +39,8 @@ import Testing
             let text = page.text
             #expect(text.contains("Your 2026 in books"))
             #expect(
-                text.contains("<strong>3</strong> books finished") && text.contains("<strong>1,580</strong> pages read"))
+                text.contains("<strong>3</strong> books finished") && text.contains("<strong>1,580</strong> pages read")
+            )
             #expect(text.contains("Your busiest month: <strong>January: 2 books, 700 pages</strong>."))
             #expect(text.contains("Longest: <a href=\"/books/\(ids["Middlemarch"]!)\">Middlemarch</a>"))
             let rated = try #require(text.components(separatedBy: "Highest rated</h2>").last)

@@ -80,7 +80,9 @@ final class BackgroundQueue: Service, Sendable {
         while !Task.isCancelled {
             try? await Task.sleep(for: otherProcessCheck)
             guard !Task.isCancelled, let version = await version() else { continue }
-            if let seen, seen != version { doorbells.forEach { $0.ring() } }
+            if let seen, seen != version {
+                for doorbell in doorbells { doorbell.ring() }
+            }
             seen = version
         }
     }
