@@ -66,7 +66,15 @@ import Testing
             #expect((try await api.get("/api/v1/household/loans").json?["lent"] as? [Any])?.isEmpty == true)
 
             // Recommending: to anyone else in the house, Carol who does not share too (issue 35), never to oneself
-            // or to no one; dismissed once.
+            // or to no one; dismissed once. The members answer lists whom, by name only: Carol is not in `members`.
+            let members = try await bobAPI.get("/api/v1/household/members").json
+            #expect(
+                (members?["members"] as? [[String: Any]])?.compactMap { $0["display_name"] as? String }.sorted() == [
+                    "Alice", "Bob",
+                ])
+            let recipients = members?["can_recommend_to"] as? [[String: Any]]
+            #expect(recipients?.compactMap { $0["display_name"] as? String } == ["Alice", "Carol"])
+            #expect(recipients?.last?["id"] as? Int == 3 && recipients?.last?.keys.sorted() == ["display_name", "id"])
             #expect(
                 try await bobAPI.send(
                     .post, "/api/v1/household/recommendations", json: ["book_id": bobsBook, "member_id": 3]

@@ -29,6 +29,23 @@ struct HouseholdAPIController: Sendable {
 
     struct Members: Encodable {
         let members: [Member]
+        /// Everyone else, sharing or not: anyone in the house may be recommended a book (issue 35).
+        let canRecommendTo: [Recipient]
+
+        enum CodingKeys: String, CodingKey {
+            case members
+            case canRecommendTo = "can_recommend_to"
+        }
+    }
+
+    struct Recipient: Encodable {
+        let id: Int64
+        let displayName: String
+
+        enum CodingKeys: String, CodingKey {
+            case id
+            case displayName = "display_name"
+        }
     }
 
     struct FeedItem: Encodable {
@@ -86,16 +103,19 @@ struct HouseholdAPIController: Sendable {
         let shares: Bool
     }
 
-    /// GET /api/v1/household/members: you, and the members who share; nobody who does not.
+    /// GET /api/v1/household/members: you, and the members who share (nobody who does not); and, by name only,
+    /// everyone a book can be recommended to.
     @Sendable func members(_ request: Request, context: APIContext) async throws -> Response {
         let visible = try await sharing.visibleMembers(for: context.userID)
+        let recipients = try await RecommendationStore(db: sharing.db).recipients(for: context.userID)
         return JSONBody.response(
             Members(
                 members: visible.map {
                     Member(
                         id: $0.id, displayName: $0.displayName, isYou: $0.id == context.userID, isAdmin: $0.isAdmin,
                         shares: $0.shares)
-                }))
+                },
+                canRecommendTo: recipients.map { Recipient(id: $0.id, displayName: $0.name) }))
     }
 
     /// GET /api/v1/household/feed?page=
