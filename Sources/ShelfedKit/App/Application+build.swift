@@ -211,7 +211,8 @@ func buildRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
     HouseholdController(
         household: HouseholdStore(db: services.database), users: users, media: media, imports: services.imports,
         renderer: renderer, clock: clock, registration: config.registration, doctor: Doctor(config: config),
-        houseURL: config.publicURL ?? house.urls.first.flatMap { house.localOnly ? nil : $0 }
+        houseURL: config.publicURL ?? house.urls.first.flatMap { house.localOnly ? nil : $0 },
+        listensLocallyOnly: house.localOnly
     ).addRoutes(to: signedIn)
     ImportController(
         imports: services.imports, runner: services.importRunner, streams: services.streams, media: media,

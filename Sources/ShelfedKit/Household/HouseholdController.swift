@@ -18,8 +18,10 @@ struct HouseholdController: Sendable {
     let doctor: Doctor
     /// The address the house types (`SHELFED_PUBLIC_URL`, else the server's `.local` name when it listens on the
     /// network), for links the admin sends: not whatever address the admin's own browser used (127.0.0.1 on the
-    /// server itself). nil: the server listens on this computer only.
+    /// server itself). nil: the server listens on this computer only, or found no address of its own.
     let houseURL: String?
+    /// `SHELFED_HOST` is a loopback address: nobody else can reach the server, whatever its addresses.
+    var listensLocallyOnly = false
 
     func addRoutes(to router: RouterGroup<SignedInContext>) {
         router.get(Route.household.routerPath, use: index)
@@ -175,8 +177,12 @@ struct HouseholdController: Sendable {
             now: clock.now())
         if houseURL == nil {
             page.addressNote =
-                "Shelfed listens on this computer only (SHELFED_HOST=127.0.0.1), so links work only here. To send "
-                + "them to the house, start it with SHELFED_HOST=0.0.0.0, or set SHELFED_PUBLIC_URL."
+                listensLocallyOnly
+                ? "Shelfed listens on this computer only (SHELFED_HOST=127.0.0.1), so links work only here. To send "
+                    + "them to the house, start it with SHELFED_HOST=0.0.0.0, or set SHELFED_PUBLIC_URL."
+                : "Shelfed found no address of this computer on the home network, so links use the address in your "
+                    + "browser. Set SHELFED_PUBLIC_URL to the address the house types (such as "
+                    + "http://bookshelf.local:8080)."
         }
         return page
     }
