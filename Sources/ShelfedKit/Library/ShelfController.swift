@@ -13,12 +13,12 @@ struct ShelfController: Sendable {
     }
 
     /// GET /shelves: every book in the library.
-    @Sendable func index(_ request: Request, context: SignedInContext) async throws -> HTML {
+    @Sendable func index(_ request: Request, context: SignedInContext) async throws -> Response {
         try await list(.all, request: request, context: context)
     }
 
     /// GET /shelves/:shelf
-    @Sendable func show(_ request: Request, context: SignedInContext) async throws -> HTML {
+    @Sendable func show(_ request: Request, context: SignedInContext) async throws -> Response {
         guard let shelf = context.parameters.get("shelf").flatMap(Shelf.init(slug:)) else {
             throw HTTPError(
                 .notFound,
@@ -28,14 +28,16 @@ struct ShelfController: Sendable {
     }
 
     /// GET /favourites
-    @Sendable func favourites(_ request: Request, context: SignedInContext) async throws -> HTML {
+    @Sendable func favourites(_ request: Request, context: SignedInContext) async throws -> Response {
         try await list(.favourites, request: request, context: context)
     }
 
     private func list(_ filter: LibraryStore.Filter, request: Request, context: SignedInContext) async throws
-        -> HTML
+        -> Response
     {
         let query = FormFields(urlEncoded: request.uri.query ?? "")
+        let (view, asked) = ShelfView.chosen(
+            query: query["view"], cookie: request.cookies[ShelfView.cookie].map { String($0.value) })
         let sort = LibrarySort(query: query["sort"], order: query["order"])
         let pageNumber = query["page"].flatMap { BoundedNumber.parse($0, in: BoundedNumber.listPage) } ?? 1
         let filters = LibraryFilters(query: query)
@@ -72,7 +74,16 @@ struct ShelfController: Sendable {
             chrome: chrome, heading: heading, tabs: isFavourites ? [] : tabs, page: books, pageNumber: pageNumber,
             sort: sort, listPath: path,
             emptyMessage: filters.isEmpty ? empty : "No books here match these filters.", isFavourites: isFavourites,
-            filters: filters)
-        return try renderer.render(body: listPage.body, chrome: listPage.chrome, template: "library/list")
+            filters: filters, view: view)
+        var response = try renderer.render(body: listPage.body, chrome: listPage.chrome, template: "library/list")
+            .response
+        if asked {
+            // Remembered for every shelf and page of this browser, until another is chosen.
+            response.setCookie(
+                Cookie(
+                    name: ShelfView.cookie, value: view.rawValue, maxAge: ShelfView.cookieAge, path: "/",
+                    httpOnly: true, sameSite: .lax))
+        }
+        return response
     }
 }

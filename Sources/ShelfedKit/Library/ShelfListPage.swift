@@ -17,7 +17,7 @@ struct ShelfListPage: Sendable {
     init(
         chrome: PageChrome, heading: String, tabs: [Tab], page: LibraryStore.Page, pageNumber: Int,
         sort: LibrarySort, listPath: String, emptyMessage: String, isFavourites: Bool = false,
-        filters: LibraryFilters = .init()
+        filters: LibraryFilters = .init(), view: ShelfView = .cards
     ) {
         self.chrome = chrome
         let sortQuery = ["sort": sort.key.rawValue, "order": sort.order.rawValue]
@@ -48,6 +48,9 @@ struct ShelfListPage: Sendable {
             }
             body += "</nav>\n"
         }
+        body += ShelfView.switcher(current: view) { other in
+            Pagination.link(listPath, query: listQuery.merging(["view": other.rawValue]) { $1 }, page: pageNumber)
+        }
         body += Self.sortForm(listPath: listPath, sort: sort, keeping: filters)
         body += Self.filterPanel(listPath: listPath, sort: sort, filters: filters)
         if page.items.isEmpty, page.total > 0, let last = pagination.links.last {
@@ -67,7 +70,12 @@ struct ShelfListPage: Sendable {
             body += "</section>\n"
         } else {
             body += "<p class=\"list-summary\">\(pagination.summary)</p>\n"
-            body += BookCardList.html(page.items, csrfToken: chrome.csrfToken, returnTo: returnTo, anchors: true)
+            switch view {
+            case .cards:
+                body += BookCardList.html(page.items, csrfToken: chrome.csrfToken, returnTo: returnTo, anchors: true)
+            case .list: body += ShelfView.listHTML(page.items)
+            case .grid: body += ShelfView.gridHTML(page.items)
+            }
         }
         body += pagination.html
         self.body = body
