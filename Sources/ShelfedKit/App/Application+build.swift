@@ -141,7 +141,8 @@ func buildRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
     HouseChallengeController(
         challenges: HouseChallengeStore(db: services.database), users: users, renderer: renderer, clock: clock
     ).addRoutes(to: signedIn)
-    SharingController(sharing: HouseholdSharing(db: services.database), renderer: renderer).addRoutes(to: signedIn)
+    SharingController(sharing: HouseholdSharing(db: services.database), renderer: renderer, clock: clock)
+        .addRoutes(to: signedIn)
     SharedItemsController(
         sharing: HouseholdSharing(db: services.database), lists: ReadingListStore(db: services.database),
         media: media, renderer: renderer, clock: clock

@@ -197,6 +197,7 @@ extension AppDatabase {
         migrator.registerMigration("v31 joining", migrate: migrateToJoining)
         migrator.registerMigration("v32 held embeddings", migrate: migrateToHeldEmbeddings)
         migrator.registerMigration("v33 read next", migrate: migrateToReadNext)
+        migrator.registerMigration("v34 feed lines", migrate: migrateToFeedLines)
         return migrator
     }
 }

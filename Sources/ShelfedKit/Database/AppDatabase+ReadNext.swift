@@ -62,3 +62,14 @@ extension AppDatabase {
                 """)
     }
 }
+
+extension AppDatabase {
+    /// The house feed tells an import's history from what happened since by the import rows that made each shelf
+    /// entry (issue 36): looked up by entry.
+    static func migrateToFeedLines(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE INDEX import_row_by_user_book ON import_row(user_book_id) WHERE user_book_id IS NOT NULL;
+                """)
+    }
+}

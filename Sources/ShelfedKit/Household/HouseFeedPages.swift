@@ -4,6 +4,8 @@ import Foundation
 struct HouseFeedSection: Sendable {
     struct Item: Sendable {
         let day: String
+        /// "today", "yesterday", "3 Nov", or "3 Nov 2025" in another year.
+        var shownDay: String = ""
         let member: String
         let before: String
         let title: String
@@ -21,8 +23,10 @@ struct HouseFeedSection: Sendable {
     /// Whether the viewer shares: the empty state says how to start.
     let viewerShares: Bool
 
-    init(_ feed: (items: [HouseholdSharing.FeedItem], hasMore: Bool), page: Int, viewerShares: Bool) {
-        items = feed.items.map(Self.item)
+    init(
+        _ feed: (items: [HouseholdSharing.FeedItem], hasMore: Bool), page: Int, viewerShares: Bool, today: String
+    ) {
+        items = feed.items.map { Self.item($0, today: today) }
         itemsHTML = Self.html(items)
         isEmpty = feed.items.isEmpty
         morePath = feed.hasMore ? Paths.houseFeed + "?page=\(page + 1)" : nil
@@ -33,7 +37,7 @@ struct HouseFeedSection: Sendable {
         var html: HTMLFragment = "<ol class=\"house-feed\">\n"
         for item in items {
             html +=
-                "<li><time datetime=\"\(item.day)\">\(item.day)</time> <strong>\(item.member)</strong> \(item.before) "
+                "<li><time datetime=\"\(item.day)\">\(item.shownDay)</time> <strong>\(item.member)</strong> \(item.before) "
             if let path = item.path {
                 html += "<a href=\"\(path)\">\(item.title)</a>"
             } else {
@@ -45,27 +49,38 @@ struct HouseFeedSection: Sendable {
         return html
     }
 
-    static func item(_ item: HouseholdSharing.FeedItem) -> Item {
+    static func item(_ item: HouseholdSharing.FeedItem, today: String) -> Item {
         let amount: String =
-            item.byPercent
-            ? "\(ProgressValues.percentText(item.pageOrPercent ?? 0)) % into"
-            : "on page \(Int(item.pageOrPercent ?? 0)) of"
+            if let read = item.readThatDay {
+                item.byPercent
+                    ? "read \(ProgressValues.percentText(read)) % of"
+                    : "read \(Int(read)) \(Int(read) == 1 ? "page" : "pages") of"
+            } else if item.byPercent {
+                "is \(ProgressValues.percentText(item.pageOrPercent ?? 0)) % into"
+            } else {
+                "is on page \(Int(item.pageOrPercent ?? 0)) of"
+            }
+        let books = Int(item.pageOrPercent ?? 0)
         let (before, after): (String, String) =
             switch item.kind {
             case .started: ("started", "")
             case .finished: ("finished", item.rating.map { " · \(BookPage.starsLabel($0))" } ?? "")
             case .stopped: ("put down", "")
-            case .progress: ("is \(amount)", "")
+            case .progress: (amount, "")
             case .photo: ("shared a photo from", item.pageOrPercent.map { ", page \(Int($0))" } ?? "")
             case .list: ("shared the list", "")
+            case .imported: ("brought \(books.grouped) \(books == 1 ? "book" : "books") from", "")
             }
-        let path: String =
+        let path: String? =
             switch (item.kind, item.sharedID) {
             case (.photo, let id?): Paths.housePhoto(id)
             case (.list, let id?): Paths.houseList(id)
+            case (.imported, _): nil
             default: item.viewerBookID.map(Paths.book) ?? Paths.search + "?q=" + Paths.queryEscape(item.title)
             }
-        return Item(day: item.day, member: item.member, before: before, title: item.title, after: after, path: path)
+        return Item(
+            day: item.day, shownDay: HumanDay.text(item.day, today: today), member: item.member, before: before,
+            title: item.title, after: after, path: path)
     }
 }
 

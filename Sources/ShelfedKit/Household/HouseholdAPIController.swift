@@ -61,12 +61,17 @@ struct HouseholdAPIController: Sendable {
         /// The shared photo (`/house/photos/:id` on the web) or list (`/house/lists/:id`).
         let photoID: Int64?
         let listID: Int64?
+        /// For `progress`: pages (or percent, as `page` or `percent` is given) read that day; nil for a first update.
+        var readThatDay: Double? = nil
+        /// For `imported`: how many books the import added; `title` names the file's kind ("Goodreads").
+        var books: Int? = nil
 
         enum CodingKeys: String, CodingKey {
-            case kind, day, member, title, page, percent, rating
+            case kind, day, member, title, page, percent, rating, books
             case bookID = "book_id"
             case photoID = "photo_id"
             case listID = "list_id"
+            case readThatDay = "read_that_day"
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -78,6 +83,8 @@ struct HouseholdAPIController: Sendable {
             try container.encode(page, forKey: .page)
             try container.encode(percent, forKey: .percent)
             try container.encode(rating, forKey: .rating)
+            try container.encode(readThatDay, forKey: .readThatDay)
+            try container.encode(books, forKey: .books)
             try container.encode(bookID, forKey: .bookID)
             try container.encode(photoID, forKey: .photoID)
             try container.encode(listID, forKey: .listID)
@@ -133,12 +140,14 @@ struct HouseholdAPIController: Sendable {
         return JSONBody.response(
             Feed(
                 items: found.items.map { item in
-                    FeedItem(
+                    let imported = item.kind == .imported
+                    return FeedItem(
                         kind: item.kind.rawValue, day: item.day, member: item.member, title: item.title,
-                        page: item.byPercent ? nil : item.pageOrPercent.map { Int($0) },
+                        page: item.byPercent || imported ? nil : item.pageOrPercent.map { Int($0) },
                         percent: item.byPercent ? item.pageOrPercent : nil, rating: item.rating,
                         bookID: item.viewerBookID, photoID: item.kind == .photo ? item.sharedID : nil,
-                        listID: item.kind == .list ? item.sharedID : nil)
+                        listID: item.kind == .list ? item.sharedID : nil, readThatDay: item.readThatDay,
+                        books: imported ? item.pageOrPercent.map { Int($0) } : nil)
                 }, page: page, hasMore: found.hasMore))
     }
 

@@ -21,6 +21,16 @@ struct HouseholdSharing: Sendable {
         """
 
     static let feedPageSize = 20
+
+    /// Whether a shelf entry's `column` day is history an import brought (the entry came from an import made on or
+    /// after that day): summarised by the import's own line. Takes a `user_book` row in scope.
+    static func importedBefore(_ column: String) -> String {
+        """
+        SELECT 1 FROM import_row JOIN import_job ON import_job.id = import_row.job_id
+        WHERE import_row.user_book_id = user_book.id AND import_row.outcome IN ('created', 'updated')
+            AND substr(import_job.created_at, 1, 10) >= user_book.\(column)
+        """
+    }
     static let maxFeedPage = 50
 
     func isSharing(_ userID: Int64) async throws -> Bool {
@@ -92,6 +102,8 @@ struct HouseholdSharing: Sendable {
             case started, finished, stopped, progress
             /// A photo or a list its owner chose to share.
             case photo, list
+            /// A whole import, as one line; `pageOrPercent` is how many books it added, `title` the file's kind.
+            case imported
         }
 
         let kind: Kind
@@ -105,10 +117,15 @@ struct HouseholdSharing: Sendable {
         let viewerBookID: Int64?
         /// The shared photo's or list's id.
         var sharedID: Int64? = nil
+        /// For progress: pages (or percent) read that day, from the place the day before; nil for a first update.
+        var readThatDay: Double? = nil
     }
 
     /// The house feed for `viewer`, newest first: started, finished (with the rating), put down, and progress, from
-    /// members who share — never the viewer's own, never anyone who does not share.
+    /// members who share — never the viewer's own, never anyone who does not share. One line a person a book a day
+    /// (issue 36): a day's updates are one progress line, and none beside that day's start, finish or stop; a book
+    /// started and finished on one day is only finished. Within a day, the latest first. What an import brought is
+    /// one line for the import, not its hundreds of dated reads.
     func feed(for viewer: Int64, page: Int, pageSize: Int = HouseholdSharing.feedPageSize) async throws
         -> (items: [FeedItem], hasMore: Bool)
     {
@@ -132,44 +149,78 @@ struct HouseholdSharing: Sendable {
                     happened AS (
                         SELECT * FROM (
                             SELECT 'started' AS kind, started_at AS day, user_id, book_id, NULL AS page,
-                                NULL AS percent, NULL AS rating, NULL AS shared_id
+                                NULL AS percent, NULL AS rating, NULL AS shared_id, updated_at AS at,
+                                NULL AS page_before, NULL AS percent_before, NULL AS label
                             FROM user_book WHERE started_at IS NOT NULL AND +user_id IN (SELECT id FROM sharing)
+                                AND started_at IS NOT finished_at AND started_at IS NOT stopped_at
+                                AND NOT EXISTS (\(Self.importedBefore("started_at")))
                             ORDER BY started_at DESC LIMIT :reach)
                         UNION ALL
                         SELECT * FROM (
-                            SELECT 'finished', finished_at, user_id, book_id, NULL, NULL, rating, NULL
+                            SELECT 'finished', finished_at, user_id, book_id, NULL, NULL, rating, NULL, updated_at,
+                                NULL, NULL, NULL
                             FROM user_book WHERE finished_at IS NOT NULL AND +user_id IN (SELECT id FROM sharing)
+                                AND NOT EXISTS (\(Self.importedBefore("finished_at")))
                             ORDER BY finished_at DESC LIMIT :reach)
                         UNION ALL
                         SELECT * FROM (
-                            SELECT 'stopped', stopped_at, user_id, book_id, NULL, NULL, NULL, NULL
+                            SELECT 'stopped', stopped_at, user_id, book_id, NULL, NULL, NULL, NULL, updated_at, NULL,
+                                NULL, NULL
                             FROM user_book WHERE stopped_at IS NOT NULL AND +user_id IN (SELECT id FROM sharing)
+                                AND NOT EXISTS (\(Self.importedBefore("stopped_at")))
                             ORDER BY stopped_at DESC LIMIT :reach)
                         UNION ALL
                         SELECT * FROM (
+                            -- One line a book a day: its last update that day, with where it stood the day before;
+                            -- none on a day the book was started, finished or put down (that line says it).
                             SELECT 'progress', journal_entry.read_on, user_book.user_id, user_book.book_id,
-                                journal_entry.page, journal_entry.percent, NULL, NULL
+                                journal_entry.page, journal_entry.percent, NULL, NULL, journal_entry.created_at,
+                                eve.page, eve.percent, NULL
                             FROM journal_entry JOIN user_book ON user_book.id = journal_entry.user_book_id
+                            LEFT JOIN journal_entry AS eve ON eve.id = (
+                                SELECT before.id FROM journal_entry AS before
+                                WHERE before.user_book_id = journal_entry.user_book_id
+                                    AND before.read_on < journal_entry.read_on
+                                ORDER BY before.read_on DESC, before.id DESC LIMIT 1)
                             WHERE +user_book.user_id IN (SELECT id FROM sharing)
+                                AND NOT EXISTS (
+                                    SELECT 1 FROM journal_entry AS later
+                                    WHERE later.user_book_id = journal_entry.user_book_id
+                                        AND later.read_on = journal_entry.read_on AND later.id > journal_entry.id)
+                                AND journal_entry.read_on IS NOT user_book.started_at
+                                AND journal_entry.read_on IS NOT user_book.finished_at
+                                AND journal_entry.read_on IS NOT user_book.stopped_at
                             ORDER BY journal_entry.read_on DESC LIMIT :reach)
                         UNION ALL
                         SELECT * FROM (
-                            SELECT 'photo', shared_at, user_id, book_id, page_number, NULL, NULL, id
+                            SELECT 'photo', shared_at, user_id, book_id, page_number, NULL, NULL, id, shared_at, NULL,
+                                NULL, NULL
                             FROM photo WHERE shared_at IS NOT NULL AND +user_id IN (SELECT id FROM sharing)
                             ORDER BY shared_at DESC LIMIT :reach)
                         UNION ALL
                         SELECT * FROM (
-                            SELECT 'list', shared_at, user_id, NULL, NULL, NULL, NULL, id
+                            SELECT 'list', shared_at, user_id, NULL, NULL, NULL, NULL, id, shared_at, NULL, NULL, NULL
                             FROM list WHERE shared_at IS NOT NULL AND +user_id IN (SELECT id FROM sharing)
                             ORDER BY shared_at DESC LIMIT :reach)
+                        UNION ALL
+                        SELECT * FROM (
+                            -- A whole import is one line: "Sam brought 232 books from Goodreads".
+                            SELECT 'imported', substr(COALESCE(finished_at, created_at), 1, 10), user_id, NULL,
+                                created, NULL, NULL, NULL, COALESCE(finished_at, created_at), NULL, NULL, format
+                            FROM import_job WHERE created > 0 AND format != 'barcodes'
+                                AND status IN ('completed', 'canceled', 'failed')
+                                AND +user_id IN (SELECT id FROM sharing)
+                            ORDER BY created_at DESC LIMIT :reach)
                     )
                     SELECT happened.kind, happened.day, sharing.display_name,
-                        COALESCE(book.title, list.name) AS title, happened.page, happened.percent, happened.rating,
-                        (\(Self.viewersCopy)) AS mine, happened.shared_id
+                        COALESCE(happened.label, book.title, list.name) AS title,
+                        happened.page, happened.percent, happened.rating,
+                        (\(Self.viewersCopy)) AS mine, happened.shared_id, happened.page_before,
+                        happened.percent_before
                     FROM happened JOIN sharing ON sharing.id = happened.user_id
                     LEFT JOIN book ON book.id = happened.book_id
                     LEFT JOIN list ON happened.kind = 'list' AND list.id = happened.shared_id
-                    ORDER BY happened.day DESC, happened.kind = 'progress', sharing.display_name, book.title
+                    ORDER BY happened.day DESC, happened.at DESC, sharing.display_name, title
                     LIMIT :limit OFFSET :offset
                     """),
             // Each kind reads only as far back as the page can reach, newest first, from its own index (the `+`
@@ -181,12 +232,20 @@ struct HouseholdSharing: Sendable {
         ).map { row -> FeedItem in
             let percent: Double? = row["percent"]
             let pageNumber: Int? = row["page"]
-            return FeedItem(
-                kind: FeedItem.Kind(rawValue: row["kind"]) ?? .started,
-                day: String((row["day"] as String).prefix(10)), member: row["display_name"],
-                title: row["title"] ?? "",
-                pageOrPercent: percent ?? pageNumber.map(Double.init), byPercent: percent != nil,
-                rating: row["rating"], viewerBookID: row["mine"], sharedID: row["shared_id"])
+            let kind = FeedItem.Kind(rawValue: row["kind"]) ?? .started
+            // What was read that day: from the place the day before, when the same measure was used then.
+            let before: Double? =
+                percent != nil ? row["percent_before"] : (row["page_before"] as Int?).map(Double.init)
+            let now = percent ?? pageNumber.map(Double.init)
+            var item = FeedItem(
+                kind: kind, day: String((row["day"] as String).prefix(10)), member: row["display_name"],
+                title: kind == .imported
+                    ? ImportFormat(rawValue: row["title"] ?? "")?.displayName ?? "a file" : row["title"] ?? "",
+                pageOrPercent: now, byPercent: percent != nil,
+                rating: row["rating"], viewerBookID: kind == .imported ? nil : row["mine"],
+                sharedID: row["shared_id"])
+            if kind == .progress, let now, let before, now > before { item.readThatDay = now - before }
+            return item
         }
         return (Array(items.prefix(pageSize)), items.count > pageSize)
     }

@@ -5,6 +5,7 @@ import Hummingbird
 struct SharingController: Sendable {
     let sharing: HouseholdSharing
     let renderer: PageRenderer
+    let clock: AppClock
 
     func addRoutes(to router: RouterGroup<SignedInContext>) {
         router.post(Route.profileSharing.routerPath, use: setSharing)
@@ -25,7 +26,7 @@ struct SharingController: Sendable {
         let page = query["page"].flatMap { BoundedNumber.parse($0, in: 1...HouseholdSharing.maxFeedPage) } ?? 1
         let section = HouseFeedSection(
             try await sharing.feed(for: context.userID, page: page), page: page,
-            viewerShares: try await sharing.isSharing(context.userID))
+            viewerShares: try await sharing.isSharing(context.userID), today: clock.today())
         let previous = page > 1 ? Paths.houseFeed + (page == 2 ? "" : "?page=\(page - 1)") : nil
         return try renderer.render(
             HouseFeedPage(

@@ -62,7 +62,7 @@ struct HomeController: Sendable {
             recentlyAddedCards: addedItems.isEmpty ? nil : cards(addedItems),
             recentlyFinishedCards: finishedItems.isEmpty ? nil : cards(finishedItems))
         if let house = read.house {
-            Self.addHousehold(house, to: &page, userID: userID, isAdmin: context.user.isAdmin)
+            Self.addHousehold(house, to: &page, userID: userID, isAdmin: context.user.isAdmin, today: today)
         }
         if let readNext, !addedItems.isEmpty {
             page.readNext = .init(try await readNext.suggestions(for: userID, limit: Self.suggestionCount))
@@ -94,8 +94,10 @@ struct HomeController: Sendable {
             outgoing: try BorrowRequestStore.outgoing(db, for: userID))
     }
 
-    private static func addHousehold(_ read: HouseholdRead, to page: inout HomePage, userID: Int64, isAdmin: Bool) {
-        page.house = HouseFeedSection(read.feed, page: 1, viewerShares: read.viewerShares)
+    private static func addHousehold(
+        _ read: HouseholdRead, to page: inout HomePage, userID: Int64, isAdmin: Bool, today: String
+    ) {
+        page.house = HouseFeedSection(read.feed, page: 1, viewerShares: read.viewerShares, today: today)
         page.challenge = read.challenge.map { HouseChallengeSection($0, viewer: userID, viewerIsAdmin: isAdmin) }
         page.overdue = read.overdue.map { loan in
             HomePage.LoanLine(

@@ -105,6 +105,7 @@ extension HouseFeedSection.Item: MustacheParent {
     func child(named key: String) -> Any? {
         switch key {
         case "day": self.day
+        case "shownDay": self.shownDay
         case "member": self.member
         case "before": self.before
         case "title": self.title
