@@ -191,8 +191,12 @@ func buildRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
         readsText: config.ocrWorkers > 0 && services.textReader.recognizer.isAvailable,
         sharing: HouseholdSharing(db: services.database)
     ).addRoutes(to: signedIn)
-    TextSearchController(store: services.textSearch, meaning: services.meaning, renderer: renderer)
-        .addRoutes(to: signedIn)
+    let textSearch = TextSearchController(store: services.textSearch, meaning: services.meaning, renderer: renderer)
+    textSearch.addRoutes(to: signedIn)
+    FindController(
+        textSearch: textSearch, search: services.search, library: library, history: services.searchHistory,
+        renderer: renderer, pageWait: config.search.pageWait, clock: clock
+    ).addRoutes(to: signedIn)
     SearchController(
         search: services.search, library: library, books: services.books, textSearch: services.textSearch,
         meaning: services.meaning, history: services.searchHistory, renderer: renderer,

@@ -57,7 +57,7 @@ struct TextSearchController: Sendable {
     }
 
     /// The matches, best first, and a line saying how they were ranked.
-    private func libraryMatches(of userID: Int64, _ query: String) async throws -> (
+    func libraryMatches(of userID: Int64, _ query: String) async throws -> (
         [TextSearchStore.LibraryMatch], String
     ) {
         let (mode, ranked) = try await meaning.library(of: userID, matching: query, limit: TextSearchStore.limit)
@@ -78,7 +78,7 @@ struct TextSearchController: Sendable {
     }
 
     /// The quotes, best first, and a line saying how they were ranked.
-    private func quoteMatches(of userID: Int64, _ query: String) async throws -> (
+    func quoteMatches(of userID: Int64, _ query: String) async throws -> (
         [TextSearchStore.QuoteMatch], String
     ) {
         let (mode, ranked) = try await meaning.quotes(of: userID, matching: query, limit: TextSearchStore.limit)

@@ -14,6 +14,8 @@ public struct PageChrome: Sendable {
     let notice: String?
     /// What the last action did, with Undo where it can be undone (`ActionNotice`), kept in view at the bottom.
     var toast: HTMLFragment?
+    /// What the header's search field shows: the question on the search page, empty elsewhere.
+    var searchQuery = ""
 
     init(title: String, context: some PageContext, tab: Tab = .none, notice: String? = nil) {
         self.title = title
@@ -39,6 +41,7 @@ extension PageChrome: MustacheParent {
         case "isProfile": isProfile
         case "notice": notice
         case "toast": toast
+        case "searchQuery": searchQuery
         default: nil
         }
     }

@@ -46,7 +46,7 @@ extension PageChrome {
     /// Everything the layout shows, so that equal keys render equal layouts.
     var cacheKey: String {
         [
-            title, csrfToken, userDisplayName ?? "\u{1}", notice ?? "\u{1}",
+            title, csrfToken, userDisplayName ?? "\u{1}", notice ?? "\u{1}", searchQuery,
             "\(isFeed)\(isShelves)\(isFavourites)\(isProfile)",
         ].joined(separator: "\u{0}")
     }

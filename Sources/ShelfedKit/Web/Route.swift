@@ -19,7 +19,7 @@ enum Route: String, CaseIterable, Sendable {
         bookLend,
         bookReturned, borrowAsk, borrowAnswer, bookRecommend, recommendationDismiss, photoShare, listShare, housePhoto,
         housePhotoFile, houseList, houseChallenge
-    case search, searchVolume, searchAdd
+    case search, searchVolume, searchAdd, find
     case scan, scanBooks, quotes, librarySearch, shelfScan, shelfScanResult, shelfScanAdd
     case exportGoodreads, imports, importJob, importMapping, importConfirm, importCancel, importEvents,
         importFailedRows, importRetry, importDateOrder, importWithoutDamagedISBNs
@@ -116,6 +116,7 @@ enum Route: String, CaseIterable, Sendable {
         case .shelfScanResult: "/scan/shelf/:scanID"
         case .shelfScanAdd: "/scan/shelf/:scanID/add"
         case .librarySearch: "/library/search"
+        case .find: "/find"
         case .exportGoodreads: "/export/goodreads"
         case .imports: "/import"
         case .importJob: "/import/:jobID"

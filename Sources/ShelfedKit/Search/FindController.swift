@@ -1,0 +1,117 @@
+import Foundation
+import Hummingbird
+
+/// Search from anywhere (issue 36): the field in the header of every signed-in page asks one question of the
+/// person's library (by words and by meaning), their quotes, and Google Books / Open Library, and answers in groups,
+/// each with a way to all of its results. A title typed exactly comes first ("En llamas" before "Laberinto en
+/// llamas"); each group shows its best few, not fifty weak ones.
+struct FindController: Sendable {
+    let textSearch: TextSearchController
+    let search: BookSearchService
+    let library: LibraryStore
+    let history: SearchHistory
+    let renderer: PageRenderer
+    let pageWait: Duration
+    let clock: AppClock
+
+    static let libraryShown = 5
+    static let quotesShown = 3
+    static let booksShown = 5
+
+    func addRoutes(to router: RouterGroup<SignedInContext>) {
+        router.get(Route.find.routerPath, use: index)
+    }
+
+    /// GET /find?q=
+    @Sendable func index(_ request: Request, context: SignedInContext) async throws -> HTML {
+        let query = TextSearchController.query(request)
+        var page = FindPage(context: context, query: query)
+        guard !query.isEmpty else { return try renderer.render(page, template: "search/find") }
+        let userID = context.userID
+        if TextSearchStore.ftsQuery(query) != nil {
+            let (books, rankedBy) = try await textSearch.libraryMatches(of: userID, query)
+            let ordered = Self.exactTitlesFirst(books, query: query)
+            page.library = ordered.prefix(Self.libraryShown).map { match in
+                FindPage.Line(
+                    path: Paths.book(match.bookID), title: match.title,
+                    detail: [match.authors, match.shelf.title].filter { !$0.isEmpty }.joined(separator: " · "),
+                    thumbURL: BookCover.url(for: match.coverPath))
+            }
+            page.libraryMore = books.count > Self.libraryShown ? "All \(books.count) in your library" : nil
+            page.rankedBy = books.isEmpty ? nil : rankedBy
+            let (quotes, _) = try await textSearch.quoteMatches(of: userID, query)
+            page.quotes = quotes.prefix(Self.quotesShown).map { match in
+                FindPage.Line(
+                    path: Paths.photo(match.photo.id!), title: match.bookTitle,
+                    detail: match.photo.pageNumber.map { "Page \($0)" } ?? "",
+                    thumbURL: Paths.photoFile(match.photo.id!, .thumb),
+                    passage: TextSearchStore.highlighted(match.snippet).html)
+            }
+            page.quotesMore = quotes.count > Self.quotesShown ? "All \(quotes.count) quotes" : nil
+        }
+        try await history.record(query, userID: userID, now: clock.now())
+        do {
+            let answer = try await resultWithin(pageWait) { [search] in
+                try await search.search(SearchRequest(text: query))
+            }
+            let items = Array(answer.results.items.prefix(Self.booksShown))
+            let owned = try await library.shelves(
+                of: userID, volumeIDs: items.compactMap(\.volumeId), isbn13s: items.compactMap(\.isbn13))
+            page.results = items.map { SearchResultView($0, inLibrary: SearchController.match($0, in: owned)) }
+            page.resultsMore = answer.results.totalItems > items.count ? "More from Google Books" : nil
+        } catch let failure as UpstreamFailure {
+            page.booksFailure = failure.userMessage
+        }
+        return try renderer.render(page, template: "search/find")
+    }
+
+    /// Titles equal to the query (ignoring case and accents) first, the rest in their ranked order.
+    static func exactTitlesFirst(_ matches: [TextSearchStore.LibraryMatch], query: String)
+        -> [TextSearchStore.LibraryMatch]
+    {
+        let wanted = query.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+        let exact = matches.filter {
+            $0.title.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil) == wanted
+        }
+        return exact + matches.filter { match in !exact.contains { $0.bookID == match.bookID } }
+    }
+}
+
+/// `search/find`: the groups of one search from the header.
+struct FindPage: Sendable {
+    struct Line: Sendable {
+        let path: String
+        let title: String
+        let detail: String
+        let thumbURL: String
+        var passage: String? = nil
+    }
+
+    var chrome: PageChrome
+    let query: String
+    let hasQuery: Bool
+    var library: [Line] = []
+    var libraryMore: String?
+    let libraryPath: String
+    var quotes: [Line] = []
+    var quotesMore: String?
+    let quotesPath: String
+    var results: [SearchResultView] = []
+    var resultsMore: String?
+    let searchPath: String
+    var booksFailure: String?
+    var rankedBy: String?
+
+    init(context: some PageContext, query: String) {
+        chrome = PageChrome(title: query.isEmpty ? "Search" : "Search: \(query)", context: context, tab: .shelves)
+        chrome.searchQuery = query
+        self.query = query
+        hasQuery = !query.isEmpty
+        let q = Paths.queryEscape(query)
+        libraryPath = Paths.librarySearch + "?q=" + q
+        quotesPath = Paths.quotes + "?q=" + q
+        searchPath = Paths.search + "?q=" + q
+    }
+
+    var nothingAnywhere: Bool { hasQuery && library.isEmpty && quotes.isEmpty && results.isEmpty }
+}
