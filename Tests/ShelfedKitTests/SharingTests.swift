@@ -85,9 +85,9 @@ import Testing
             let on = try await alice.post("/profile/sharing", ["shares": "1"])
             #expect(on.headers[.location] == "/profile/edit?saved=sharing-on#sharing-heading")
             let home = try await bob.get("/").text
-            #expect(home.contains("<strong>Alice</strong> finished"))
+            #expect(home.contains("Alice</a></strong> finished"))
             // Her update on the day she started is that day's one line, "started" (issue 36).
-            #expect(home.contains("<strong>Alice</strong> started") && !home.contains("is on page 120 of"))
+            #expect(home.contains("Alice</a></strong> started") && !home.contains("is on page 120 of"))
             #expect(home.contains(Self.secretTitle) && home.contains(#"href="/books/\#(bobsBook)""#))
             let page = try await bob.get("/books/\(bobsBook)").text
             #expect(
@@ -131,7 +131,7 @@ import Testing
             #expect(first.contains(#"href="/house/feed?page=2""#))
             let second = try await bob.get("/house/feed?page=2").text
             #expect(second.contains(#"datetime="2026-02-04""#) && second.contains(#"href="/house/feed""#))
-            #expect(second.contains("<strong>Alice</strong> started"))
+            #expect(second.contains("Alice</a></strong> started"))
             for bad in ["0", "51", "-1", "99999999999999999999", "x"] {
                 #expect(try await bob.get("/house/feed?page=\(bad)").status == .ok)
             }

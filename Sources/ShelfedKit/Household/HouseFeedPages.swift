@@ -7,6 +7,8 @@ struct HouseFeedSection: Sendable {
         /// "today", "yesterday", "3 Nov", or "3 Nov 2025" in another year.
         var shownDay: String = ""
         let member: String
+        /// The member's page.
+        var memberPath: String? = nil
         let before: String
         let title: String
         let after: String
@@ -37,7 +39,13 @@ struct HouseFeedSection: Sendable {
         var html: HTMLFragment = "<ol class=\"house-feed\">\n"
         for item in items {
             html +=
-                "<li><time datetime=\"\(item.day)\">\(item.shownDay)</time> <strong>\(item.member)</strong> \(item.before) "
+                "<li><time datetime=\"\(item.day)\">\(item.shownDay)</time> <strong>"
+            if let memberPath = item.memberPath {
+                html += "<a href=\"\(memberPath)\">\(item.member)</a>"
+            } else {
+                html += "\(item.member)"
+            }
+            html += "</strong> \(item.before) "
             if let path = item.path {
                 html += "<a href=\"\(path)\">\(item.title)</a>"
             } else {
@@ -79,7 +87,8 @@ struct HouseFeedSection: Sendable {
             default: item.viewerBookID.map(Paths.book) ?? Paths.search + "?q=" + Paths.queryEscape(item.title)
             }
         return Item(
-            day: item.day, shownDay: HumanDay.text(item.day, today: today), member: item.member, before: before,
+            day: item.day, shownDay: HumanDay.text(item.day, today: today), member: item.member,
+            memberPath: item.memberID.map(Paths.houseMember), before: before,
             title: item.title, after: after, path: path)
     }
 }

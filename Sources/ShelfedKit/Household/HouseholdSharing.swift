@@ -109,6 +109,8 @@ struct HouseholdSharing: Sendable {
         let kind: Kind
         let day: String
         let member: String
+        /// Their page (`/house/members/:id`).
+        var memberID: Int64? = nil
         let title: String
         let pageOrPercent: Double?
         let byPercent: Bool
@@ -212,7 +214,7 @@ struct HouseholdSharing: Sendable {
                                 AND +user_id IN (SELECT id FROM sharing)
                             ORDER BY created_at DESC LIMIT :reach)
                     )
-                    SELECT happened.kind, happened.day, sharing.display_name,
+                    SELECT happened.kind, happened.day, sharing.display_name, sharing.id AS member_id,
                         COALESCE(happened.label, book.title, list.name) AS title,
                         happened.page, happened.percent, happened.rating,
                         (\(Self.viewersCopy)) AS mine, happened.shared_id, happened.page_before,
@@ -239,6 +241,7 @@ struct HouseholdSharing: Sendable {
             let now = percent ?? pageNumber.map(Double.init)
             var item = FeedItem(
                 kind: kind, day: String((row["day"] as String).prefix(10)), member: row["display_name"],
+                memberID: row["member_id"],
                 title: kind == .imported
                     ? ImportFormat(rawValue: row["title"] ?? "")?.displayName ?? "a file" : row["title"] ?? "",
                 pageOrPercent: now, byPercent: percent != nil,

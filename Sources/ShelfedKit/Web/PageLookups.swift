@@ -107,6 +107,7 @@ extension HouseFeedSection.Item: MustacheParent {
         case "day": self.day
         case "shownDay": self.shownDay
         case "member": self.member
+        case "memberPath": self.memberPath
         case "before": self.before
         case "title": self.title
         case "after": self.after

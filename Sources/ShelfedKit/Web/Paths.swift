@@ -106,6 +106,7 @@ enum Paths {
         Route.housePhotoFile.link(id, variant.rawValue)
     }
     static func houseList(_ id: Int64) -> String { Route.houseList.link(id) }
+    static func houseMember(_ id: Int64) -> String { Route.houseMember.link(id) }
     static let houseChallenge = Route.houseChallenge.link()
     static func series(_ name: String) -> String { Route.series.link() + "?name=" + queryEscape(name) }
     static func bookShelf(_ id: Int64) -> String { Route.bookShelf.link(id) }

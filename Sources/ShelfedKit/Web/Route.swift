@@ -18,7 +18,7 @@ enum Route: String, CaseIterable, Sendable {
         householdSignUp, householdChecks, householdMemberAdmin, join, passwordReset, profileSharing, houseFeed, house,
         bookLend,
         bookReturned, borrowAsk, borrowAnswer, bookRecommend, recommendationDismiss, photoShare, listShare, housePhoto,
-        housePhotoFile, houseList, houseChallenge
+        housePhotoFile, houseList, houseChallenge, houseMember, houseBookAdd
     case search, searchVolume, searchAdd, find
     case scan, scanBooks, quotes, librarySearch, shelfScan, shelfScanResult, shelfScanAdd
     case exportGoodreads, imports, importJob, importMapping, importConfirm, importCancel, importEvents,
@@ -104,6 +104,8 @@ enum Route: String, CaseIterable, Sendable {
         case .housePhoto: "/house/photos/:photoID"
         case .housePhotoFile: "/house/photos/:photoID/:variant"
         case .houseList: "/house/lists/:listID"
+        case .houseMember: "/house/members/:memberID"
+        case .houseBookAdd: "/house/books/:id/add"
         case .houseChallenge: "/household/challenge"
         case .deviceRevoke: "/profile/devices/:deviceID/revoke"
         case .search: "/search"

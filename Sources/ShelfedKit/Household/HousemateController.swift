@@ -1,0 +1,229 @@
+import Foundation
+import GRDB
+import Hummingbird
+
+/// A housemate's page (issue 36): what a member who shares is reading now, has read this year and wants to read,
+/// their shared lists and their part of this year's challenge. Read through `HouseholdSharing.sharingMembers`, like
+/// everything one person sees of another: a member who does not share (or the viewer themself) has no page, 404.
+struct HousemateController: Sendable {
+    let sharing: HouseholdSharing
+    let library: LibraryStore
+    let renderer: PageRenderer
+    let clock: AppClock
+
+    static let shown = 30
+
+    func addRoutes(to router: RouterGroup<SignedInContext>) {
+        router.get(Route.houseMember.routerPath, use: show)
+        router.post(Route.houseBookAdd.routerPath, use: addToWantToRead)
+    }
+
+    /// POST /house/books/:id/add (`return_to`): a book someone in the house has, on the viewer's Want to read in one
+    /// tap, from the catalog row itself (no provider asked). Only a row the viewer may discover (`CatalogVisibility`);
+    /// any other id is a 404, as unknown. A book they have already just goes back.
+    @Sendable func addToWantToRead(_ request: Request, context: SignedInContext) async throws -> Response {
+        var request = request
+        let returnTo = safeRelativePath(try await request.formFields().trimmed("return_to"))
+        guard let id = BoundedNumber.id(context.parameters.get("id")),
+            let book = try await sharing.discoverableBook(id, for: context.userID)
+        else { throw AppError.notFound("There is no such book in the house.") }
+        var new = NewBook(title: book.title)
+        new.subtitle = book.subtitle
+        new.authors = book.authors
+        new.isbn = book.isbn13.flatMap(ISBN.init) ?? book.isbn10.flatMap(ISBN.init)
+        new.googleVolumeId = book.googleVolumeId
+        new.pageCount = book.pageCount
+        new.publishedDate = book.publishedDate
+        new.publisher = book.publisher
+        new.description = book.description
+        new.categories = book.categories
+        new.language = book.language
+        new.source = book.source
+        do {
+            let bookID = try await library.add(
+                new, to: .wantToRead, for: context.userID, now: clock.now(), today: clock.today())
+            return .seeOther(ActionNotice.added(bookID, to: .wantToRead, returnTo: returnTo))
+        } catch is AlreadyInLibrary {
+            return .seeOther(returnTo ?? Paths.shelf(.wantToRead))
+        }
+    }
+
+    /// GET /house/members/:memberID
+    @Sendable func show(_ request: Request, context: SignedInContext) async throws -> HTML {
+        let year = Int(clock.today().prefix(4)) ?? 2000
+        guard let id = BoundedNumber.id(context.parameters.get("memberID")),
+            let housemate = try await sharing.housemate(id, for: context.userID, year: year, limit: Self.shown)
+        else {
+            throw AppError.notFound("There is no such member, or they do not share their reading.")
+        }
+        return try renderer.render(
+            HousematePage(housemate, year: year, today: clock.today(), context: context), template: "household/member")
+    }
+}
+
+extension HouseholdSharing {
+    /// The catalog row `bookID` when `viewer` may discover it (`CatalogVisibility`), else nil.
+    func discoverableBook(_ bookID: Int64, for viewer: Int64) async throws -> Book? {
+        try await db.read { db in
+            try Book.fetchOne(
+                db, sql: "SELECT * FROM book WHERE id = ? AND \(CatalogVisibility.clause)",
+                arguments: [bookID] + CatalogVisibility.arguments(viewer))
+        }
+    }
+
+    /// One book on a housemate's shelf, as the viewer may see it.
+    struct HousemateBook: Sendable {
+        let bookID: Int64
+        /// A provider's row, which anyone may add; a typed or imported one stays its owner's.
+        let isShared: Bool
+        let title: String
+        let authors: String
+        let coverPath: String?
+        let volumeID: String?
+        let isbn13: String?
+        let day: String?
+        let rating: Double?
+        /// The viewer's own book page for it, when they have it too.
+        let viewerBookID: Int64?
+    }
+
+    struct Housemate: Sendable {
+        let id: Int64
+        let name: String
+        var reading: [HousemateBook] = []
+        var read: [HousemateBook] = []
+        var readCount = 0
+        var wanted: [HousemateBook] = []
+        var wantedCount = 0
+        var lists: [(id: Int64, name: String, books: Int)] = []
+        var challenge: HouseChallengeStore.Progress?
+    }
+
+    /// `memberID`'s page as `viewer` may see it, or nil when they do not share (or are the viewer, or unknown).
+    func housemate(_ memberID: Int64, for viewer: Int64, year: Int, limit: Int) async throws -> Housemate? {
+        try await db.read { db in
+            guard
+                let name = try String.fetchOne(
+                    db, sql: "SELECT display_name FROM (\(Self.sharingMembers)) WHERE id = :member",
+                    arguments: ["viewer": viewer, "member": memberID])
+            else { return nil }
+            var housemate = Housemate(id: memberID, name: name)
+            func books(
+                _ condition: String, order: String, day: String, _ extra: [String: any DatabaseValueConvertible] = [:]
+            )
+                throws -> [HousemateBook]
+            {
+                try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT book.id, book.owner_user_id IS NULL AS shared, book.title, book.author_names, book.cover_path, book.google_volume_id, book.isbn13,
+                            user_book.\(day) AS day, user_book.rating, (\(Self.viewersCopy)) AS mine
+                        FROM user_book JOIN book ON book.id = user_book.book_id
+                        WHERE user_book.user_id = :member AND \(condition)
+                        ORDER BY \(order) LIMIT :limit
+                        """,
+                    arguments: StatementArguments(
+                        ["viewer": viewer, "member": memberID, "limit": limit].merging(extra) { $1 })
+                ).map { row in
+                    HousemateBook(
+                        bookID: row["id"], isShared: row["shared"], title: row["title"],
+                        authors: row["author_names"] ?? "", coverPath: row["cover_path"],
+                        volumeID: row["google_volume_id"], isbn13: row["isbn13"], day: row["day"],
+                        rating: row["rating"], viewerBookID: row["mine"])
+                }
+            }
+            let (from, to) = (String(format: "%04d-01-01", year), String(format: "%04d-01-01", year + 1))
+            housemate.reading = try books(
+                "user_book.shelf = 'reading'", order: "user_book.started_at DESC, user_book.id DESC", day: "started_at")
+            housemate.read = try books(
+                "user_book.shelf = 'read' AND user_book.finished_at >= :from AND user_book.finished_at < :to",
+                order: "user_book.finished_at DESC, user_book.id DESC", day: "finished_at", ["from": from, "to": to])
+            housemate.readCount =
+                try Int.fetchOne(
+                    db,
+                    sql: """
+                        SELECT COUNT(*) FROM user_book WHERE user_id = ? AND shelf = 'read'
+                            AND finished_at >= ? AND finished_at < ?
+                        """, arguments: [memberID, from, to]) ?? 0
+            housemate.wanted = try books(
+                "user_book.shelf = 'want_to_read'", order: "user_book.added_at DESC, user_book.id DESC",
+                day: "started_at")
+            housemate.wantedCount =
+                try Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM user_book WHERE user_id = ? AND shelf = 'want_to_read'",
+                    arguments: [memberID]) ?? 0
+            housemate.lists = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT list.id, list.name, (SELECT COUNT(*) FROM list_item WHERE list_item.list_id = list.id)
+                    FROM list WHERE list.user_id = ? AND list.shared_at IS NOT NULL
+                    ORDER BY list.name COLLATE NOCASE LIMIT 50
+                    """, arguments: [memberID]
+            ).map { (id: $0[0], name: $0[1], books: $0[2]) }
+            housemate.challenge = try HouseChallengeStore.progress(db, of: year)
+            return housemate
+        }
+    }
+}
+
+/// `household/member`.
+struct HousematePage: Sendable {
+    struct Book: Sendable {
+        let title: String
+        let detail: String
+        let coverURL: String
+        let ownPath: String?
+        /// "+ Want to read", for a book the viewer may add.
+        let addPath: String?
+        let csrfToken: String
+        let returnTo: String
+    }
+
+    struct ListLine: Sendable {
+        let path: String
+        let name: String
+        let detail: String
+    }
+
+    let chrome: PageChrome
+    let name: String
+    let year: Int
+    let reading: [Book]
+    let read: [Book]
+    let readCount: String?
+    let wanted: [Book]
+    let wantCount: String?
+    let lists: [ListLine]
+    let challengeLine: String?
+
+    init(_ housemate: HouseholdSharing.Housemate, year: Int, today: String, context: SignedInContext) {
+        chrome = PageChrome(title: housemate.name, context: context, tab: .feed)
+        name = housemate.name
+        self.year = year
+        let returnTo = Paths.houseMember(housemate.id)
+        func book(_ book: HouseholdSharing.HousemateBook, _ day: String?) -> Book {
+            var parts = book.authors.isEmpty ? [] : [book.authors]
+            if let rating = book.rating { parts.append(BookPage.starsLabel(rating)) }
+            if let day { parts.append(day) }
+            return Book(
+                title: book.title, detail: parts.joined(separator: " · "), coverURL: BookCover.url(for: book.coverPath),
+                ownPath: book.viewerBookID.map(Paths.book),
+                addPath: book.isShared ? Route.houseBookAdd.link(book.bookID) : nil, csrfToken: context.csrfToken,
+                returnTo: returnTo)
+        }
+        reading = housemate.reading.map { book($0, $0.day.map { "since " + HumanDay.text($0, today: today) }) }
+        read = housemate.read.map { book($0, $0.day.map { "finished " + HumanDay.text($0, today: today) }) }
+        readCount = housemate.readCount > 0 ? housemate.readCount.grouped : nil
+        wanted = housemate.wanted.map { book($0, nil) }
+        wantCount = housemate.wantedCount > 0 ? housemate.wantedCount.grouped : nil
+        lists = housemate.lists.map {
+            ListLine(
+                path: Paths.houseList($0.id), name: $0.name, detail: "\($0.books) \($0.books == 1 ? "book" : "books")")
+        }
+        challengeLine = housemate.challenge.flatMap { progress in
+            progress.contributions.first { $0.userID == housemate.id }.map { part in
+                "\(housemate.name)'s part of the house challenge: \(progress.challenge.measure == .books ? "\(part.amount) of \(progress.challenge.goal) books" : "\(part.amount.grouped) of \(progress.challenge.goal.grouped) pages")."
+            }
+        }
+    }
+}
