@@ -2,7 +2,7 @@
 them loved (rated 4+) and a third on Want to read, three in progress, every book with a meaning vector, then the server's
 CPU per home page under wrk, next to the shelf page as the yardstick.
 
-    .venv/bin/python -u benchmarks/home_read_next.py            # 632 and 5,000 books
+    .venv/bin/python -u benchmarks/home_read_next.py            # 632 and 5,000 books; shelf views too
 
 Needs the release binary (`make release`) and wrk. The vectors are random unit vectors written straight into the
 running server's database (WAL mode), so no model time is counted; the server runs with the model folder so that
@@ -63,6 +63,9 @@ def main():
             print(f"{books} books: {wanted} on Want to read, {loved} loved")
             measure(server, session, base + "/", f"home page with Read next, {books} books")
             measure(server, session, base + "/shelves/want-to-read", f"shelf page, {books} books")
+            # Issue 36's shelf views: the dense list (budget 0.4 ms for 60 rows) and the cover grid.
+            measure(server, session, base + "/shelves/want-to-read?view=list", f"shelf as a list, {books} books")
+            measure(server, session, base + "/shelves/want-to-read?view=grid", f"shelf as covers, {books} books")
 
 
 if __name__ == "__main__":
