@@ -111,20 +111,6 @@ struct ImportJobPage: Sendable {
     /// The one action for rows whose ISBN a spreadsheet damaged beyond what the row can repair.
     var withoutDamagedISBNs: WithoutDamagedISBNs?
 
-    struct WithoutDamagedISBNs: Sendable {
-        let path: String
-        let label: String
-        let rows: String
-    }
-
-    mutating func offerWithoutDamagedISBNs(_ count: Int) {
-        guard count > 0 else { return }
-        withoutDamagedISBNs = WithoutDamagedISBNs(
-            path: Route.importWithoutDamagedISBNs.link(job.id),
-            label: "Import " + Self.count(count, "book", "books") + " without their damaged ISBN",
-            rows: Self.count(count, "row has an ISBN", "rows have an ISBN"))
-    }
-
     struct DateQuestion: Sendable {
         let path: String
         let columns: String
