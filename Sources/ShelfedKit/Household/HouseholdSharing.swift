@@ -22,12 +22,13 @@ struct HouseholdSharing: Sendable {
 
     static let feedPageSize = 20
 
-    /// Whether a shelf entry's `column` day is history an import brought (the entry came from an import made on or
-    /// after that day): summarised by the import's own line. Takes a `user_book` row in scope.
+    /// Whether a shelf entry's `column` day is history an import brought (the entry was made by an import on or
+    /// after that day): summarised by the import's own line. An entry an import only updated keeps its own history
+    /// in the feed. Takes a `user_book` row in scope.
     static func importedBefore(_ column: String) -> String {
         """
         SELECT 1 FROM import_row JOIN import_job ON import_job.id = import_row.job_id
-        WHERE import_row.user_book_id = user_book.id AND import_row.outcome IN ('created', 'updated')
+        WHERE import_row.user_book_id = user_book.id AND import_row.outcome = 'created'
             AND substr(import_job.created_at, 1, 10) >= user_book.\(column)
         """
     }
