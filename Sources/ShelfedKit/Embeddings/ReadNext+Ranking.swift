@@ -80,19 +80,18 @@ extension ReadNext {
     /// kept when that reaches `floor`. A block of wanted books at a time, so the scores matrix stays small.
     private static func best(of wanted: [Ranked], among loved: [Ranked]) -> [Ranking.Match] {
         guard !wanted.isEmpty, !loved.isEmpty else { return [] }
-        let lovedMatrix = loved.flatMap(\.vector)
+        let blas = try? OpenBLASUse()
+        let lovedMatrix = blas == nil ? [] : loved.flatMap(\.vector)
         var lovedByAuthor: [String: [Int]] = [:]
         for (index, book) in loved.enumerated() {
             for author in book.authors { lovedByAuthor[author, default: []].append(index) }
         }
-        let blas = try? OpenBLASUse()
         var matches: [Ranking.Match] = []
         let blockSize = 256
         var scores = [Float](repeating: 0, count: blockSize * loved.count)
         for start in stride(from: 0, to: wanted.count, by: blockSize) {
             let block = wanted[start..<min(start + blockSize, wanted.count)]
-            let blockMatrix = block.flatMap(\.vector)
-            Self.multiply(blockMatrix, rows: block.count, by: lovedMatrix, columns: loved.count, into: &scores, blas)
+            Self.likeness(of: block, to: loved, lovedMatrix: lovedMatrix, into: &scores, blas)
             for (row, candidate) in block.enumerated() {
                 var sameAuthor = Set<Int>()
                 for author in candidate.authors { sameAuthor.formUnion(lovedByAuthor[author] ?? []) }
@@ -111,30 +110,29 @@ extension ReadNext {
         return matches
     }
 
-    /// scores = block · lovedᵀ: `rows` × `columns`, through OpenBLAS when it is installed, else a plain loop.
-    private static func multiply(
-        _ block: [Float], rows: Int, by loved: [Float], columns: Int, into scores: inout [Float], _ blas: OpenBLASUse?
+    /// scores[row × loved.count + column] = block[row] · loved[column]: one `sgemm` through OpenBLAS when it is
+    /// installed (`lovedMatrix` is the loved vectors end to end), else `MeaningVector.dot` pair by pair.
+    private static func likeness(
+        of block: ArraySlice<Ranked>, to loved: [Ranked], lovedMatrix: [Float], into scores: inout [Float],
+        _ blas: OpenBLASUse?
     ) {
-        let dimensions = TextEmbedder.dimensions
-        if blas != nil {
-            block.withUnsafeBufferPointer { a in
-                loved.withUnsafeBufferPointer { b in
-                    scores.withUnsafeMutableBufferPointer { c in
-                        shelfed_sgemm(
-                            0, 1, Int32(rows), Int32(columns), Int32(dimensions), 1, a.baseAddress, Int32(dimensions),
-                            b.baseAddress, Int32(dimensions), 0, c.baseAddress, Int32(columns))
-                    }
+        guard blas != nil else {
+            for (row, candidate) in block.enumerated() {
+                for (column, book) in loved.enumerated() {
+                    scores[row * loved.count + column] = MeaningVector.dot(candidate.vector, book.vector)
                 }
             }
             return
         }
-        for row in 0..<rows {
-            for column in 0..<columns {
-                var sum: Float = 0
-                for index in 0..<dimensions {
-                    sum += block[row * dimensions + index] * loved[column * dimensions + index]
+        let dimensions = Int32(TextEmbedder.dimensions)
+        let blockMatrix = block.flatMap(\.vector)
+        blockMatrix.withUnsafeBufferPointer { a in
+            lovedMatrix.withUnsafeBufferPointer { b in
+                scores.withUnsafeMutableBufferPointer { c in
+                    shelfed_sgemm(
+                        0, 1, Int32(block.count), Int32(loved.count), dimensions, 1, a.baseAddress, dimensions,
+                        b.baseAddress, dimensions, 0, c.baseAddress, Int32(loved.count))
                 }
-                scores[row * columns + column] = sum
             }
         }
     }

@@ -4,8 +4,9 @@ import Synchronization
 
 /// Makes each stale "Read next" ranking again in the background (issue 35, finding 9), so the home page reads a
 /// stored one. The queue is `read_next_state` itself: a person whose change count differs from their ranked count is
-/// waiting. A commit to the tables the ranking reads rings the doorbell (`watchedTables`); the ranker then waits for the pages to be quiet and rests between rankings, so a burst of changes (an import, the
-/// embedding worker's batches, a person rating ten books) costs a few rankings, not one per change.
+/// waiting. A commit to the tables the ranking reads rings the doorbell (`watchedTables`); the ranker then waits for
+/// the pages to be quiet and rests between rankings, so a burst of changes (an import, the embedding worker's
+/// batches, a person rating ten books) costs a few rankings, not one per change.
 final class ReadNextRanker: BackgroundWorker {
     let readNext: ReadNext
     let logger: Logger

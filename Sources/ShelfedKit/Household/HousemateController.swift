@@ -79,8 +79,6 @@ extension HouseholdSharing {
         let title: String
         let authors: String
         let coverPath: String?
-        let volumeID: String?
-        let isbn13: String?
         let day: String?
         let rating: Double?
         /// The viewer's own book page for it, when they have it too.
@@ -109,15 +107,17 @@ extension HouseholdSharing {
             else { return nil }
             var housemate = Housemate(id: memberID, name: name)
             func books(
-                _ condition: String, order: String, day: String, _ extra: [String: any DatabaseValueConvertible] = [:]
+                _ condition: String, order: String, day: String?,
+                _ extra: [String: any DatabaseValueConvertible] = [:]
             )
                 throws -> [HousemateBook]
             {
                 try Row.fetchAll(
                     db,
                     sql: """
-                        SELECT book.id, book.owner_user_id IS NULL AS shared, book.title, book.author_names, book.cover_path, book.google_volume_id, book.isbn13,
-                            user_book.\(day) AS day, user_book.rating, (\(Self.viewersCopy)) AS mine
+                        SELECT book.id, book.owner_user_id IS NULL AS shared, book.title, book.author_names,
+                            book.cover_path, \(day.map { "user_book." + $0 } ?? "NULL") AS day, user_book.rating,
+                            (\(Self.viewersCopy)) AS mine
                         FROM user_book JOIN book ON book.id = user_book.book_id
                         WHERE user_book.user_id = :member AND \(condition)
                         ORDER BY \(order) LIMIT :limit
@@ -127,8 +127,7 @@ extension HouseholdSharing {
                 ).map { row in
                     HousemateBook(
                         bookID: row["id"], isShared: row["shared"], title: row["title"],
-                        authors: row["author_names"] ?? "", coverPath: row["cover_path"],
-                        volumeID: row["google_volume_id"], isbn13: row["isbn13"], day: row["day"],
+                        authors: row["author_names"] ?? "", coverPath: row["cover_path"], day: row["day"],
                         rating: row["rating"], viewerBookID: row["mine"])
                 }
             }
@@ -147,7 +146,7 @@ extension HouseholdSharing {
                         """, arguments: [memberID, from, to]) ?? 0
             housemate.wanted = try books(
                 "user_book.shelf = 'want_to_read'", order: "user_book.added_at DESC, user_book.id DESC",
-                day: "started_at")
+                day: nil)
             housemate.wantedCount =
                 try Int.fetchOne(
                     db, sql: "SELECT COUNT(*) FROM user_book WHERE user_id = ? AND shelf = 'want_to_read'",

@@ -79,6 +79,13 @@ public struct LibraryStore: Sendable {
     /// The person's latest finished books, newest first, for the home page: read from the finish-date index
     /// instead of sorting the whole Read shelf (its "no date last" ordering cannot use one). Books on Read without a
     /// date fill the rest when fewer than `limit` have one.
+    /// The Read shelf's books without a finish date, the latest added first; arguments: user id, limit.
+    static let undatedReadSQL = """
+        SELECT \(LibraryItem.selection) FROM user_book JOIN book ON book.id = user_book.book_id
+        WHERE user_book.user_id = ? AND user_book.shelf = 'read' AND user_book.finished_at IS NULL
+        ORDER BY user_book.added_at DESC, user_book.id DESC LIMIT ?
+        """
+
     static func recentlyFinished(_ db: Database, of userID: Int64, limit: Int) throws -> [LibraryItem] {
         let dated = try Array(
             Row.fetchCursor(
@@ -94,12 +101,7 @@ public struct LibraryStore: Sendable {
         // only when fewer than `limit` books have a date, so the walk meets undated ones at once. Sorting the whole
         // Read shelf for them cost 4 ms of a 6 ms home page with 3,000 undated books (benchmarks/home_read_next.py).
         let undated = try Row.fetchCursor(
-            db.cachedStatement(
-                sql: """
-                    SELECT \(LibraryItem.selection) FROM user_book JOIN book ON book.id = user_book.book_id
-                    WHERE user_book.user_id = ? AND user_book.shelf = 'read' AND user_book.finished_at IS NULL
-                    ORDER BY user_book.added_at DESC, user_book.id DESC LIMIT ?
-                    """), arguments: [userID, limit - dated.count]
+            db.cachedStatement(sql: Self.undatedReadSQL), arguments: [userID, limit - dated.count]
         ).map(LibraryItem.init(row:))
         return dated + (try Array(undated))
     }

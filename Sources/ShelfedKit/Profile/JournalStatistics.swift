@@ -26,6 +26,10 @@ struct JournalStatistics: Sendable, Equatable {
     static let weeksShown = 8
     static let monthsShown = 6
 
+    init(_ pagesRead: PagesRead, today: String) {
+        self.init(pagesByDay: pagesRead.byDay, days: pagesRead.updateDays, today: today)
+    }
+
     init(pagesByDay pages: [Int: Int], days: Set<Int>, today: String) {
         hasEntries = !days.isEmpty
         guard let todayNumber = Self.dayNumber(today) else { return }
@@ -90,8 +94,7 @@ extension StatisticsStore {
     /// Pages read per week and month, and the streak, from `userID`'s journal.
     func journal(of userID: Int64, today: String) async throws -> JournalStatistics {
         try await db.read { db in
-            let pagesRead = try PagesRead.of(userID, db)
-            return JournalStatistics(pagesByDay: pagesRead.byDay, days: pagesRead.updateDays, today: today)
+            JournalStatistics(try PagesRead.of(userID, db), today: today)
         }
     }
 }

@@ -102,7 +102,16 @@ struct PagesRead: Sendable, Equatable {
     private mutating func addReadsWithoutJournal(
         of userID: Int64, from start: String?, to end: String?, _ db: Database
     ) throws {
-        let range = (start != nil ? " AND finished >= :start" : "") + (end != nil ? " AND finished < :end" : "")
+        var range = ""
+        var arguments: [String: any DatabaseValueConvertible] = ["user": userID]
+        if let start {
+            range += " AND finished >= :start"
+            arguments["start"] = start
+        }
+        if let end {
+            range += " AND finished < :end"
+            arguments["end"] = end
+        }
         let rows = try Row.fetchCursor(
             db,
             sql: """
@@ -126,9 +135,7 @@ struct PagesRead: Sendable, Equatable {
                         AND journal_entry.read_on >= COALESCE(finish.started, '')
                         AND journal_entry.read_on <= COALESCE(finish.finished, '9999-12-31'))
                 """,
-            arguments: StatementArguments(
-                ["user": userID].merging(start.map { ["start": $0] } ?? [:]) { a, _ in a }
-                    .merging(end.map { ["end": $0] } ?? [:]) { a, _ in a } as [String: any DatabaseValueConvertible]))
+            arguments: StatementArguments(arguments))
         while let row = try rows.next() {
             guard let pages = BoundedNumber.plausible(row[1], in: BoundedNumber.pageCount) else { continue }
             if let day = (row[0] as String?).flatMap(JournalStatistics.dayNumber) {

@@ -42,7 +42,6 @@ struct ProfileController: Sendable {
         async let allTime = statistics.allTime(of: userID)
         async let reading = library.items(of: userID, filter: .shelf(.reading), sort: LibrarySort(key: .added), page: 1)
         async let photoCount = photos.count(of: userID)
-        async let journalStatistics = statistics.journal(of: userID, today: today)
         let (shelfCounts, latest, stats, totals, current) = try await (
             counts, uploads, yearStatistics, allTime, reading
         )
@@ -85,7 +84,8 @@ struct ProfileController: Sendable {
             yearsChart: ReadingChart.years(totals.perYear))
         page.goalError = goalError
         page.didNotFinish = shelfCounts[.didNotFinish] > 0 ? shelfCounts[.didNotFinish] : nil
-        page.journal = ProfilePage.JournalLines(try await journalStatistics)
+        // The same pass over the journal as the all-time figures: one definition, read once.
+        page.journal = ProfilePage.JournalLines(JournalStatistics(totals.pages, today: today))
         if let challenges, let progress = try await challenges.progress(of: currentYear) {
             page.challenge = HouseChallengeSection(progress, viewer: userID, viewerIsAdmin: user.isAdmin)
         }

@@ -37,6 +37,9 @@ public struct YearStatistics: Sendable, Equatable {
 public struct AllTimeStatistics: Sendable, Equatable {
     public var booksRead = 0
     public var pagesRead = 0
+    /// Every day's pages read (`pagesRead` is their total): the profile's weeks and months come from the same
+    /// pass over the journal.
+    var pages = PagesRead()
     /// Reads finished per year, oldest first (only years with a finished read; a re-read counts in each year).
     public var perYear: [(year: Int, books: Int)] = []
 
@@ -131,7 +134,9 @@ public struct StatisticsStore: Sendable {
         }
     }
 
-    public func allTime(of userID: Int64) async throws -> AllTimeStatistics {
+    /// Totals over every year; `countingPages: false` leaves `pagesRead` and `pages` empty for a caller that shows
+    /// only the books and years (one pass over the whole journal saved).
+    public func allTime(of userID: Int64, countingPages: Bool = true) async throws -> AllTimeStatistics {
         try await db.read { db in
             var statistics = AllTimeStatistics()
             let rows = try Row.fetchAll(
@@ -167,7 +172,10 @@ public struct StatisticsStore: Sendable {
                             AND read_through.finished_at IS NOT NULL))
                     """, arguments: [userID])
             statistics.booksRead = totals?["books"] ?? 0
-            statistics.pagesRead = try PagesRead.of(userID, db).allTime
+            if countingPages {
+                statistics.pages = try PagesRead.of(userID, db)
+                statistics.pagesRead = statistics.pages.allTime
+            }
             statistics.readWithoutDate = (totals?["undated"] as Int?) ?? 0
             return statistics
         }

@@ -58,7 +58,7 @@ extension StatisticsStore {
     /// `userID`'s year `year` in review.
     func review(_ year: Int, of userID: Int64) async throws -> YearReview {
         async let statistics = self.year(year, of: userID)
-        async let allTime = self.allTime(of: userID)
+        async let allTime = self.allTime(of: userID, countingPages: false)
         var review = try await db.read { db in
             var review = YearReview(statistics: YearStatistics(year: year))
             let pattern = String(format: "%04d-%%", year)
