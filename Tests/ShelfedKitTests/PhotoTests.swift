@@ -95,7 +95,7 @@ struct PhotoTests {
                 headers: [.cookie: "shelfed_session=\(web.cookies["shelfed_session"]!)", .ifNoneMatch: etag])
             #expect(again.status == .notModified)
             let book = try await web.get("/books/\(bookID)")
-            #expect(book.text.contains("Photos (1)"))
+            #expect(book.text.contains("All photos (1)"))
             #expect(book.text.contains("src=\"/photos/\(photo.id!)/thumb\""))
             let profile = try await web.get("/profile")
             #expect(profile.text.contains("My uploads"))

@@ -29,7 +29,9 @@ struct ShelfTests {
             #expect(page.contains("<h1>Dune</h1>"))
             #expect(page.contains("by Frank Herbert"))
             #expect(page.contains("9780441172719"))
-            #expect(page.contains("<p>Desert planet.</p><p>Spice.</p>"))
+            // The first paragraph leads; the rest waits behind "More" (issue 36).
+            #expect(page.contains("<p>Desert planet.</p>"))
+            #expect(page.contains(#"<details class="description-more"><summary>More</summary><p>Spice.</p>"#))
             #expect(page.contains("/static/img/cover-placeholder.svg"))
             #expect(page.contains("value=\"want_to_read\" class=\"segment\" aria-current=\"true\""))
         }

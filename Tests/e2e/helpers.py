@@ -73,3 +73,26 @@ def signed_in_session(server, name, display_name):
                                           "password": "a long enough password"})
     return session, csrf_token(session.get(server + "/").text)
 
+
+
+def move_to_shelf(driver, value):
+    """Moves the book whose page is open to the shelf `value` through "Another shelf", where the book page keeps the
+    full switch folded (issue 36)."""
+    from selenium.webdriver.common.by import By
+    more = driver.find_element(By.CSS_SELECTOR, "details.shelf-more")
+    if not more.get_attribute("open"):
+        summary = more.find_element(By.TAG_NAME, "summary")
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", summary)
+        summary.click()
+    click_and_wait(driver, more.find_element(By.CSS_SELECTOR, f".shelf-switch button[value='{value}']"))
+
+
+def open_disclosure(driver, css):
+    """Opens the folded section `css` of a book page (its <details>) as a person taps its heading."""
+    from selenium.webdriver.common.by import By
+    section = driver.find_element(By.CSS_SELECTOR, css)
+    if not section.get_attribute("open"):
+        summary = section.find_element(By.TAG_NAME, "summary")
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", summary)
+        summary.click()
+    return section

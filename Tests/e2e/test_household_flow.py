@@ -9,7 +9,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
 from conftest import SERVER
-from helpers import check_page, click_and_wait
+from helpers import check_page, click_and_wait, open_disclosure
 
 
 def _account(name):
@@ -87,7 +87,10 @@ def test_the_admin_invites_someone_who_joins(server, browser):
     assert "Sam Joiner on Reading" in house, house
     check_page(driver, "94-in-the-house")
 
-    Select(driver.find_element(By.ID, "member")).select_by_visible_text("Sam Joiner")
+    # Lending is for a copy you own: say so under "Your copy", then lend it.
+    assert not driver.find_elements(By.CSS_SELECTOR, ".lend-form")
+    open_disclosure(driver, ".book-copy")
+    driver.find_element(By.ID, "owned").click()
     driver.find_element(By.ID, "location").send_keys("Hall bookcase")
     click_and_wait(driver, driver.find_element(By.CSS_SELECTOR, ".book-copy form.stack button[type=submit]"))
     Select(driver.find_element(By.ID, "member")).select_by_visible_text("Sam Joiner")
@@ -100,5 +103,6 @@ def test_the_admin_invites_someone_who_joins(server, browser):
     assert "Hall bookcase" in copy.text and "On loan to Sam Joiner" in copy.text, copy.text
     check_page(driver, "95-house-library")
     driver.get(book_url)
+    open_disclosure(driver, ".book-copy")
     click_and_wait(driver, driver.find_element(By.CSS_SELECTOR, f"form[action$='/returned'] button"))
     assert "Marked returned" in driver.page_source and "On loan to" not in driver.page_source

@@ -49,9 +49,11 @@ def test_register_add_move_favourite_logout(server, browser):
     assert driver.find_element(By.TAG_NAME, "h1").text == "The Left Hand of Darkness"
     check_page(driver, "06-book")
 
-    click_and_wait(driver, driver.find_element(By.CSS_SELECTOR, ".shelf-switch button[value='reading']"))
+    # Want to read: the one step is "Start reading".
+    click_and_wait(driver, driver.find_element(By.CSS_SELECTOR, ".shelf-next"))
+    assert driver.find_element(By.CSS_SELECTOR, ".shelf-badge").text == "Reading"
     current = driver.find_element(By.CSS_SELECTOR, ".shelf-switch button[aria-current='true']")
-    assert current.text == "Reading"
+    assert current.get_attribute("value") == "reading"
     started = driver.find_element(By.ID, "started_at").get_attribute("value")
     assert len(started) == 10 and started[4] == "-"
 

@@ -52,7 +52,7 @@ def test_upload_photo_with_page_and_comment(server, browser):
     driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", thumb)
     WebDriverWait(driver, 5).until(
         lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth > 0", thumb))
-    assert "Photos (1)" in driver.find_element(By.CSS_SELECTOR, ".photo-strip").text
+    assert "All photos (1)" in driver.find_element(By.CSS_SELECTOR, ".photo-strip").text
     check_page(driver, "32-book-with-photo")
     click_and_wait(driver, driver.find_element(By.CSS_SELECTOR, ".photo-strip a[href*='/photos/'] img").find_element(By.XPATH, ".."))
     assert "Page 42" in driver.page_source

@@ -130,6 +130,7 @@ struct AppServices: Sendable {
                 db: database, embedder: embedder, clock: clock, logger: logger, activity: activity)
             workers.append(worker)
             workers.append(ReadNextRanker(db: database, logger: logger, activity: activity))
+            workers.append(NeighbourFinder(db: database, logger: logger, activity: activity))
             self.embedder = embedder
             embeddingWorker = worker
         } else {

@@ -198,6 +198,8 @@ extension AppDatabase {
         migrator.registerMigration("v32 held embeddings", migrate: migrateToHeldEmbeddings)
         migrator.registerMigration("v33 read next", migrate: migrateToReadNext)
         migrator.registerMigration("v34 feed lines", migrate: migrateToFeedLines)
+        migrator.registerMigration("v35 book neighbours", migrate: migrateToBookNeighbours)
+        migrator.registerMigration("v36 community rating", migrate: migrateToCommunityRating)
         return migrator
     }
 }

@@ -42,9 +42,10 @@ struct SimilarBooks: Sendable {
     /// Up to `limit` books like `bookID`, best first; `userID` nil (a keyless API call) finds none.
     /// nil when the book has no vector yet.
     ///
-    /// In two passes, so a book page stays fast with a large catalog: every visible vector is scored from its bytes
-    /// alone, then only the nearest `shortlist` and the books sharing an author are read in full and scored with
-    /// their bonuses.
+    /// The nearest books in meaning come from the book's stored list (`BookNeighbours`), those the person may not see
+    /// left out; a book whose list is not made yet, or a person who sees too few of its neighbours, gets the live
+    /// search over every visible vector instead. The shortlist, with the books sharing an author or the series, is
+    /// then read in full and scored with its bonuses.
     func like(bookID: Int64, userID: Int64?, limit: Int) async throws -> [Similar]? {
         try await db.read { db in
             guard let book = try Book.fetchOne(db, key: bookID),
@@ -59,23 +60,19 @@ struct SimilarBooks: Sendable {
                 """
             let visibleArguments: StatementArguments =
                 [TextEmbedder.modelID, bookID, book.isbn13] + CatalogVisibility.arguments(userID)
-            var cosines: [Int64: Float] = [:]
-            let rows = try Row.fetchCursor(
-                db,
-                sql: """
-                    SELECT book.id, book_embedding.vector FROM book
-                    JOIN book_embedding ON book_embedding.book_id = book.id WHERE \(visible)
-                    """, arguments: visibleArguments)
-            while let row = try rows.next() {
-                if let cosine = MeaningVector.dot(vector, stored: row[1]) { cosines[row[0]] = cosine }
+            var nearest: [Int64]
+            if let stored = try BookNeighbours.stored(for: bookID, db),
+                let fromList = try Self.nearest(to: vector, listed: stored, limit: limit, visible, visibleArguments, db)
+            {
+                nearest = fromList
+            } else {
+                nearest = try Self.nearestLive(to: vector, visible, visibleArguments, db)
             }
+            var shortlist = Set(nearest)
             let authors = Set(book.authors.map(Self.nameKey))
-            var shortlist = Set(
-                cosines.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(Self.shortlist)
-                    .map(\.key))
             if !authors.isEmpty {
                 // Books by the same author, however far in meaning ("J. K." and "J.K." compared without dots and
-                // spaces here, letter by letter below).
+                // spaces here, letter by letter below), through the index on this very key.
                 let keys = book.authors.map { $0.lowercased().filter { $0 != " " && $0 != "." } }
                 let sameAuthor = try Int64.fetchAll(
                     db,
@@ -101,25 +98,38 @@ struct SimilarBooks: Sendable {
             guard !shortlist.isEmpty else { return [] }
             let ids = Array(shortlist)
             let categories = Set(book.categories.map { $0.lowercased() })
+            // Only what the scoring reads: a whole `Book` is decoded for the few kept (decoding every candidate
+            // through Codable was a third of a book page).
             let candidates = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT book.*, user_book.shelf AS my_shelf FROM book
+                    SELECT book.id, book.authors, book.categories, book.series, book.series_position, book.isbn13,
+                        user_book.shelf AS my_shelf, book_embedding.vector AS meaning FROM book
+                    JOIN book_embedding ON book_embedding.book_id = book.id AND book_embedding.model = ?
                     LEFT JOIN user_book ON user_book.book_id = book.id AND user_book.user_id = ?
                     WHERE book.id IN (\(ids.map { _ in "?" }.joined(separator: ",")))
-                    """, arguments: StatementArguments([userID]) + StatementArguments(ids))
-            var found: [Similar] = []
+                    """, arguments: ([TextEmbedder.modelID, userID] as StatementArguments) + StatementArguments(ids))
+            struct Scored {
+                let id: Int64
+                let isbn13: String?
+                let score: Float
+                let reasons: [String]
+                let shelf: Shelf?
+            }
+            var found: [Scored] = []
             for row in candidates {
-                let candidate = try Book(row: row)
-                guard let cosine = cosines[candidate.id!] else { continue }
-                let sameAuthor = !authors.isDisjoint(with: candidate.authors.map(Self.nameKey))
-                let shared = candidate.categories.filter { categories.contains($0.lowercased()) }
-                let sameSeries =
-                    book.series != nil && candidate.series?.caseInsensitiveCompare(book.series!) == .orderedSame
+                guard let cosine = MeaningVector.dot(vector, stored: row["meaning"]) else { continue }
+                let candidateAuthors = Self.strings(row["authors"])
+                let sameAuthor = !authors.isDisjoint(with: candidateAuthors.map(Self.nameKey))
+                let shared = Self.strings(row["categories"]).filter { categories.contains($0.lowercased()) }
+                let series: String? = row["series"]
+                let sameSeries = book.series != nil && series?.caseInsensitiveCompare(book.series!) == .orderedSame
                 var reasons: [String] = []
-                if sameSeries, let place = candidate.seriesPlace { reasons.append(place.phrase) }
+                if sameSeries, let place = series.flatMap({ SeriesPlace(name: $0, position: row["series_position"]) }) {
+                    reasons.append(place.phrase)
+                }
                 if sameAuthor {
-                    reasons.append("Also by \(candidate.authors.first { authors.contains(Self.nameKey($0)) } ?? "")")
+                    reasons.append("Also by \(candidateAuthors.first { authors.contains(Self.nameKey($0)) } ?? "")")
                 }
                 if !shared.isEmpty { reasons.append("Also in \(shared.prefix(2).joined(separator: ", "))") }
                 if cosine >= Self.themesFrom { reasons.append("Similar themes") }
@@ -127,15 +137,84 @@ struct SimilarBooks: Sendable {
                 let score = Self.score(
                     cosine: cosine, sameAuthor: sameAuthor, sharedCategories: shared.count, sameSeries: sameSeries)
                 found.append(
-                    Similar(
-                        book: candidate, score: score, reasons: reasons,
+                    Scored(
+                        id: row["id"], isbn13: row["isbn13"], score: score, reasons: reasons,
                         shelf: (row["my_shelf"] as String?).flatMap(Shelf.init(rawValue:))))
             }
             // The same book twice (a shared row and someone's own copy of it) is shown once.
             var seen = Set<String>()
-            return found.sorted { $0.score != $1.score ? $0.score > $1.score : $0.book.id! < $1.book.id! }
-                .filter { seen.insert($0.book.isbn13 ?? "id:\($0.book.id!)").inserted }
-                .prefix(limit).map { $0 }
+            let kept = found.sorted { $0.score != $1.score ? $0.score > $1.score : $0.id < $1.id }
+                .filter { seen.insert($0.isbn13 ?? "id:\($0.id)").inserted }.prefix(limit)
+            let books = Dictionary(
+                uniqueKeysWithValues: try Book.fetchAll(db, keys: kept.map(\.id)).map { ($0.id!, $0) })
+            return kept.compactMap { scored in
+                books[scored.id].map {
+                    Similar(book: $0, score: scored.score, reasons: scored.reasons, shelf: scored.shelf)
+                }
+            }
         }
+    }
+
+    /// A JSON array of strings as the catalog keeps authors and categories; empty for anything else.
+    private static func strings(_ text: String?) -> [String] {
+        guard let text, text != "[]" else { return [] }
+        return (try? JSONDecoder().decode([String].self, from: Data(text.utf8))) ?? []
+    }
+
+    /// Books in the queue past which the stored lists are not used: during an import, the live search is as quick.
+    static let pendingLimit = 256
+
+    /// The `shortlist` books nearest to `vector` among those visible, from the book's stored list and the books
+    /// waiting in the queue (a new or changed vector may belong in the list and not be merged in yet): the same books
+    /// the live search finds. nil when the live search is needed: too many books wait, or the list is full of books
+    /// the person may not see.
+    private static func nearest(
+        to vector: [Float], listed: [BookNeighbours.Neighbour], limit: Int, _ visible: String,
+        _ visibleArguments: StatementArguments, _ db: Database
+    ) throws -> [Int64]? {
+        var cosines: [Int64: Float] = [:]
+        for neighbour in listed { cosines[neighbour.bookID] = neighbour.cosine }
+        let waiting = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT book_embedding.book_id, book_embedding.vector FROM book_neighbours_pending
+                JOIN book_embedding ON book_embedding.book_id = book_neighbours_pending.book_id
+                WHERE book_embedding.model = ? LIMIT ?
+                """, arguments: [TextEmbedder.modelID, pendingLimit + 1])
+        guard waiting.count <= pendingLimit else { return nil }
+        for row in waiting {
+            if let cosine = MeaningVector.dot(vector, stored: row[1]) { cosines[row[0]] = cosine }
+        }
+        guard !cosines.isEmpty else { return [] }
+        let ids = Array(cosines.keys)
+        let seen = try Int64.fetchAll(
+            db,
+            sql: """
+                SELECT book.id FROM book JOIN book_embedding ON book_embedding.book_id = book.id
+                WHERE book.id IN (\(ids.map { _ in "?" }.joined(separator: ","))) AND \(visible)
+                """, arguments: StatementArguments(ids) + visibleArguments)
+        // A full list the person sees little of: the books they may see are further down the catalog.
+        if listed.count == BookNeighbours.count, seen.count < limit { return nil }
+        return seen.sorted { cosines[$0]! != cosines[$1]! ? cosines[$0]! > cosines[$1]! : $0 < $1 }.prefix(shortlist)
+            .map { $0 }
+    }
+
+    /// The `shortlist` books nearest to `vector` among all those visible, from every vector: a book whose stored list
+    /// is not made yet.
+    private static func nearestLive(
+        to vector: [Float], _ visible: String, _ visibleArguments: StatementArguments, _ db: Database
+    ) throws -> [Int64] {
+        var cosines: [(id: Int64, cosine: Float)] = []
+        let rows = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT book.id, book_embedding.vector FROM book
+                JOIN book_embedding ON book_embedding.book_id = book.id WHERE \(visible)
+                """, arguments: visibleArguments)
+        while let row = try rows.next() {
+            if let cosine = MeaningVector.dot(vector, stored: row[1]) { cosines.append((row[0], cosine)) }
+        }
+        return cosines.sorted { $0.cosine != $1.cosine ? $0.cosine > $1.cosine : $0.id < $1.id }.prefix(shortlist)
+            .map(\.id)
     }
 }

@@ -47,6 +47,7 @@ struct LendingController: Sendable {
         page.loan = BookPage.LoanSection(
             entry, loan: nil, borrowers: try await loans.borrowers(for: context.userID), today: today, typed: typed,
             errors: errors)
+        page.copyOpen = true
         return try books.renderer.render(page, template: "library/book", status: .unprocessableContent).response
     }
 

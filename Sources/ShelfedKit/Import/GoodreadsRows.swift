@@ -24,6 +24,7 @@ struct GoodreadsRows: ImportRowReader {
             book.externalIDs["goodreads"] = id
         }
         book.rating = ImportValues.rating(record["My Rating"], notes: &book.notes)
+        book.community = CommunityRating(goodreadsCell: record["Average Rating"])
         book.shelf = ImportShelves.exclusive(record["Exclusive Shelf"], column: "Exclusive Shelf", notes: &book.notes)
         let shelves = (ImportValues.cell(record["Bookshelves"]) ?? "").split(separator: ",")
             .compactMap { ImportValues.line(String($0)) }

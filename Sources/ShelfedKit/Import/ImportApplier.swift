@@ -89,7 +89,7 @@ struct ImportApplier {
                 title: series?.title ?? book.title, authors: book.authors, isbn10: book.isbn10, isbn13: book.isbn13,
                 publisher: book.publisher, publishedDate: book.publishedDate, description: book.description,
                 pageCount: book.pageCount, source: .import, owner: userID, externalIDs: book.externalIDs,
-                series: series?.series),
+                series: series?.series, community: book.community),
             at: nowValue)
         let latest = book.readThroughs.last
         let entryID = try writer.insert(

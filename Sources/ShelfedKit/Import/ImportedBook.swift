@@ -15,6 +15,8 @@ struct ImportedBook: Codable, Sendable, Equatable {
     var favourite = false
     /// 0.25 to 5 in quarter steps; nil when the row has none (Goodreads writes 0 for "not rated").
     var rating: Double?
+    /// Goodreads' "Average Rating": what its readers thought.
+    var community: CommunityRating? = nil
     var review: String?
     var privateNotes: String?
     var owned: Bool?

@@ -9,7 +9,9 @@ import Hummingbird
 /// shows nothing of anyone else's and no text from the link itself.
 struct ActionNotice: Sendable {
     /// The query parameters a notice adds; they are taken off again for Undo and for the "dismiss" link.
-    static let parameters: Set<String> = ["done", "book", "from", "was_started", "was_finished", "ask", "saved"]
+    static let parameters: Set<String> = [
+        "done", "book", "from", "was_started", "was_finished", "ask", "saved", "was_rating",
+    ]
 
     /// `path` (a page's own relative link) with its notice parameters replaced by `adding`, then `#anchor`.
     static func link(_ path: String, adding: [(String, String)] = [], anchor: String? = nil) -> String {
@@ -138,6 +140,22 @@ struct ActionNotice: Sendable {
         case "list-removed":
             return frame(
                 "Took <em>\(title)</em> off the list. It is still on your shelves.", actions: nil, dismiss: link(path))
+        case "rated":
+            let rating = entry.userBook.rating
+            let message: HTMLFragment =
+                rating.map { "Rated <em>\(title)</em> \(BookPage.starsLabel($0))." }
+                ?? "Took your rating off <em>\(title)</em>."
+            // What it was, to put back: a number the form accepts again, or "none"; anything else offers no undo.
+            let was = query["was_rating"].flatMap { text in
+                text == "none" ? "" : Double(text).flatMap { EntryChange.isValidRating($0) ? text : nil }
+            }
+            guard query["from"] != "undo", let was else { return frame(message, actions: nil, dismiss: link(path)) }
+            let undo: HTMLFragment = """
+                <form method="post" action="\(Paths.bookRating(bookID))" class="toast-form">\(hidden)\
+                <input type="hidden" name="rating" value="\(was)"><input type="hidden" name="undo" value="1">\
+                <button type="submit" class="button">Undo</button></form>
+                """
+            return frame(message, actions: undo, dismiss: link(path))
         case "favourited", "unfavourited":
             let on = entry.userBook.favourite
             let message: HTMLFragment =

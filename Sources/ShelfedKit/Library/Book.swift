@@ -30,6 +30,14 @@ public struct Book: Codable, Sendable, Identifiable, FetchableRecord, MutablePer
     /// The series it belongs to, and its place there (`SeriesPlace`).
     public var series: String? = nil
     public var seriesPosition: Double? = nil
+    /// What readers elsewhere rate it (`CommunityRating`): the average, how many ratings, and whose.
+    public var communityRating: Double? = nil
+    public var communityRatings: Int? = nil
+    public var communitySource: String? = nil
+
+    var community: CommunityRating? {
+        communitySource.flatMap { CommunityRating(average: communityRating, count: communityRatings, source: $0) }
+    }
 
     /// Its place in a series, when it has one.
     var seriesPlace: SeriesPlace? {

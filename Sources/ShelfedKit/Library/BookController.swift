@@ -23,6 +23,7 @@ struct BookController: Sendable {
         router.post(Route.bookFavourite.routerPath, use: favourite)
         router.post(Route.bookDates.routerPath, use: updateDates)
         router.post(Route.bookReview.routerPath, use: updateReview)
+        router.post(Route.bookRating.routerPath, use: rate)
         router.get(Route.bookRemove.routerPath, use: confirmRemove)
         router.post(Route.bookRemove.routerPath, use: remove)
     }
@@ -66,8 +67,10 @@ struct BookController: Sendable {
             page.similar = .init(
                 found ?? [], bookID: entry.book.id!, embedded: found != nil, csrf: context.csrfToken)
         }
+        let query = FormFields(urlEncoded: request.uri.query ?? "")
+        page.open(afterSaving: query["saved"])
         page.chrome.toast = try await ActionNotice.toast(
-            query: FormFields(urlEncoded: request.uri.query ?? ""), path: Paths.book(entry.book.id!),
+            query: query, path: Paths.book(entry.book.id!),
             userID: context.userID, library: library, csrfToken: context.csrfToken, today: clock.today())
         return try renderer.render(page, template: "library/book")
     }
@@ -153,11 +156,8 @@ struct BookController: Sendable {
             errors["finished_at"] = "The finish date is before the start date."
         }
         guard errors.isEmpty else {
-            var page = BookPage(
-                context: context, entry: entry, photos: try await photoStrip(entry),
-                dates: (started ?? "", finished ?? ""),
-                errors: errors, earlierReads: try await library.earlierReads(of: entry.userBook))
-            page.journal = try await journalSection(entry)
+            let page = try await bookPage(
+                entry, context: context, dates: (started ?? "", finished ?? ""), errors: errors)
             return try renderer.render(page, template: "library/book", status: .unprocessableContent).response
         }
         try await library.setDates(
@@ -197,14 +197,39 @@ struct BookController: Sendable {
             errors = problems
         }
         guard errors.isEmpty else {
-            var page = BookPage(
-                context: context, entry: entry, photos: try await photoStrip(entry), review: typed, errors: errors,
-                earlierReads: try await library.earlierReads(of: entry.userBook))
-            page.journal = try await journalSection(entry)
+            let page = try await bookPage(entry, context: context, review: typed, errors: errors)
             return try renderer.render(page, template: "library/book", status: .unprocessableContent).response
         }
         return .seeOther(
             ActionNotice.link(Paths.book(entry.book.id!), adding: [("saved", "review")], anchor: "review-heading"))
+    }
+
+    /// POST /books/:id/rating (`rating` ¼ to 5, or empty for none; `undo` = 1 when it puts back the one before): the
+    /// stars at the top of the book page, saved on one tap. The notice offers to put back the rating it replaced.
+    @Sendable func rate(_ request: Request, context: SignedInContext) async throws -> Response {
+        var request = request
+        let entry = try await requireEntry(context)
+        let form = try await request.formFields()
+        var change = EntryChange()
+        if let text = form.trimmed("rating") {
+            guard let rating = Double(text), EntryChange.isValidRating(rating) else {
+                throw HTTPError(.badRequest, message: "Choose a rating from ½ to 5 stars, or none.")
+            }
+            change.rating = .set(rating)
+        } else {
+            change.rating = .set(nil)
+        }
+        let bookID = entry.book.id!
+        if let problems = try await library.apply(
+            change, bookID: bookID, for: entry.userBook.userId, now: clock.now(), today: clock.today()),
+            !problems.isEmpty
+        {
+            throw HTTPError(.badRequest, message: problems["rating"] ?? "That rating could not be saved.")
+        }
+        var notice = [("done", "rated"), ("book", String(bookID))]
+        notice.append(
+            form["undo"] == "1" ? ("from", "undo") : ("was_rating", entry.userBook.rating.map { String($0) } ?? "none"))
+        return .seeOther(ActionNotice.link(Paths.book(bookID), adding: notice))
     }
 
     /// GET /books/:id/remove: asks before removing.
@@ -229,15 +254,16 @@ struct BookController: Sendable {
         return .seeOther(Paths.shelves)
     }
 
-    /// The book page for `entry`, its progress form showing `typed` and `errors` when an update was refused.
+    /// The book page for `entry`; when a form was refused, with what was typed into it (`typed` for progress,
+    /// `dates`, `review`) and `errors`.
     func bookPage(
         _ entry: LibraryEntry, context: SignedInContext, typed: JournalSection.Typed? = nil,
-        errors: FieldErrors = .init()
+        dates: (started: String, finished: String)? = nil, review: ReviewValues? = nil, errors: FieldErrors = .init()
     ) async throws -> BookPage {
         var page = BookPage(
-            context: context, entry: entry, photos: try await photoStrip(entry),
-            earlierReads: try await library.earlierReads(of: entry.userBook))
-        page.journal = try await journalSection(entry, typed: typed, errors: errors)
+            context: context, entry: entry, photos: try await photoStrip(entry), dates: dates, review: review,
+            errors: errors, earlierReads: try await library.earlierReads(of: entry.userBook), today: clock.today())
+        page.journal = try await journalSection(entry, typed: typed, errors: typed == nil ? .init() : errors)
         if entry.userBook.shelf == .didNotFinish { page.stop = BookPage.StopSection(entry) }
         page.copy = BookPage.CopySection(entry)
         page.series = try await series.place(of: entry.book, for: entry.userBook.userId).map(BookPage.SeriesLine.init)
@@ -251,9 +277,11 @@ struct BookController: Sendable {
         page.recommend = BookPage.RecommendSection(
             bookID: entry.book.id!,
             members: try await RecommendationStore(db: library.db).recipients(for: entry.userBook.userId))
-        page.loan = BookPage.LoanSection(
-            entry, loan: try await loans.openLoan(bookID: entry.book.id!, userID: entry.userBook.userId),
-            borrowers: members, today: clock.today())
+        // Lending is for a copy the person owns (or one out on loan already).
+        let openLoan = try await loans.openLoan(bookID: entry.book.id!, userID: entry.userBook.userId)
+        if entry.userBook.owned == true || openLoan != nil {
+            page.loan = BookPage.LoanSection(entry, loan: openLoan, borrowers: members, today: clock.today())
+        }
         page.lists = BookPage.ListsSection(
             bookID: entry.book.id!,
             membership: try await lists.membership(ofBook: entry.book.id!, for: entry.userBook.userId))

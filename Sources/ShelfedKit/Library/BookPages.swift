@@ -122,6 +122,20 @@ struct BookPage: Sendable {
     var loan: LoanSection?
     /// "Recommend to…": the members who share; nil when there are none.
     var recommend: RecommendSection?
+    /// The stars at the top; nil on Want to read (a book not read yet is not rated).
+    let quickRating: QuickRating?
+    /// "4.03 on Goodreads": what readers elsewhere think, when known.
+    let community: String?
+    /// The shelf, its one next step, and progress while reading.
+    let state: ShelfState
+    let description: DescriptionLead?
+    /// Reading dates make no sense for a book not started, unless it has some (an import's).
+    let showsDates: Bool
+    /// Which disclosures below are open: the one whose form was refused or just saved.
+    var reviewOpen: Bool
+    var datesOpen: Bool
+    var copyOpen = false
+    var recommendOpen = false
 
     /// The book's place in its series, linking to the series page and to the next book.
     struct SeriesLine: Sendable {
@@ -215,7 +229,7 @@ struct BookPage: Sendable {
     init(
         context: some PageContext, entry: LibraryEntry, photos: PhotoStrip,
         dates: (started: String, finished: String)? = nil, review: ReviewValues? = nil, errors: FieldErrors = .init(),
-        earlierReads: [ReadThrough] = []
+        earlierReads: [ReadThrough] = [], today: String
     ) {
         self.photos = photos
         let book = entry.book
@@ -266,6 +280,14 @@ struct BookPage: Sendable {
         readWithoutDate = entry.userBook.shelf == .read && entry.userBook.finishedAt == nil
         self.earlierReads = earlierReads.map(EarlierRead.init)
         hasEarlierReads = !earlierReads.isEmpty
+        let userBook = entry.userBook
+        quickRating = userBook.shelf == .wantToRead ? nil : QuickRating(bookID: book.id!, rating: userBook.rating)
+        community = book.community?.text
+        state = ShelfState(entry, today: today)
+        description = DescriptionLead(descriptionParagraphs)
+        showsDates = userBook.shelf != .wantToRead || userBook.startedAt != nil || userBook.finishedAt != nil
+        reviewOpen = ratingError != nil || reviewError != nil || notesError != nil
+        datesOpen = startedError != nil || finishedError != nil
     }
 
     /// "4¾ stars", "1 star": quarter steps as a reader says them.

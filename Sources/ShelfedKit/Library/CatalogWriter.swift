@@ -27,6 +27,7 @@ struct CatalogWriter {
         var owner: Int64?
         var externalIDs: [String: String] = [:]
         var series: SeriesPlace? = nil
+        var community: CommunityRating? = nil
     }
 
     /// Someone's new shelf entry for a catalog row.
@@ -52,14 +53,15 @@ struct CatalogWriter {
             sql: """
                 INSERT INTO book (google_volume_id, isbn10, isbn13, title, subtitle, authors, publisher, published_date,
                     description, page_count, categories, language, source, created_at, updated_at, owner_user_id,
-                    external_ids, series, series_position)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    external_ids, series, series_position, community_rating, community_ratings, community_source)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
         ).execute(arguments: [
             row.googleVolumeID, row.isbn10, row.isbn13, row.title, row.subtitle, Self.jsonArray(row.authors),
             row.publisher, row.publishedDate, row.description, row.pageCount, Self.jsonArray(row.categories),
             row.language, row.source.rawValue, now, now, row.owner, Self.jsonObject(row.externalIDs),
-            row.series?.name, row.series?.position,
+            row.series?.name, row.series?.position, row.community?.average, row.community?.count,
+            row.community?.source,
         ])
         let bookID = db.lastInsertedRowID
         let author = try db.cachedStatement(sql: "INSERT INTO book_author (book_id, position, name) VALUES (?, ?, ?)")

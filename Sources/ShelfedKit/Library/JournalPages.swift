@@ -29,6 +29,8 @@ struct JournalSection: Sendable {
     let readAgainPath: String?
     let byPercent: Bool
     let showsForm: Bool
+    /// "Another day, or a note" is open: something was typed there, or refused.
+    let moreOpen: Bool
     let hint: String?
     let bar: ProgressBar?
     let readOnValue: String
@@ -59,7 +61,7 @@ struct JournalSection: Sendable {
         formPath = Paths.bookProgress(entry.book.id!)
         readAgainPath = userBook.shelf == .read ? Paths.bookReadAgain(entry.book.id!) : nil
         byPercent = userBook.readsByPercent
-        showsForm = userBook.shelf != .read
+        showsForm = userBook.shelf == .reading
         hint =
             switch userBook.shelf {
             case .wantToRead: "Started it? Saving your page moves it to Reading."
@@ -79,6 +81,9 @@ struct JournalSection: Sendable {
         pageError = errors["page"]
         percentError = errors["percent"]
         noteError = errors["note"]
+        moreOpen =
+            readOnError != nil || noteError != nil || !(typed?.note ?? "").isEmpty
+            || (typed.map { !$0.readOn.isEmpty && $0.readOn != today } ?? false)
         pageCount = entry.book.pageCount
         entries = journal.entries.map { entry in
             Item(

@@ -16,6 +16,7 @@ public struct NewBook: Sendable {
     public var language: String?
     public var source: Book.Source = .manual
     var series: SeriesPlace? = nil
+    var community: CommunityRating? = nil
 
     public init(title: String) {
         self.title = title
@@ -55,7 +56,7 @@ extension LibraryStore {
                         isbn13: new.isbn?.isbn13, googleVolumeID: new.googleVolumeId, publisher: new.publisher,
                         publishedDate: new.publishedDate, description: new.description, pageCount: new.pageCount,
                         categories: new.categories, language: new.language, source: new.source,
-                        owner: new.isShared ? nil : userID, series: new.series),
+                        owner: new.isShared ? nil : userID, series: new.series, community: new.community),
                     at: nowValue)
             if try Self.request(of: userID, filter: .all).filter(Column("book_id") == bookID).fetchCount(db) > 0 {
                 throw AlreadyInLibrary(bookID: bookID)

@@ -143,5 +143,8 @@ extension NewBook {
         categories = volume.categories
         language = volume.language
         source = volume.provider == .googleBooks ? .google : .openlibrary
+        community =
+            volume.provider == .googleBooks
+            ? CommunityRating(average: volume.averageRating, count: volume.ratingsCount, source: "Google Books") : nil
     }
 }

@@ -113,6 +113,7 @@ enum Paths {
     static func bookFavourite(_ id: Int64) -> String { Route.bookFavourite.link(id) }
     static func bookDates(_ id: Int64) -> String { Route.bookDates.link(id) }
     static func bookReview(_ id: Int64) -> String { Route.bookReview.link(id) }
+    static func bookRating(_ id: Int64) -> String { Route.bookRating.link(id) }
     static func bookRemove(_ id: Int64) -> String { Route.bookRemove.link(id) }
     static func bookProgress(_ id: Int64) -> String { Route.bookProgress.link(id) }
     static func bookReadAgain(_ id: Int64) -> String { Route.bookReadAgain.link(id) }

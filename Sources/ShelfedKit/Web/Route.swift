@@ -7,7 +7,7 @@ enum Route: String, CaseIterable, Sendable {
     case home, health, login, forgotPassword, register, logout
     case shelves, shelf, favourites, series, genres
     case lists, list, listEdit, listDelete, listBooks, listBookRemove, listBookMove, bookLists
-    case newBook, books, book, bookShelf, bookFavourite, bookDates, bookReview, bookRemove
+    case newBook, books, book, bookShelf, bookFavourite, bookDates, bookReview, bookRating, bookRemove
     case bookProgress, journalEntry, journalEntryDelete, bookReadAgain, bookStop, bookCopy
     case bookEdit, bookCover, bookCoverChoices
     case bookPhotos, newBookPhoto, photo, photoDelete, photoFile, photoTouchUp
@@ -53,6 +53,7 @@ enum Route: String, CaseIterable, Sendable {
         case .bookFavourite: "/books/:id/favourite"
         case .bookDates: "/books/:id/dates"
         case .bookReview: "/books/:id/review"
+        case .bookRating: "/books/:id/rating"
         case .bookRemove: "/books/:id/remove"
         case .bookProgress: "/books/:id/progress"
         case .bookReadAgain: "/books/:id/read-again"

@@ -1,0 +1,137 @@
+import Foundation
+
+/// The first screen of a book page on a phone (issue 36, part 1): your rating as stars that save on one tap, the
+/// shelf the book is on with the one action that shelf needs, and the first lines of the description. Everything
+/// rarely used waits below, behind disclosures.
+extension BookPage {
+    /// Five stars, each a button that saves its whole-star rating; the star that is the rating already takes it off.
+    /// Quarter stars stay in the review form.
+    struct QuickRating: Sendable {
+        struct Star: Sendable {
+            /// What the button sends: the stars, or nothing to take the rating off.
+            let value: String
+            /// Filled: the rating reaches it.
+            let on: Bool
+            /// The rating is exactly this star.
+            let pressed: Bool
+            let label: String
+        }
+
+        let path: String
+        let stars: [Star]
+        /// "3¾ stars"; nil when there is none yet.
+        let summary: String?
+
+        init(bookID: Int64, rating: Double?) {
+            path = Paths.bookRating(bookID)
+            stars = (1...5).map { number in
+                let value = Double(number)
+                let pressed = rating == value
+                return Star(
+                    value: pressed ? "" : String(number), on: (rating ?? 0) >= value, pressed: pressed,
+                    label: pressed
+                        ? "Take off your rating of \(BookPage.starsLabel(value))"
+                        : "Rate it \(BookPage.starsLabel(value))")
+            }
+            summary = rating.map(BookPage.starsLabel)
+        }
+    }
+
+    /// Where the book stands — "Reading, since 3 Nov" — and the one step from there.
+    struct ShelfState: Sendable {
+        struct Next: Sendable {
+            let value: String
+            let label: String
+            let primary: Bool
+        }
+
+        let shelfTitle: String
+        let line: String?
+        /// The progress bar, while reading.
+        let bar: ProgressBar?
+        /// Moves to the next shelf: Start reading, Finished, Pick it up again.
+        let next: [Next]
+        let readAgainPath: String?
+        /// "I'm on page …": while reading, or to note where one stopped.
+        let showsProgress: Bool
+
+        init(_ entry: LibraryEntry, today: String) {
+            let userBook = entry.userBook
+            shelfTitle = userBook.shelf.title
+            func day(_ text: String?) -> String? { text.map { HumanDay.text($0, today: today) } }
+            bar =
+                userBook.shelf == .reading
+                ? ProgressBar(
+                    ReadingProgress(
+                        page: userBook.currentPage, percent: userBook.currentPercent, pageCount: entry.book.pageCount))
+                : nil
+            switch userBook.shelf {
+            case .wantToRead:
+                line = nil
+                next = [Next(value: Shelf.reading.rawValue, label: "Start reading", primary: true)]
+                readAgainPath = nil
+                showsProgress = false
+            case .reading:
+                line = day(userBook.startedAt).map { "since \($0)" }
+                next = [Next(value: Shelf.read.rawValue, label: "Finished", primary: false)]
+                readAgainPath = nil
+                showsProgress = true
+            case .read:
+                line = day(userBook.finishedAt).map { "finished \($0)" } ?? "date unknown"
+                next = []
+                readAgainPath = Paths.bookReadAgain(entry.book.id!)
+                showsProgress = false
+            case .didNotFinish:
+                let position = ProgressValues.position(
+                    percent: userBook.currentPercent, page: userBook.currentPage, pageCount: entry.book.pageCount)
+                line =
+                    ([day(userBook.stoppedAt).map { "stopped \($0)" }, position.map { "at \($0)" }].compactMap { $0 })
+                    .joined(separator: " ").nilIfEmpty
+                next = [Next(value: Shelf.reading.rawValue, label: "Pick it up again", primary: true)]
+                readAgainPath = nil
+                showsProgress = true
+            }
+        }
+    }
+
+    /// The description's first lines, and the rest behind "More".
+    struct DescriptionLead: Sendable {
+        /// About three lines on a phone.
+        static let leadLength = 280
+
+        let lead: String
+        let rest: [String]
+        let hasRest: Bool
+
+        init?(_ paragraphs: [String]) {
+            guard let first = paragraphs.first else { return nil }
+            var rest = Array(paragraphs.dropFirst())
+            if first.count > Self.leadLength + 40 {
+                // Cut at a space, so the lead ends on a whole word, and the rest goes on from it.
+                let prefix = first.prefix(Self.leadLength)
+                let cut = prefix.lastIndex(of: " ") ?? prefix.endIndex
+                lead = String(first[..<cut]) + "…"
+                rest.insert("…" + first[cut...].trimmingCharacters(in: .whitespaces), at: 0)
+            } else {
+                lead = first
+            }
+            self.rest = rest
+            hasRest = !rest.isEmpty
+        }
+    }
+
+    /// Opens the disclosure the last saved form lives in (`saved=` in the returned-to link), so the person sees
+    /// what they just saved.
+    mutating func open(afterSaving saved: String?) {
+        switch saved {
+        case "review": reviewOpen = true
+        case "dates": datesOpen = true
+        case "copy", "lent", "returned": copyOpen = true
+        default: break
+        }
+    }
+}
+
+extension String {
+    fileprivate var nilIfEmpty: String? { isEmpty ? nil : self }
+}
