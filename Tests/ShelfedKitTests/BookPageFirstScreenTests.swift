@@ -121,6 +121,21 @@ import Testing
         }
     }
 
+    @Test func aBookAddedFromGoogleShowsWhatItsReadersThink() async throws {
+        try await FakeBooksServer.run { fake in
+            let app = TestApp(search: fake.settings())
+            try await app.run { client in
+                let alice = WebSession(client)
+                try await alice.register("alice")
+                try await alice.post("/search/add", ["volume_id": "0yNhEAAAQBAJ", "shelf": "reading"])
+                let book = try #require(try await app.database().writer.read { db in try Book.fetchOne(db) })
+                let page = try await alice.get("/books/\(book.id!)").text
+                // The recording: averageRating 4, ratingsCount 3.
+                #expect(page.contains("4 from 3 ratings on Google Books"))
+            }
+        }
+    }
+
     @Test func readersElsewhereAreShownWithTheirSource() throws {
         #expect(CommunityRating(goodreadsCell: "4.03")?.text == "4.03 on Goodreads")
         #expect(CommunityRating(goodreadsCell: "=\"3.5\"")?.text == "3.5 on Goodreads")

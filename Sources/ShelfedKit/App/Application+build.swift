@@ -146,6 +146,8 @@ func buildRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
     HousemateController(
         sharing: HouseholdSharing(db: services.database), library: library, renderer: renderer, clock: clock
     ).addRoutes(to: signedIn)
+    HouseBookController(sharing: HouseholdSharing(db: services.database), renderer: renderer, clock: clock)
+        .addRoutes(to: signedIn)
     SharedItemsController(
         sharing: HouseholdSharing(db: services.database), lists: ReadingListStore(db: services.database),
         media: media, renderer: renderer, clock: clock

@@ -84,7 +84,7 @@ struct HouseFeedSection: Sendable {
             case (.photo, let id?): Paths.housePhoto(id)
             case (.list, let id?): Paths.houseList(id)
             case (.imported, _): nil
-            default: item.viewerBookID.map(Paths.book) ?? Paths.search + "?q=" + Paths.queryEscape(item.title)
+            default: item.viewerBookID.map(Paths.book) ?? item.bookID.map(Paths.houseBook)
             }
         return Item(
             day: item.day, shownDay: HumanDay.text(item.day, today: today), member: item.member,
@@ -105,6 +105,8 @@ extension BookPage {
     struct HouseSection: Sendable {
         struct Copy: Sendable {
             let member: String
+            /// Their housemate page.
+            let memberPath: String?
             let summary: String
             /// "Ask to borrow", for a copy they own that is not out.
             let askPath: String?
@@ -115,9 +117,13 @@ extension BookPage {
         let copies: [Copy]
         let returnTo: String
 
-        init?(_ copies: [HouseholdSharing.HouseCopy], bookID: Int64, timeZone: TimeZone = .current) {
+        /// `returnTo`: where "Ask to borrow" comes back to; the book's page unless said.
+        init?(
+            _ copies: [HouseholdSharing.HouseCopy], bookID: Int64, timeZone: TimeZone = .current,
+            returnTo: String? = nil
+        ) {
             guard !copies.isEmpty else { return nil }
-            returnTo = Paths.book(bookID)
+            self.returnTo = returnTo ?? Paths.book(bookID)
             var day = Date.FormatStyle.dateTime.day().month(.abbreviated)
             day.timeZone = timeZone
             self.copies = copies.map { copy in
@@ -134,7 +140,8 @@ extension BookPage {
                                     ?? "owns a copy")
                 }
                 return Copy(
-                    member: copy.member, summary: parts.joined(separator: " · "),
+                    member: copy.member, memberPath: copy.memberID.map(Paths.houseMember),
+                    summary: parts.joined(separator: " · "),
                     askPath: copy.owned && !copy.onLoan && copy.askedAt == nil ? Paths.borrowAsk(copy.entryID) : nil,
                     review: copy.review)
             }

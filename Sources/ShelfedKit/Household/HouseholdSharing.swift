@@ -65,6 +65,8 @@ struct HouseholdSharing: Sendable {
         var lentToViewer = false
         /// When the viewer asked to borrow it, while that request waits for an answer.
         var askedAt: Date? = nil
+        /// Their housemate page.
+        var memberID: Int64? = nil
     }
 
     /// Who else in the house (sharing) has this book — the same catalog row, or the same ISBN-13 in a row of their
@@ -83,7 +85,8 @@ struct HouseholdSharing: Sendable {
                                 AND loan.returned_on IS NULL AND loan.borrower_user_id = :viewer),
                             (SELECT borrow_request.created_at FROM borrow_request
                              WHERE borrow_request.user_book_id = user_book.id AND borrow_request.requester_id = :viewer
-                                AND borrow_request.answer IS NULL)
+                                AND borrow_request.answer IS NULL),
+                            sharing.id
                         FROM user_book JOIN sharing ON sharing.id = user_book.user_id
                         WHERE user_book.book_id IN (SELECT :book UNION SELECT id FROM book WHERE isbn13 = :isbn)
                         GROUP BY sharing.id ORDER BY sharing.display_name COLLATE NOCASE LIMIT 50
@@ -92,7 +95,7 @@ struct HouseholdSharing: Sendable {
                 HouseCopy(
                     member: row[0], shelf: Shelf(rawValue: row[1]) ?? .wantToRead, rating: row[2],
                     owned: row[3] ?? false, entryID: row[4], onLoan: row[5], review: row[6], lentToViewer: row[7],
-                    askedAt: row[8])
+                    askedAt: row[8], memberID: row[9])
             }
         }
     }
@@ -120,6 +123,8 @@ struct HouseholdSharing: Sendable {
         let viewerBookID: Int64?
         /// The shared photo's or list's id.
         var sharedID: Int64? = nil
+        /// The book the line is about, for a book line: opened in Shelfed when the viewer has no copy.
+        var bookID: Int64? = nil
         /// For progress: pages (or percent) read that day, from the place the day before; nil for a first update.
         var readThatDay: Double? = nil
     }
@@ -219,7 +224,7 @@ struct HouseholdSharing: Sendable {
                         COALESCE(happened.label, book.title, list.name) AS title,
                         happened.page, happened.percent, happened.rating,
                         (\(Self.viewersCopy)) AS mine, happened.shared_id, happened.page_before,
-                        happened.percent_before
+                        happened.percent_before, happened.book_id
                     FROM happened JOIN sharing ON sharing.id = happened.user_id
                     LEFT JOIN book ON book.id = happened.book_id
                     LEFT JOIN list ON happened.kind = 'list' AND list.id = happened.shared_id
@@ -247,7 +252,7 @@ struct HouseholdSharing: Sendable {
                     ? ImportFormat(rawValue: row["title"] ?? "")?.displayName ?? "a file" : row["title"] ?? "",
                 pageOrPercent: now, byPercent: percent != nil,
                 rating: row["rating"], viewerBookID: kind == .imported ? nil : row["mine"],
-                sharedID: row["shared_id"])
+                sharedID: row["shared_id"], bookID: row["book_id"])
             if kind == .progress, let now, let before, now > before { item.readThatDay = now - before }
             return item
         }

@@ -19,14 +19,17 @@ struct HousemateController: Sendable {
     }
 
     /// POST /house/books/:id/add (`return_to`): a book someone in the house has, on the viewer's Want to read in one
-    /// tap, from the catalog row itself (no provider asked). Only a row the viewer may discover (`CatalogVisibility`);
-    /// any other id is a 404, as unknown. A book they have already just goes back.
+    /// tap, from the catalog row itself (no provider asked): a provider's row is shared, a typed or imported one is
+    /// copied into a row of the viewer's own. Only a book the viewer may open (`houseBook`: held by a member who
+    /// shares, or recommended to them); any other id is a 404, as unknown. A book they have already just goes back.
     @Sendable func addToWantToRead(_ request: Request, context: SignedInContext) async throws -> Response {
         var request = request
         let returnTo = safeRelativePath(try await request.formFields().trimmed("return_to"))
         guard let id = BoundedNumber.id(context.parameters.get("id")),
-            let book = try await sharing.discoverableBook(id, for: context.userID)
+            let found = try await sharing.houseBook(id, for: context.userID)
         else { throw AppError.notFound("There is no such book in the house.") }
+        if let mine = found.viewerBookID { return .seeOther(returnTo ?? Paths.book(mine)) }
+        let book = found.book
         var new = NewBook(title: book.title)
         new.subtitle = book.subtitle
         new.authors = book.authors
@@ -38,7 +41,8 @@ struct HousemateController: Sendable {
         new.description = book.description
         new.categories = book.categories
         new.language = book.language
-        new.source = book.source
+        // Someone's typed or imported row stays theirs: the viewer gets a copy of their own.
+        new.source = book.ownerUserId == nil ? book.source : .manual
         do {
             let bookID = try await library.add(
                 new, to: .wantToRead, for: context.userID, now: clock.now(), today: clock.today())
@@ -62,20 +66,64 @@ struct HousemateController: Sendable {
 }
 
 extension HouseholdSharing {
-    /// The catalog row `bookID` when `viewer` may discover it (`CatalogVisibility`), else nil.
-    func discoverableBook(_ bookID: Int64, for viewer: Int64) async throws -> Book? {
+    /// A book opened from the house (issue 36), with the viewer's own copy and who recommended it to them.
+    struct HouseBook: Sendable {
+        let book: Book
+        /// The viewer's own row for it (the same, or one with the same ISBN-13).
+        let viewerBookID: Int64?
+        let recommendations: [(from: String, note: String?)]
+    }
+
+    /// `bookID` when the viewer may open it from the house: a member who shares has it, someone recommended it to
+    /// the viewer, or it is the viewer's own; else nil (404). What such a page shows is what the housemate page and
+    /// the recommendation show already.
+    func houseBook(_ bookID: Int64, for viewer: Int64) async throws -> HouseBook? {
         try await db.read { db in
-            try Book.fetchOne(
-                db, sql: "SELECT * FROM book WHERE id = ? AND \(CatalogVisibility.clause)",
-                arguments: [bookID] + CatalogVisibility.arguments(viewer))
+            guard
+                let book = try Book.fetchOne(
+                    db,
+                    sql: """
+                        WITH sharing AS (\(Self.sharingMembers))
+                        SELECT * FROM book WHERE id = :book AND (
+                            EXISTS (SELECT 1 FROM user_book WHERE user_book.book_id = book.id
+                                AND user_book.user_id IN (SELECT id FROM sharing))
+                            OR EXISTS (SELECT 1 FROM recommendation WHERE recommendation.book_id = book.id
+                                AND recommendation.to_user = :viewer)
+                            OR EXISTS (SELECT 1 FROM user_book WHERE user_book.book_id = book.id
+                                AND user_book.user_id = :viewer))
+                        """, arguments: ["book": bookID, "viewer": viewer])
+            else { return nil }
+            // The same row, one with the same ISBN-13, or without ISBNs the same title and authors (a copy of a
+            // typed book, as adding it from here makes).
+            let mine = try Int64.fetchOne(
+                db,
+                sql: """
+                    SELECT mine.book_id FROM user_book AS mine JOIN book AS same ON same.id = mine.book_id
+                    WHERE mine.user_id = :viewer AND (same.id = :book OR same.isbn13 = :isbn
+                        OR (:isbn IS NULL AND same.isbn13 IS NULL AND same.title = :title AND same.authors = :authors))
+                    LIMIT 1
+                    """,
+                arguments: [
+                    "viewer": viewer, "book": bookID, "isbn": book.isbn13, "title": book.title,
+                    "authors": CatalogWriter.jsonArray(book.authors),
+                ])
+            let recommendations = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT user.display_name, recommendation.note FROM recommendation
+                    JOIN user ON user.id = recommendation.from_user
+                    WHERE recommendation.book_id = ? AND recommendation.to_user = ?
+                        AND recommendation.dismissed_at IS NULL
+                    ORDER BY recommendation.created_at DESC LIMIT 10
+                    """, arguments: [bookID, viewer]
+            ).map { (from: $0[0] as String, note: $0[1] as String?) }
+            return HouseBook(book: book, viewerBookID: mine, recommendations: recommendations)
         }
     }
 
     /// One book on a housemate's shelf, as the viewer may see it.
     struct HousemateBook: Sendable {
         let bookID: Int64
-        /// A provider's row, which anyone may add; a typed or imported one stays its owner's.
-        let isShared: Bool
         let title: String
         let authors: String
         let coverPath: String?
@@ -115,7 +163,7 @@ extension HouseholdSharing {
                 try Row.fetchAll(
                     db,
                     sql: """
-                        SELECT book.id, book.owner_user_id IS NULL AS shared, book.title, book.author_names,
+                        SELECT book.id, book.title, book.author_names,
                             book.cover_path, \(day.map { "user_book." + $0 } ?? "NULL") AS day, user_book.rating,
                             (\(Self.viewersCopy)) AS mine
                         FROM user_book JOIN book ON book.id = user_book.book_id
@@ -126,7 +174,7 @@ extension HouseholdSharing {
                         ["viewer": viewer, "member": memberID, "limit": limit].merging(extra) { $1 })
                 ).map { row in
                     HousemateBook(
-                        bookID: row["id"], isShared: row["shared"], title: row["title"],
+                        bookID: row["id"], title: row["title"],
                         authors: row["author_names"] ?? "", coverPath: row["cover_path"], day: row["day"],
                         rating: row["rating"], viewerBookID: row["mine"])
                 }
@@ -172,6 +220,8 @@ struct HousematePage: Sendable {
         let detail: String
         let coverURL: String
         let ownPath: String?
+        /// The book opened in Shelfed, for one the viewer has not got.
+        let openPath: String
         /// "+ Want to read", for a book the viewer may add.
         let addPath: String?
         let csrfToken: String
@@ -206,8 +256,8 @@ struct HousematePage: Sendable {
             if let day { parts.append(day) }
             return Book(
                 title: book.title, detail: parts.joined(separator: " · "), coverURL: BookCover.url(for: book.coverPath),
-                ownPath: book.viewerBookID.map(Paths.book),
-                addPath: book.isShared ? Route.houseBookAdd.link(book.bookID) : nil, csrfToken: context.csrfToken,
+                ownPath: book.viewerBookID.map(Paths.book), openPath: Paths.houseBook(book.bookID),
+                addPath: Route.houseBookAdd.link(book.bookID), csrfToken: context.csrfToken,
                 returnTo: returnTo)
         }
         reading = housemate.reading.map { book($0, $0.day.map { "since " + HumanDay.text($0, today: today) }) }

@@ -98,7 +98,8 @@ struct HouseLibraryPage: Sendable {
                 title: copy.title, authors: copy.authors.isEmpty ? nil : copy.authors,
                 coverURL: BookCover.url(for: copy.coverPath), owner: copy.owner, location: copy.location,
                 status: copy.onLoanTo.map { "On loan to \($0) since \(copy.lentOn ?? "")" } ?? "On the shelf",
-                available: copy.onLoanTo == nil, path: copy.viewerBookID.map(Paths.book))
+                available: copy.onLoanTo == nil,
+                path: copy.viewerBookID.map(Paths.book) ?? Paths.houseBook(copy.bookID))
         }
         summary = "\(total) \(total == 1 ? "copy" : "copies")"
         isEmpty = copies.isEmpty

@@ -213,6 +213,8 @@ struct LoanStore: Sendable {
         let onLoanTo: String?
         let lentOn: String?
         /// The viewer's own book page, for their own copies.
+        /// The catalog row, opened in Shelfed when it is someone else's copy.
+        let bookID: Int64
         let viewerBookID: Int64?
     }
 
@@ -257,7 +259,7 @@ struct LoanStore: Sendable {
                     title: row["title"], authors: row["author_names"] ?? "", coverPath: row["cover_path"],
                     owner: row["display_name"], ownerID: row["owner_id"], location: row["location"],
                     onLoanTo: row["borrower_name"], lentOn: row["lent_on"],
-                    viewerBookID: (row["owner_id"] as Int64) == viewer ? row["book_id"] : nil)
+                    bookID: row["book_id"], viewerBookID: (row["owner_id"] as Int64) == viewer ? row["book_id"] : nil)
             }
             return (copies, rows.first?["matching"] ?? 0)
         }

@@ -18,6 +18,8 @@ struct RecommendationStore: Sendable {
         let note: String?
         /// The recipient's own book page, when they have the book (same row or ISBN-13).
         let recipientBookID: Int64?
+        /// The book recommended, opened in Shelfed (`HouseBookController`) while the recipient has not got it.
+        var bookID: Int64? = nil
     }
 
     enum Refusal: Error, Equatable {
@@ -61,7 +63,7 @@ struct RecommendationStore: Sendable {
                         (SELECT mine.book_id FROM user_book AS mine JOIN book AS same ON same.id = mine.book_id
                          WHERE mine.user_id = recommendation.to_user
                             AND (same.id = book.id OR (book.isbn13 IS NOT NULL AND same.isbn13 = book.isbn13))
-                         LIMIT 1) AS mine
+                         LIMIT 1) AS mine, book.id
                     FROM recommendation JOIN user ON user.id = recommendation.from_user
                     JOIN book ON book.id = recommendation.book_id
                     WHERE recommendation.to_user = ? AND recommendation.dismissed_at IS NULL
@@ -70,7 +72,7 @@ struct RecommendationStore: Sendable {
         ).map { row in
             Received(
                 id: row[0], from: row[1], title: row[2], authors: row[3] ?? "", note: row[4],
-                recipientBookID: row[5])
+                recipientBookID: row[5], bookID: row[6])
         }
     }
 

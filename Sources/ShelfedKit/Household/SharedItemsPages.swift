@@ -44,8 +44,7 @@ struct HousePhotoPage: Sendable {
         chrome = PageChrome(title: "\(shared.member)’s photo from \(shared.bookTitle)", context: context, tab: .feed)
         member = shared.member
         bookTitle = shared.bookTitle
-        bookPath =
-            shared.viewerBookID.map(Paths.book) ?? Paths.search + "?q=" + Paths.queryEscape(shared.bookTitle)
+        bookPath = shared.viewerBookID.map(Paths.book) ?? photo.bookId.map(Paths.houseBook) ?? Paths.houseFeed
         displayURL = Paths.housePhotoFile(id, .display)
         width = photo.width
         height = photo.height
@@ -93,8 +92,7 @@ struct HouseListPage: Sendable {
             let item = entry.item
             return Item(
                 position: entry.position, title: item.title, authors: item.authors.isEmpty ? nil : item.authors,
-                path: viewerBooks[item.bookID].map(Paths.book)
-                    ?? Paths.search + "?q=" + Paths.queryEscape(item.title),
+                path: viewerBooks[item.bookID].map(Paths.book) ?? Paths.houseBook(item.bookID),
                 coverURL: BookCover.url(for: item.coverPath), hasCover: item.coverPath != nil,
                 shelfTitle: item.shelf.title)
         }

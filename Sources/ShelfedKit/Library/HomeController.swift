@@ -112,8 +112,8 @@ struct HomeController: Sendable {
         page.recommended = read.received.map { received in
             HomePage.RecommendedLine(
                 from: received.from, title: received.title, note: received.note,
-                path: received.recipientBookID.map(Paths.book)
-                    ?? Paths.search + "?q=" + Paths.queryEscape(received.title + " " + received.authors),
+                path: received.recipientBookID.map(Paths.book) ?? received.bookID.map(Paths.houseBook)
+                    ?? Paths.houseFeed,
                 dismissPath: Paths.recommendationDismiss(received.id))
         }
         page.requests = read.incoming.map { request in

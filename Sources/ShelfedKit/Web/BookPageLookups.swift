@@ -16,6 +16,7 @@ extension BookPage.HouseSection.Copy: MustacheParent {
     func child(named key: String) -> Any? {
         switch key {
         case "member": self.member
+        case "memberPath": self.memberPath
         case "summary": self.summary
         case "askPath": self.askPath
         case "review": self.review
