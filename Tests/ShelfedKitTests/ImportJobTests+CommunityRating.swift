@@ -24,8 +24,10 @@ extension ImportJobTests {
             try Row.fetchAll(
                 db, sql: "SELECT title, community_rating, community_ratings, community_source FROM book ORDER BY title"
             ).map { row in
-                (title: row["title"] as String, average: row["community_rating"] as Double?,
-                 count: row["community_ratings"] as Int?, source: row["community_source"] as String?)
+                (
+                    title: row["title"] as String, average: row["community_rating"] as Double?,
+                    count: row["community_ratings"] as Int?, source: row["community_source"] as String?
+                )
             }
         }
         let byTitle = Dictionary(uniqueKeysWithValues: rows.map { ($0.title, $0) })

@@ -12,6 +12,8 @@ public struct AppRequestContext: AuthRequestContext, SessionRequestContext, Remo
     public let remoteAddress: SocketAddress?
     /// The request's connection, for the answers that must end it (a refused live stream).
     public let channel: any Channel
+    /// What waits for the signed-in person (`ForYouStore`), counted by `ForYouCountMiddleware` for a page's header.
+    public var waitingForYou = 0
 
     public init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)

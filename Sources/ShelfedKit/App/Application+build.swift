@@ -100,6 +100,7 @@ func buildRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
         middleware: SessionAuthenticator(context: AppRequestContext.self) { (session: UserSession, _) in
             try await users.user(id: session.userID)
         })
+    router.add(middleware: ForYouCountMiddleware(store: ForYouStore(db: services.database)))
     router.add(middleware: CSRFMiddleware(secureCookies: config.secureCookies))
     router.add(middleware: ErrorPageMiddleware(renderer: renderer, passesUnmatchedPaths: true))
     router.add(middleware: CSRFMiddleware.Check())
@@ -147,6 +148,8 @@ func buildRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
         sharing: HouseholdSharing(db: services.database), library: library, renderer: renderer, clock: clock
     ).addRoutes(to: signedIn)
     HouseBookController(sharing: HouseholdSharing(db: services.database), renderer: renderer, clock: clock)
+        .addRoutes(to: signedIn)
+    ForYouController(store: ForYouStore(db: services.database), renderer: renderer, clock: clock)
         .addRoutes(to: signedIn)
     SharedItemsController(
         sharing: HouseholdSharing(db: services.database), lists: ReadingListStore(db: services.database),

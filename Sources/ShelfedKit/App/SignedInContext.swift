@@ -13,6 +13,7 @@ public struct SignedInContext: ChildRequestContext, PageContext {
     public let csrfToken: String
     public let sessions: SessionContext<UserSession>
     public let channel: any Channel
+    public let waitingForYou: Int
 
     public init(context: AppRequestContext) throws {
         guard let user = context.identity, let id = user.id else { throw HTTPError(.unauthorized) }
@@ -22,6 +23,7 @@ public struct SignedInContext: ChildRequestContext, PageContext {
         self.csrfToken = context.csrfToken
         self.sessions = context.sessions
         self.channel = context.channel
+        self.waitingForYou = context.waitingForYou
     }
 
     public var signedInName: String? { user.displayName }
@@ -32,6 +34,8 @@ public protocol PageContext {
     var csrfToken: String { get }
     /// The display name of whoever is signed in; nil on the sign-in and register pages.
     var signedInName: String? { get }
+    /// How many things wait for the signed-in person: the count in the header.
+    var waitingForYou: Int { get }
 }
 
 extension AppRequestContext: PageContext {

@@ -200,6 +200,7 @@ extension AppDatabase {
         migrator.registerMigration("v34 feed lines", migrate: migrateToFeedLines)
         migrator.registerMigration("v35 book neighbours", migrate: migrateToBookNeighbours)
         migrator.registerMigration("v36 community rating", migrate: migrateToCommunityRating)
+        migrator.registerMigration("v37 for you", migrate: migrateToForYou)
         return migrator
     }
 }

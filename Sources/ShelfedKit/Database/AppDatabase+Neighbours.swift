@@ -40,6 +40,18 @@ extension AppDatabase {
                 """)
     }
 
+    /// When each person last looked at what waits for them (`ForYouStore`): what came before counts as seen. Everyone
+    /// here before this change has seen what there was.
+    static func migrateToForYou(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                ALTER TABLE user ADD COLUMN for_you_seen_at DATETIME;
+                UPDATE user SET for_you_seen_at = strftime('%Y-%m-%d %H:%M:%f', 'now');
+                CREATE INDEX borrow_request_answered ON borrow_request(requester_id, answered_at)
+                    WHERE answered_at IS NOT NULL;
+                """)
+    }
+
     /// What readers elsewhere rate a book (`CommunityRating`), kept from a Goodreads export or Google Books.
     static func migrateToCommunityRating(_ db: Database) throws {
         try db.execute(

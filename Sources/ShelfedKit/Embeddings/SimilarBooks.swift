@@ -54,15 +54,19 @@ struct SimilarBooks: Sendable {
                         db, sql: "SELECT vector FROM book_embedding WHERE book_id = ? AND model = ?",
                         arguments: [bookID, TextEmbedder.modelID]))
             else { return nil }
-            let visible = """
+            let candidate = """
                 book_embedding.model = ? AND book_embedding.vector IS NOT NULL AND book.id != ?
-                    AND (book.isbn13 IS NULL OR book.isbn13 IS NOT ?) AND \(CatalogVisibility.clause)
+                    AND (book.isbn13 IS NULL OR book.isbn13 IS NOT ?) AND
                 """
+            // Over every vector, the viewer's visible set is built once; over a few given books, each is checked.
+            let visible = candidate + CatalogVisibility.clause
+            let visibleRow = candidate + CatalogVisibility.rowClause
             let visibleArguments: StatementArguments =
                 [TextEmbedder.modelID, bookID, book.isbn13] + CatalogVisibility.arguments(userID)
             var nearest: [Int64]
             if let stored = try BookNeighbours.stored(for: bookID, db),
-                let fromList = try Self.nearest(to: vector, listed: stored, limit: limit, visible, visibleArguments, db)
+                let fromList = try Self.nearest(
+                    to: vector, listed: stored, limit: limit, visibleRow, visibleArguments, db)
             {
                 nearest = fromList
             } else {
@@ -81,7 +85,7 @@ struct SimilarBooks: Sendable {
                         JOIN book ON book.id = book_author.book_id
                         JOIN book_embedding ON book_embedding.book_id = book.id
                         WHERE replace(replace(lower(book_author.name), ' ', ''), '.', '')
-                            IN (\(keys.map { _ in "?" }.joined(separator: ","))) AND \(visible)
+                            IN (\(keys.map { _ in "?" }.joined(separator: ","))) AND \(visibleRow)
                         LIMIT 200
                         """, arguments: StatementArguments(keys) + visibleArguments)
                 shortlist.formUnion(sameAuthor)
@@ -92,7 +96,7 @@ struct SimilarBooks: Sendable {
                         db,
                         sql: """
                             SELECT book.id FROM book JOIN book_embedding ON book_embedding.book_id = book.id
-                            WHERE book.series = ? COLLATE NOCASE AND \(visible) LIMIT 200
+                            WHERE book.series = ? COLLATE NOCASE AND \(visibleRow) LIMIT 200
                             """, arguments: StatementArguments([series]) + visibleArguments))
             }
             guard !shortlist.isEmpty else { return [] }
@@ -178,7 +182,7 @@ struct SimilarBooks: Sendable {
             db,
             sql: """
                 SELECT book_embedding.book_id, book_embedding.vector FROM book_neighbours_pending
-                JOIN book_embedding ON book_embedding.book_id = book_neighbours_pending.book_id
+                CROSS JOIN book_embedding ON book_embedding.book_id = book_neighbours_pending.book_id
                 WHERE book_embedding.model = ? LIMIT ?
                 """, arguments: [TextEmbedder.modelID, pendingLimit + 1])
         guard waiting.count <= pendingLimit else { return nil }

@@ -146,7 +146,9 @@ struct BorrowRequestController: Sendable {
             throw AppError.notFound("There is no such request.")
         }
         var request = request
-        let answer = try await request.formFields()["answer"]
+        let form = try await request.formFields()
+        let answer = form["answer"]
+        let back = safeRelativePath(form.trimmed("return_to")) ?? Paths.home
         guard answer == "lend" || answer == "decline" else {
             throw AppError.invalid("Choose Lend it or Decline.", field: "answer")
         }
@@ -166,6 +168,6 @@ struct BorrowRequestController: Sendable {
                     + "lend it from the book page by typing their name.")
         }
         return .seeOther(
-            ActionNotice.link(Paths.home, adding: [("saved", answer == "lend" ? "request-lent" : "request-declined")]))
+            ActionNotice.link(back, adding: [("saved", answer == "lend" ? "request-lent" : "request-declined")]))
     }
 }

@@ -128,12 +128,14 @@ struct RecommendationController: Sendable {
             ActionNotice.link(Paths.book(entry.book.id!), adding: [("saved", "recommended")], anchor: "house-heading"))
     }
 
-    /// POST /recommendations/:recommendationID/dismiss
+    /// POST /recommendations/:recommendationID/dismiss (optional `return_to`: the For you page)
     @Sendable func dismiss(_ request: Request, context: SignedInContext) async throws -> Response {
+        var request = request
+        let back = safeRelativePath(try await request.formFields().trimmed("return_to"))
         guard let id = BoundedNumber.id(context.parameters.get("recommendationID")),
             try await recommendations.dismiss(id, recipient: context.userID, now: clock.now())
         else { throw AppError.notFound("There is no such recommendation. It may have been dismissed already.") }
-        return .seeOther(Paths.home + "#recommended-heading")
+        return .seeOther(back ?? Paths.home + "#recommended-heading")
     }
 }
 

@@ -78,6 +78,7 @@ struct ActionNotice: Sendable {
         "unshared": "No longer shared: nobody else sees it now.",
         "challenge": "Saved the house reading challenge. Everyone who shares their reading adds to it.",
         "challenge-removed": "Removed this year's house reading challenge.",
+        "for-you-seen": "Marked as seen. Requests still count until you answer them.",
     ]
 
     /// The toast for `query` on the page at `path`, or nil when it names nothing of this person's.

@@ -16,6 +16,10 @@ public struct PageChrome: Sendable {
     var toast: HTMLFragment?
     /// What the header's search field shows: the question on the search page, empty elsewhere.
     var searchQuery = ""
+    /// "For you" in the header: how many things wait, and the words a screen reader says for it.
+    let waiting: Int
+    let hasWaiting: Bool
+    let waitingLabel: String
 
     init(title: String, context: some PageContext, tab: Tab = .none, notice: String? = nil) {
         self.title = title
@@ -26,6 +30,14 @@ public struct PageChrome: Sendable {
         self.isFavourites = tab == .favourites
         self.isProfile = tab == .profile
         self.notice = notice
+        waiting = context.waitingForYou
+        hasWaiting = waiting > 0
+        waitingLabel =
+            switch waiting {
+            case 0: "For you: nothing waiting"
+            case 1: "For you: 1 thing waiting"
+            default: "For you: \(waiting) things waiting"
+            }
     }
 }
 
@@ -42,6 +54,9 @@ extension PageChrome: MustacheParent {
         case "notice": notice
         case "toast": toast
         case "searchQuery": searchQuery
+        case "waiting": waiting
+        case "hasWaiting": hasWaiting
+        case "waitingLabel": waitingLabel
         default: nil
         }
     }

@@ -46,7 +46,7 @@ extension PageChrome {
     /// Everything the layout shows, so that equal keys render equal layouts.
     var cacheKey: String {
         [
-            title, csrfToken, userDisplayName ?? "\u{1}", notice ?? "\u{1}", searchQuery,
+            title, csrfToken, userDisplayName ?? "\u{1}", notice ?? "\u{1}", searchQuery, String(waiting),
             "\(isFeed)\(isShelves)\(isFavourites)\(isProfile)",
         ].joined(separator: "\u{0}")
     }

@@ -108,6 +108,7 @@ enum Paths {
     static func houseList(_ id: Int64) -> String { Route.houseList.link(id) }
     static func houseMember(_ id: Int64) -> String { Route.houseMember.link(id) }
     static func houseBook(_ id: Int64) -> String { Route.houseBook.link(id) }
+    static let forYou = Route.forYou.link()
     static let houseChallenge = Route.houseChallenge.link()
     static func series(_ name: String) -> String { Route.series.link() + "?name=" + queryEscape(name) }
     static func bookShelf(_ id: Int64) -> String { Route.bookShelf.link(id) }

@@ -18,7 +18,7 @@ enum Route: String, CaseIterable, Sendable {
         householdSignUp, householdChecks, householdMemberAdmin, join, passwordReset, profileSharing, houseFeed, house,
         bookLend,
         bookReturned, borrowAsk, borrowAnswer, bookRecommend, recommendationDismiss, photoShare, listShare, housePhoto,
-        housePhotoFile, houseList, houseChallenge, houseMember, houseBook, houseBookAdd
+        housePhotoFile, houseList, houseChallenge, houseMember, houseBook, houseBookAdd, forYou, forYouSeen
     case search, searchVolume, searchAdd, find
     case scan, scanBooks, quotes, librarySearch, shelfScan, shelfScanResult, shelfScanAdd
     case exportGoodreads, imports, importJob, importMapping, importConfirm, importCancel, importEvents,
@@ -107,6 +107,8 @@ enum Route: String, CaseIterable, Sendable {
         case .houseList: "/house/lists/:listID"
         case .houseMember: "/house/members/:memberID"
         case .houseBook: "/house/books/:id"
+        case .forYou: "/for-you"
+        case .forYouSeen: "/for-you/seen"
         case .houseBookAdd: "/house/books/:id/add"
         case .houseChallenge: "/household/challenge"
         case .deviceRevoke: "/profile/devices/:deviceID/revoke"
