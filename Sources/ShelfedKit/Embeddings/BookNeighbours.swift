@@ -54,11 +54,11 @@ struct BookNeighbours: Sendable {
     /// or its list was made with another model.
     static func stored(for bookID: Int64, _ db: Database) throws -> [Neighbour]? {
         let data = try Data.fetchOne(
-            db,
-            sql: """
-                SELECT neighbours FROM book_neighbours WHERE book_id = ?1 AND model = ?2
-                    AND NOT EXISTS (SELECT 1 FROM book_neighbours_pending WHERE book_id = ?1)
-                """, arguments: [bookID, TextEmbedder.modelID])
+            db.cachedStatement(
+                sql: """
+                    SELECT neighbours FROM book_neighbours WHERE book_id = ?1 AND model = ?2
+                        AND NOT EXISTS (SELECT 1 FROM book_neighbours_pending WHERE book_id = ?1)
+                    """), arguments: [bookID, TextEmbedder.modelID])
         return decode(data)
     }
 

@@ -48,10 +48,12 @@ struct SimilarBooks: Sendable {
     /// then read in full and scored with its bonuses.
     func like(bookID: Int64, userID: Int64?, limit: Int) async throws -> [Similar]? {
         try await db.read { db in
-            guard let book = try Book.fetchOne(db, key: bookID),
+            guard
+                let book = try Book.fetchOne(
+                    db.cachedStatement(sql: "SELECT * FROM book WHERE id = ?"), arguments: [bookID]),
                 let vector = MeaningVector.decode(
                     try Data.fetchOne(
-                        db, sql: "SELECT vector FROM book_embedding WHERE book_id = ? AND model = ?",
+                        db.cachedStatement(sql: "SELECT vector FROM book_embedding WHERE book_id = ? AND model = ?"),
                         arguments: [bookID, TextEmbedder.modelID]))
             else { return nil }
             let candidate = """
@@ -79,25 +81,25 @@ struct SimilarBooks: Sendable {
                 // spaces here, letter by letter below), through the index on this very key.
                 let keys = book.authors.map { $0.lowercased().filter { $0 != " " && $0 != "." } }
                 let sameAuthor = try Int64.fetchAll(
-                    db,
-                    sql: """
-                        SELECT DISTINCT book.id FROM book_author
-                        JOIN book ON book.id = book_author.book_id
-                        JOIN book_embedding ON book_embedding.book_id = book.id
-                        WHERE replace(replace(lower(book_author.name), ' ', ''), '.', '')
-                            IN (\(keys.map { _ in "?" }.joined(separator: ","))) AND \(visibleRow)
-                        LIMIT 200
-                        """, arguments: StatementArguments(keys) + visibleArguments)
+                    db.cachedStatement(
+                        sql: """
+                            SELECT DISTINCT book.id FROM book_author
+                            JOIN book ON book.id = book_author.book_id
+                            JOIN book_embedding ON book_embedding.book_id = book.id
+                            WHERE replace(replace(lower(book_author.name), ' ', ''), '.', '')
+                                IN (SELECT value FROM json_each(?)) AND \(visibleRow)
+                            LIMIT 200
+                            """), arguments: [Self.jsonList(keys)] + visibleArguments)
                 shortlist.formUnion(sameAuthor)
             }
             if let series = book.series {
                 shortlist.formUnion(
                     try Int64.fetchAll(
-                        db,
-                        sql: """
-                            SELECT book.id FROM book JOIN book_embedding ON book_embedding.book_id = book.id
-                            WHERE book.series = ? COLLATE NOCASE AND \(visibleRow) LIMIT 200
-                            """, arguments: StatementArguments([series]) + visibleArguments))
+                        db.cachedStatement(
+                            sql: """
+                                SELECT book.id FROM book JOIN book_embedding ON book_embedding.book_id = book.id
+                                WHERE book.series = ? COLLATE NOCASE AND \(visibleRow) LIMIT 200
+                                """), arguments: StatementArguments([series]) + visibleArguments))
             }
             guard !shortlist.isEmpty else { return [] }
             let ids = Array(shortlist)
@@ -105,14 +107,14 @@ struct SimilarBooks: Sendable {
             // Only what the scoring reads: a whole `Book` is decoded for the few kept (decoding every candidate
             // through Codable was a third of a book page).
             let candidates = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT book.id, book.authors, book.categories, book.series, book.series_position, book.isbn13,
-                        user_book.shelf AS my_shelf, book_embedding.vector AS meaning FROM book
-                    JOIN book_embedding ON book_embedding.book_id = book.id AND book_embedding.model = ?
-                    LEFT JOIN user_book ON user_book.book_id = book.id AND user_book.user_id = ?
-                    WHERE book.id IN (\(ids.map { _ in "?" }.joined(separator: ",")))
-                    """, arguments: ([TextEmbedder.modelID, userID] as StatementArguments) + StatementArguments(ids))
+                db.cachedStatement(
+                    sql: """
+                        SELECT book.id, book.authors, book.categories, book.series, book.series_position,
+                            book.isbn13, user_book.shelf AS my_shelf, book_embedding.vector AS meaning FROM book
+                        JOIN book_embedding ON book_embedding.book_id = book.id AND book_embedding.model = ?
+                        LEFT JOIN user_book ON user_book.book_id = book.id AND user_book.user_id = ?
+                        WHERE book.id IN (SELECT value FROM json_each(?))
+                        """), arguments: [TextEmbedder.modelID, userID, Self.jsonList(ids)])
             struct Scored {
                 let id: Int64
                 let isbn13: String?
@@ -150,7 +152,10 @@ struct SimilarBooks: Sendable {
             let kept = found.sorted { $0.score != $1.score ? $0.score > $1.score : $0.id < $1.id }
                 .filter { seen.insert($0.isbn13 ?? "id:\($0.id)").inserted }.prefix(limit)
             let books = Dictionary(
-                uniqueKeysWithValues: try Book.fetchAll(db, keys: kept.map(\.id)).map { ($0.id!, $0) })
+                uniqueKeysWithValues: try Book.fetchAll(
+                    db.cachedStatement(sql: "SELECT * FROM book WHERE id IN (SELECT value FROM json_each(?))"),
+                    arguments: [Self.jsonList(kept.map(\.id))]
+                ).map { ($0.id!, $0) })
             return kept.compactMap { scored in
                 books[scored.id].map {
                     Similar(book: $0, score: scored.score, reasons: scored.reasons, shelf: scored.shelf)
@@ -159,10 +164,12 @@ struct SimilarBooks: Sendable {
         }
     }
 
-    /// A JSON array of strings as the catalog keeps authors and categories; empty for anything else.
-    private static func strings(_ text: String?) -> [String] {
-        guard let text, text != "[]" else { return [] }
-        return (try? JSONDecoder().decode([String].self, from: Data(text.utf8))) ?? []
+    private static func strings(_ text: String?) -> [String] { Book.strings(text) }
+
+    /// A list as one JSON argument (`IN (SELECT value FROM json_each(?))`), so the statement is the same whatever
+    /// its length and is prepared once per connection, not on every page.
+    static func jsonList(_ values: [some Encodable]) -> String {
+        (try? JSONEncoder().encode(values)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
     }
 
     /// Books in the queue past which the stored lists are not used: during an import, the live search is as quick.
@@ -179,12 +186,12 @@ struct SimilarBooks: Sendable {
         var cosines: [Int64: Float] = [:]
         for neighbour in listed { cosines[neighbour.bookID] = neighbour.cosine }
         let waiting = try Row.fetchAll(
-            db,
-            sql: """
-                SELECT book_embedding.book_id, book_embedding.vector FROM book_neighbours_pending
-                CROSS JOIN book_embedding ON book_embedding.book_id = book_neighbours_pending.book_id
-                WHERE book_embedding.model = ? LIMIT ?
-                """, arguments: [TextEmbedder.modelID, pendingLimit + 1])
+            db.cachedStatement(
+                sql: """
+                    SELECT book_embedding.book_id, book_embedding.vector FROM book_neighbours_pending
+                    CROSS JOIN book_embedding ON book_embedding.book_id = book_neighbours_pending.book_id
+                    WHERE book_embedding.model = ? LIMIT ?
+                    """), arguments: [TextEmbedder.modelID, pendingLimit + 1])
         guard waiting.count <= pendingLimit else { return nil }
         for row in waiting {
             if let cosine = MeaningVector.dot(vector, stored: row[1]) { cosines[row[0]] = cosine }
@@ -192,11 +199,11 @@ struct SimilarBooks: Sendable {
         guard !cosines.isEmpty else { return [] }
         let ids = Array(cosines.keys)
         let seen = try Int64.fetchAll(
-            db,
-            sql: """
-                SELECT book.id FROM book JOIN book_embedding ON book_embedding.book_id = book.id
-                WHERE book.id IN (\(ids.map { _ in "?" }.joined(separator: ","))) AND \(visible)
-                """, arguments: StatementArguments(ids) + visibleArguments)
+            db.cachedStatement(
+                sql: """
+                    SELECT book.id FROM book JOIN book_embedding ON book_embedding.book_id = book.id
+                    WHERE book.id IN (SELECT value FROM json_each(?)) AND \(visible)
+                    """), arguments: [jsonList(ids)] + visibleArguments)
         // A full list the person sees little of: the books they may see are further down the catalog.
         if listed.count == BookNeighbours.count, seen.count < limit { return nil }
         return seen.sorted { cosines[$0]! != cosines[$1]! ? cosines[$0]! > cosines[$1]! : $0 < $1 }.prefix(shortlist)

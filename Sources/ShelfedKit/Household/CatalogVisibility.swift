@@ -17,9 +17,10 @@ enum CatalogVisibility {
 
     /// The same rule, checked row by row: for a query over a few given books (a book's neighbours, an author's
     /// books), where building the viewer's whole set first costs more than the rows (a 5,000-book shelf read three
-    /// times a book page). Bound with the same `arguments(viewer)`.
+    /// times a book page). The `+` keeps SQLite from reading the books by owner — all of them — instead of the few
+    /// asked for. Bound with the same `arguments(viewer)`.
     static let rowClause = """
-        (? IS NOT NULL AND (book.owner_user_id IS NULL OR book.owner_user_id = ?) AND EXISTS (
+        (? IS NOT NULL AND (+book.owner_user_id IS NULL OR +book.owner_user_id = ?) AND EXISTS (
             SELECT 1 FROM user_book AS held WHERE held.book_id = book.id
                 AND (held.user_id = ? OR held.user_id IN (SELECT id FROM user WHERE shares_reading = 1))))
         """

@@ -88,10 +88,11 @@ struct BookPage: Sendable {
     let startedError: String?
     let finishedError: String?
     let reviewPath: String
-    /// The star input: no rating, five whole stars, and the quarter steps between them (radio buttons, one group).
+    /// The star input: no rating, five whole stars, and the quarter steps between them (radio buttons, one group),
+    /// as ready HTML: twenty inputs looked up field by field were a tenth of the page's rendering.
     let noRating: Bool
-    let wholeStars: [StarChoice]
-    let quarterStars: [StarChoice]
+    let wholeStarsHTML: HTMLFragment
+    let quarterStarsHTML: HTMLFragment
     let quarterChosen: Bool
     let reviewValue: String
     let notesValue: String
@@ -268,9 +269,11 @@ struct BookPage: Sendable {
                 spoken: spoken, filled: quarter / 4, checked: chosen == value)
         }
         noRating = chosen == nil
-        wholeStars = choices.filter { $0.filled * 4 == Int($0.id.dropFirst(7))! }
-        quarterStars = choices.filter { $0.filled * 4 != Int($0.id.dropFirst(7))! }
-        quarterChosen = quarterStars.contains { $0.checked }
+        let whole = choices.filter { $0.filled * 4 == Int($0.id.dropFirst(7))! }
+        let quarters = choices.filter { $0.filled * 4 != Int($0.id.dropFirst(7))! }
+        wholeStarsHTML = Self.radios(whole, whole: true)
+        quarterStarsHTML = Self.radios(quarters, whole: false)
+        quarterChosen = quarters.contains { $0.checked }
         reviewValue = review?.review ?? entry.userBook.review ?? ""
         notesValue = review?.notes ?? entry.userBook.privateNotes ?? ""
         reviewShared = review?.shared ?? entry.userBook.reviewShared
@@ -288,6 +291,21 @@ struct BookPage: Sendable {
         showsDates = userBook.shelf != .wantToRead || userBook.startedAt != nil || userBook.finishedAt != nil
         reviewOpen = ratingError != nil || reviewError != nil || notesError != nil
         datesOpen = startedError != nil || finishedError != nil
+    }
+
+    /// One radio and its label per choice; a whole star's label is coloured by how many stars it fills.
+    private static func radios(_ choices: [StarChoice], whole: Bool) -> HTMLFragment {
+        var html = HTMLFragment()
+        for choice in choices {
+            let checked: HTMLFragment = choice.checked ? " checked" : ""
+            let fills: HTMLFragment = whole ? " s\(choice.filled)" : ""
+            html += """
+                <input type="radio" class="star-radio f\(choice.filled)" id="\(choice.id)" name="rating" \
+                value="\(choice.value)"\(checked)><label for="\(choice.id)" class="star-choice\(fills)">\
+                <span aria-hidden="true">\(choice.shown)</span><span class="visually-hidden">\(choice.spoken)</span></label>
+                """
+        }
+        return html
     }
 
     /// "4¾ stars", "1 star": quarter steps as a reader says them.

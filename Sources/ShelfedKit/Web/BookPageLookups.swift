@@ -49,8 +49,8 @@ extension BookPage: MustacheParent {
         case "finishedError": self.finishedError
         case "reviewPath": self.reviewPath
         case "noRating": self.noRating
-        case "wholeStars": self.wholeStars
-        case "quarterStars": self.quarterStars
+        case "wholeStarsHTML": self.wholeStarsHTML
+        case "quarterStarsHTML": self.quarterStarsHTML
         case "quarterChosen": self.quarterChosen
         case "reviewValue": self.reviewValue
         case "notesValue": self.notesValue

@@ -1,0 +1,46 @@
+import Foundation
+import GRDB
+import Testing
+
+@testable import ShelfedKit
+
+/// Books and shelf entries are read column by column (`Book+Row.swift`), not through Codable: every property the
+/// Codable path writes must read back the same, so a column added to the struct and forgotten there fails here.
+@Suite struct BookRowTests {
+    @Test func everyPropertyWrittenReadsBackTheSame() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rows-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let db = try AppDatabase(path: folder.appendingPathComponent("shelfed.sqlite").path)
+        let when = Date(timeIntervalSince1970: 1_770_000_000.125)
+        var book = Book(
+            id: nil, googleVolumeId: "vol", isbn10: "0441172717", isbn13: "9780441172719", title: "Dune",
+            subtitle: "A novel", authors: ["Frank Herbert", "Brian \"B\" Herbert"], publisher: "Ace",
+            publishedDate: "1965", description: "Spice.\nSand.", pageCount: 412, categories: ["Fiction", "SF"],
+            language: "en", coverPath: "covers/1.jpg", source: .google, createdAt: when, updatedAt: when,
+            ownerUserId: nil, series: "Dune", seriesPosition: 1.5, communityRating: 4.27, communityRatings: 12,
+            communitySource: "Goodreads")
+        var entry = UserBook(
+            id: nil, userId: 1, bookId: 0, shelf: .didNotFinish, favourite: true, rating: 3.75, review: "Good",
+            currentPage: 120, addedAt: when, startedAt: "2026-01-02", finishedAt: nil, updatedAt: when,
+            privateNotes: "mine", owned: true, format: "paperback", currentPercent: nil, stoppedAt: "2026-02-01",
+            stopReason: "slow", location: "hall", reviewShared: true)
+        try db.writer.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO user (id, username, email, display_name, password_hash, created_at)
+                    VALUES (1, 'ada', 'ada@example.com', 'Ada', 'x', '2026-01-01 00:00:00')
+                    """)
+            try book.insert(db)
+            entry.bookId = book.id!
+            try entry.insert(db)
+        }
+        let read = try db.writer.read { db in
+            try LibraryStore.request(of: 1, filter: .all).including(required: UserBook.book)
+                .asRequest(of: LibraryEntry.self).fetchOne(db)
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        #expect(try encoder.encode(read?.book) == encoder.encode(book))
+        #expect(try encoder.encode(read?.userBook) == encoder.encode(entry))
+    }
+}
