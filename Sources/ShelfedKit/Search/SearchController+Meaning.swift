@@ -10,7 +10,8 @@ extension SearchController {
     func meaningMatches(for text: String, userID: Int64) async throws -> [SearchResultView] {
         guard TextSearchStore.ftsQuery(text) != nil,
             let (_, matches) = try await meaning.catalog(
-                userID: userID, matching: text, hybrid: true, limit: Self.meaningMatchLimit, offset: 0)
+                userID: userID, matching: text, hybrid: true, limit: Self.meaningMatchLimit, offset: 0,
+                floor: MeaningSearch.relevanceFloor)
         else { return [] }
         let books = matches.map(\.book)
         let onShelves = try await textSearch.libraryEntries(of: userID, ids: books.compactMap(\.id))
