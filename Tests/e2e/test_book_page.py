@@ -80,6 +80,12 @@ def test_the_first_screen_of_a_book_on_each_shelf(server, browser):
             assert body["y"] < book["y"] + book["height"]
         check_page(driver, f"110-book-{shelf.replace('_', '-')}")
 
+    # A title of one long word wraps instead of widening the page.
+    long = add(session, server, token, "Hippopotomonstrosesquippedaliophobia" * 3, "reading")
+    driver.get(server + long)
+    assert driver.execute_script("return document.documentElement.scrollWidth <= window.innerWidth")
+    assert within_first_screen(driver, "#page")
+
     # "More" opens the rest of the description.
     driver.get(server + paths["reading"])
     more = driver.find_element(By.CSS_SELECTOR, ".description-more summary")

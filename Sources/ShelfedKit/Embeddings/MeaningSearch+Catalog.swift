@@ -16,7 +16,7 @@ extension MeaningSearch {
     /// Every visible vector is scored from its bytes; only the nearest (enough for the page asked for) are read in
     /// full, so a large catalog costs a scan of small blobs, not of every book row.
     func catalog(
-        userID: Int64?, matching query: String, hybrid: Bool, limit: Int, offset: Int, floor: Float = meaningFloor
+        userID: Int64?, matching query: String, hybrid: Bool, limit: Int, offset: Int
     ) async throws -> (total: Int, matches: [CatalogMatch])? {
         guard let vector = try await queryVector(query, for: userID).vector else { return nil }
         let words = query.lowercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map(String.init)
@@ -32,7 +32,7 @@ extension MeaningSearch {
             while let row = try rows.next() {
                 if let cosine = MeaningVector.dot(vector, stored: row[1]) { cosines.append((row[0], cosine)) }
             }
-            let passing = cosines.filter { $0.cosine >= floor }
+            let passing = cosines.filter { $0.cosine >= Self.meaningFloor }
                 .sorted { $0.cosine != $1.cosine ? $0.cosine > $1.cosine : $0.id < $1.id }
             let shortlist = Array(passing.prefix(max(offset + limit, 0) + 48))
             guard !shortlist.isEmpty else { return (0, []) }

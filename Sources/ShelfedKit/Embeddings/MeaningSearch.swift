@@ -29,12 +29,6 @@ struct MeaningSearch: Sendable {
     static let wordsWeight: Float = 0.2
     /// Below this cosine a book that no keyword matched is not shown: it is about something else.
     static let meaningFloor: Float = 0.1
-    /// What the search page offers as "Close in meaning" when the book services find nothing (issue 36): gibberish, a
-    /// bare ISBN or a stray word came no closer than 0.22 to any book of the topic set (`Tests/Fixtures/embeddings`),
-    /// broad questions' best answers 0.38 to 0.65. Below it the page offers nothing rather than random books. (Search
-    /// my library keeps `meaningFloor`: a paraphrase that shares no word with its book can come closer to it than
-    /// that only just.)
-    static let relevanceFloor: Float = 0.25
 
     /// How a list of results was ranked, for the line above them.
     enum Mode: String, Sendable {
@@ -86,10 +80,7 @@ struct MeaningSearch: Sendable {
 
     /// Meaning and words together: each item's cosine plus its BM25 score scaled to the best one. Items without a
     /// vector yet are still found by their words; without `cosines` (no model) the words alone rank.
-    static func rank(
-        keywordScores: [Int64: Double], cosines: [(id: Int64, cosine: Float)]?, limit: Int,
-        floor: Float = meaningFloor
-    ) -> [Ranked] {
+    static func rank(keywordScores: [Int64: Double], cosines: [(id: Int64, cosine: Float)]?, limit: Int) -> [Ranked] {
         let best = keywordScores.values.max() ?? 0
         func scaled(_ id: Int64) -> Float { best > 0 ? Float((keywordScores[id] ?? 0) / best) : 0 }
         guard let cosines else {
@@ -103,7 +94,7 @@ struct MeaningSearch: Sendable {
         for (id, meaning) in cosines {
             seen.insert(id)
             let keywords = scaled(id)
-            guard meaning >= floor || keywords > 0 else { continue }
+            guard meaning >= meaningFloor || keywords > 0 else { continue }
             ranked.append(
                 Ranked(
                     id: id, score: meaningWeight * meaning + wordsWeight * keywords, meaning: meaning,

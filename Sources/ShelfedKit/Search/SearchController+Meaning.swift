@@ -10,8 +10,7 @@ extension SearchController {
     func meaningMatches(for text: String, userID: Int64) async throws -> [SearchResultView] {
         guard TextSearchStore.ftsQuery(text) != nil,
             let (_, matches) = try await meaning.catalog(
-                userID: userID, matching: text, hybrid: true, limit: Self.meaningMatchLimit, offset: 0,
-                floor: MeaningSearch.relevanceFloor)
+                userID: userID, matching: text, hybrid: true, limit: Self.meaningMatchLimit, offset: 0)
         else { return [] }
         let books = matches.map(\.book)
         let onShelves = try await textSearch.libraryEntries(of: userID, ids: books.compactMap(\.id))
