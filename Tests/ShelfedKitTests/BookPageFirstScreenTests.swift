@@ -118,6 +118,12 @@ import Testing
             #expect(refused.text.contains(#"value="2026-03-01""#))
             // The full page, not a cut-down one: More like this and the rest are there.
             #expect(refused.text.contains(#"class="book-extras""#) && refused.text.contains("Remove from library"))
+            // A book not started has no dates form, until dates typed for it are refused: then it comes back with them.
+            let wanted = try await alice.addBook(["title": "Not yet", "shelf": "want_to_read"])
+            #expect(try await !alice.get("/books/\(wanted)").text.contains(#"id="started_at""#))
+            let typed = try await alice.post("/books/\(wanted)/dates", ["started_at": "+1", "finished_at": ""])
+            #expect(typed.status == .unprocessableContent)
+            #expect(typed.text.contains(#"<details class="book-dates" open>"#) && typed.text.contains(#"value="+1""#))
         }
     }
 

@@ -288,7 +288,9 @@ struct BookPage: Sendable {
         community = book.community?.text
         state = ShelfState(entry, today: today)
         description = DescriptionLead(descriptionParagraphs)
-        showsDates = userBook.shelf != .wantToRead || userBook.startedAt != nil || userBook.finishedAt != nil
+        // …and always when dates were typed and refused: the form comes back with them.
+        showsDates =
+            userBook.shelf != .wantToRead || userBook.startedAt != nil || userBook.finishedAt != nil || dates != nil
         reviewOpen = ratingError != nil || reviewError != nil || notesError != nil
         datesOpen = startedError != nil || finishedError != nil
     }
