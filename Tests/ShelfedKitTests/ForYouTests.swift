@@ -80,4 +80,16 @@ import Testing
             #expect(!page.text.contains("Mark all as seen"))
         }
     }
+
+    @Test func onlyPagesAreCountedForNotTheirImagesOrTheAPI() {
+        for page in ["/", "/shelves", "/books/12", "/photos/3", "/house/photos/4", "/for-you"] {
+            #expect(ForYouCountMiddleware.isPage(page), "\(page)")
+        }
+        for other in [
+            "/static/css/app.css", "/covers/ab/cd.jpg", "/photos/3/thumb", "/house/photos/4/display", "/api/v1/books",
+            "/v1/search/similar",
+        ] {
+            #expect(!ForYouCountMiddleware.isPage(other), "\(other)")
+        }
+    }
 }

@@ -12,11 +12,21 @@ struct ForYouCountMiddleware: RouterMiddleware {
     ) async throws -> Response {
         var context = context
         let path = request.uri.path
-        if request.method == .get, let userID = context.identity?.id, !path.hasPrefix("/static/"),
-            !path.hasPrefix("/api/"), !path.hasPrefix("/v1/")
-        {
+        if request.method == .get, let userID = context.identity?.id, Self.isPage(path) {
             context.waitingForYou = (try? await store.count(for: userID)) ?? 0
         }
         return try await next(request, context)
+    }
+
+    /// Whether `path` may be a page: not an asset, a cover, a photo's file (a shelf page asks for dozens of those) or
+    /// the API.
+    static func isPage(_ path: String) -> Bool {
+        for prefix in ["/static/", "/covers/", "/api/", "/v1/"] where path.hasPrefix(prefix) { return false }
+        if path.contains("/photos/"), let last = path.split(separator: "/").last,
+            Paths.PhotoVariant(rawValue: String(last)) != nil
+        {
+            return false
+        }
+        return true
     }
 }
