@@ -64,8 +64,8 @@ extension ReadNext {
                     """, arguments: [userID, TextEmbedder.modelID] + extra
             ).compactMap { row in
                 guard let vector = MeaningVector.decode(row[2]) else { return nil }
-                let authors = (try? JSONDecoder().decode([String].self, from: Data((row[1] as String? ?? "[]").utf8)))
-                return Ranked(id: row[0], authors: Set((authors ?? []).map(SimilarBooks.nameKey)), vector: vector)
+                let authors = Book.strings(row[1])
+                return Ranked(id: row[0], authors: Set(authors.map(SimilarBooks.nameKey)), vector: vector)
             }
         }
         let loved = try books(

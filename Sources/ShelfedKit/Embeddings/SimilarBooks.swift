@@ -125,9 +125,9 @@ struct SimilarBooks: Sendable {
             var found: [Scored] = []
             for row in candidates {
                 guard let cosine = MeaningVector.dot(vector, stored: row["meaning"]) else { continue }
-                let candidateAuthors = Self.strings(row["authors"])
+                let candidateAuthors = Book.strings(row["authors"])
                 let sameAuthor = !authors.isDisjoint(with: candidateAuthors.map(Self.nameKey))
-                let shared = Self.strings(row["categories"]).filter { categories.contains($0.lowercased()) }
+                let shared = Book.strings(row["categories"]).filter { categories.contains($0.lowercased()) }
                 let series: String? = row["series"]
                 let sameSeries = book.series != nil && series?.caseInsensitiveCompare(book.series!) == .orderedSame
                 var reasons: [String] = []
@@ -163,8 +163,6 @@ struct SimilarBooks: Sendable {
             }
         }
     }
-
-    private static func strings(_ text: String?) -> [String] { Book.strings(text) }
 
     /// A list as one JSON argument (`IN (SELECT value FROM json_each(?))`), so the statement is the same whatever
     /// its length and is prepared once per connection, not on every page.

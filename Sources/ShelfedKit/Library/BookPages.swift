@@ -156,48 +156,6 @@ struct BookPage: Sendable {
         }
     }
 
-    /// The books like this one, or a note saying why there are none yet.
-    struct SimilarSection: Sendable {
-        struct Item: Sendable {
-            let title: String
-            let authors: String?
-            let coverURL: String
-            let hasCover: Bool
-            /// The book's page when it is in the person's library.
-            let path: String?
-            let reasons: String
-            let shelfTitle: String?
-            /// How to add it when it is not in the library: its Google volume id, or else its ISBN.
-            let addVolumeID: String?
-            let addISBN: String?
-            let addPath: String
-            let returnTo: String
-            let csrf: String
-        }
-
-        let books: [Item]
-        let note: String?
-
-        init(_ similar: [SimilarBooks.Similar], bookID: Int64, embedded: Bool, csrf: String) {
-            let returnTo = Paths.book(bookID)
-            books = similar.map { found in
-                let book = found.book
-                let link = CatalogLink(book, inLibrary: found.shelf != nil)
-                return Item(
-                    title: book.title, authors: book.authors.isEmpty ? nil : book.authors.joined(separator: ", "),
-                    coverURL: BookCover.url(for: book.coverPath), hasCover: book.coverPath != nil, path: link.path,
-                    reasons: found.reasons.joined(separator: " · "), shelfTitle: found.shelf?.title,
-                    addVolumeID: link.addVolumeID, addISBN: link.addISBN, addPath: Paths.searchAdd, returnTo: returnTo,
-                    csrf: csrf)
-            }
-            note =
-                !embedded
-                ? "Shelfed is still reading this book for meaning; similar books appear here in a moment."
-                : similar.isEmpty
-                    ? "Nothing in your library or among the books Shelfed knows is much like this one yet." : nil
-        }
-    }
-
     /// One earlier read as the page says it: "Started ‹date›, finished ‹date›", each date kept on one line.
     struct EarlierRead: Sendable {
         let lead: String
@@ -214,17 +172,6 @@ struct BookPage: Sendable {
             case (nil, nil): (lead, first, then, second) = ("Read, date unknown", nil, nil, nil)
             }
         }
-    }
-
-    /// One radio of the star input: `shown` on the button, `spoken` to a screen reader, and the whole stars it
-    /// fills (`filled`, for the CSS that colours them).
-    struct StarChoice: Sendable {
-        let id: String
-        let value: String
-        let shown: String
-        let spoken: String
-        let filled: Int
-        let checked: Bool
     }
 
     init(
@@ -293,21 +240,6 @@ struct BookPage: Sendable {
             userBook.shelf != .wantToRead || userBook.startedAt != nil || userBook.finishedAt != nil || dates != nil
         reviewOpen = ratingError != nil || reviewError != nil || notesError != nil
         datesOpen = startedError != nil || finishedError != nil
-    }
-
-    /// One radio and its label per choice; a whole star's label is coloured by how many stars it fills.
-    private static func radios(_ choices: [StarChoice], whole: Bool) -> HTMLFragment {
-        var html = HTMLFragment()
-        for choice in choices {
-            let checked: HTMLFragment = choice.checked ? " checked" : ""
-            let fills: HTMLFragment = whole ? " s\(choice.filled)" : ""
-            html += """
-                <input type="radio" class="star-radio f\(choice.filled)" id="\(choice.id)" name="rating" \
-                value="\(choice.value)"\(checked)><label for="\(choice.id)" class="star-choice\(fills)">\
-                <span aria-hidden="true">\(choice.shown)</span><span class="visually-hidden">\(choice.spoken)</span></label>
-                """
-        }
-        return html
     }
 
     /// "4¾ stars", "1 star": quarter steps as a reader says them.

@@ -58,17 +58,12 @@ extension LibraryStore {
 extension BookPage {
     /// The Did-not-finish part of a book's page: when the person stopped, where, and why (editable).
     struct StopSection: Sendable {
-        let summary: String
         let formPath: String
         let reasonValue: String
         let reasonError: String?
 
         init(_ entry: LibraryEntry, typedReason: String? = nil, error: String? = nil) {
             let userBook = entry.userBook
-            let stoppedOn = userBook.stoppedAt.map { " on \($0)" } ?? ""
-            let position = ProgressValues.position(
-                percent: userBook.currentPercent, page: userBook.currentPage, pageCount: entry.book.pageCount)
-            summary = "You stopped reading it\(stoppedOn)" + (position.map { " at \($0)" } ?? "") + "."
             formPath = Paths.bookStop(entry.book.id!)
             reasonValue = typedReason ?? userBook.stopReason ?? ""
             reasonError = error

@@ -250,7 +250,6 @@ extension BookPage.RecommendSection.Member: MustacheParent {
 extension BookPage.StopSection: MustacheParent {
     func child(named key: String) -> Any? {
         switch key {
-        case "summary": self.summary
         case "formPath": self.formPath
         case "reasonValue": self.reasonValue
         case "reasonError": self.reasonError
@@ -290,65 +289,6 @@ extension BookPage.CopySection: MustacheParent {
         case "formatError": self.formatError
         case "locationValue": self.locationValue
         case "locationError": self.locationError
-        default: nil
-        }
-    }
-}
-
-extension BookPage.QuickRating: MustacheParent {
-    func child(named key: String) -> Any? {
-        switch key {
-        case "path": self.path
-        case "stars": self.stars
-        case "summary": self.summary
-        default: nil
-        }
-    }
-}
-
-extension BookPage.QuickRating.Star: MustacheParent {
-    func child(named key: String) -> Any? {
-        switch key {
-        case "value": self.value
-        case "on": self.on
-        case "pressed": self.pressed
-        case "label": self.label
-        default: nil
-        }
-    }
-}
-
-extension BookPage.ShelfState: MustacheParent {
-    func child(named key: String) -> Any? {
-        switch key {
-        case "shelfTitle": self.shelfTitle
-        case "line": self.line
-        case "bar": self.bar
-        case "next": self.next
-        case "readAgainPath": self.readAgainPath
-        case "showsProgress": self.showsProgress
-        default: nil
-        }
-    }
-}
-
-extension BookPage.ShelfState.Next: MustacheParent {
-    func child(named key: String) -> Any? {
-        switch key {
-        case "value": self.value
-        case "label": self.label
-        case "primary": self.primary
-        default: nil
-        }
-    }
-}
-
-extension BookPage.DescriptionLead: MustacheParent {
-    func child(named key: String) -> Any? {
-        switch key {
-        case "lead": self.lead
-        case "rest": self.rest
-        case "hasRest": self.hasRest
         default: nil
         }
     }
