@@ -1,6 +1,6 @@
 import Mustache
 
-// The profile answers Mustache field by field (see PageLookups.swift for why): a Mirror per lookup was a sixth of the
+// The profile answers Mustache field by field (see Home/HomePageLookups.swift for why): a Mirror per lookup was a sixth of the
 // profile's CPU with a long reading journal (measured with perf under benchmarks/journal.py).
 
 extension ProfilePage: MustacheParent {

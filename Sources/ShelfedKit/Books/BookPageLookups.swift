@@ -1,6 +1,6 @@
 import Mustache
 
-// The book page and its sections answer Mustache field by field (see PageLookups.swift for why).
+// The book page and its sections answer Mustache field by field (see Home/HomePageLookups.swift for why).
 
 extension BookPage.HouseSection: MustacheParent {
     func child(named key: String) -> Any? {

@@ -1,8 +1,8 @@
 import Mustache
 
-// The home page and the book page answer Mustache field by field instead of through a Mirror per lookup: a name a
-// section does not hold climbs to the page, and a Mirror of a page this size cost a quarter of the home page's CPU
-// (measured with perf under benchmarks/house_feed.py). `MustacheParentCheck` keeps these complete in every test.
+// The home page answers Mustache field by field instead of through a Mirror per lookup: a name a section does not
+// hold climbs to the page, and a Mirror of a page this size cost a quarter of the home page's CPU (measured with perf
+// under benchmarks/house_feed.py). `MustacheParentCheck` keeps these complete in every test.
 
 extension HomePage: MustacheParent {
     func child(named key: String) -> Any? {
@@ -82,64 +82,6 @@ extension HomePage.ReadNextSection.Item: MustacheParent {
         case "hasCover": self.hasCover
         case "because": self.because
         case "recommendedBy": self.recommendedBy
-        default: nil
-        }
-    }
-}
-
-extension HouseFeedSection: MustacheParent {
-    func child(named key: String) -> Any? {
-        switch key {
-        case "items": self.items
-        case "itemsHTML": self.itemsHTML
-        case "isEmpty": self.isEmpty
-        case "morePath": self.morePath
-        case "settingsPath": self.settingsPath
-        case "viewerShares": self.viewerShares
-        default: nil
-        }
-    }
-}
-
-extension HouseFeedSection.Item: MustacheParent {
-    func child(named key: String) -> Any? {
-        switch key {
-        case "day": self.day
-        case "shownDay": self.shownDay
-        case "member": self.member
-        case "memberPath": self.memberPath
-        case "before": self.before
-        case "title": self.title
-        case "after": self.after
-        case "path": self.path
-        default: nil
-        }
-    }
-}
-
-extension HouseChallengeSection: MustacheParent {
-    func child(named key: String) -> Any? {
-        switch key {
-        case "year": self.year
-        case "summary": self.summary
-        case "goal": self.goal
-        case "total": self.total
-        case "percent": self.percent
-        case "members": self.members
-        case "viewerTakesPart": self.viewerTakesPart
-        case "settingsPath": self.settingsPath
-        case "editPath": self.editPath
-        default: nil
-        }
-    }
-}
-
-extension HouseChallengeSection.Member: MustacheParent {
-    func child(named key: String) -> Any? {
-        switch key {
-        case "name": self.name
-        case "amount": self.amount
-        case "isYou": self.isYou
         default: nil
         }
     }

@@ -1,0 +1,62 @@
+import Mustache
+
+// The house feed and challenge sections the home page embeds answer Mustache field by field, as the home page does
+// (Home/HomePageLookups.swift says why).
+
+extension HouseFeedSection: MustacheParent {
+    func child(named key: String) -> Any? {
+        switch key {
+        case "items": self.items
+        case "itemsHTML": self.itemsHTML
+        case "isEmpty": self.isEmpty
+        case "morePath": self.morePath
+        case "settingsPath": self.settingsPath
+        case "viewerShares": self.viewerShares
+        default: nil
+        }
+    }
+}
+
+extension HouseFeedSection.Item: MustacheParent {
+    func child(named key: String) -> Any? {
+        switch key {
+        case "day": self.day
+        case "shownDay": self.shownDay
+        case "member": self.member
+        case "memberPath": self.memberPath
+        case "before": self.before
+        case "title": self.title
+        case "after": self.after
+        case "path": self.path
+        default: nil
+        }
+    }
+}
+
+extension HouseChallengeSection: MustacheParent {
+    func child(named key: String) -> Any? {
+        switch key {
+        case "year": self.year
+        case "summary": self.summary
+        case "goal": self.goal
+        case "total": self.total
+        case "percent": self.percent
+        case "members": self.members
+        case "viewerTakesPart": self.viewerTakesPart
+        case "settingsPath": self.settingsPath
+        case "editPath": self.editPath
+        default: nil
+        }
+    }
+}
+
+extension HouseChallengeSection.Member: MustacheParent {
+    func child(named key: String) -> Any? {
+        switch key {
+        case "name": self.name
+        case "amount": self.amount
+        case "isYou": self.isYou
+        default: nil
+        }
+    }
+}
