@@ -70,7 +70,6 @@ extension LibraryEntry {
         guard let book = row.scopes["book"] else {
             throw DatabaseError(message: "A library entry was read without its book.")
         }
-        self.book = try Book(row: book)
-        userBook = try UserBook(row: row)
+        try self.init(book: Book(row: book), userBook: UserBook(row: row))
     }
 }

@@ -96,12 +96,33 @@ public struct UserBook: Codable, Sendable, Identifiable, FetchableRecord, Mutabl
 }
 
 /// A book as one user sees it: the catalog row and their own row.
+/// Both rows come from the database, so the ids are known: `bookID` and `userBookID` without force-unwrapping.
 public struct LibraryEntry: Sendable, FetchableRecord, Decodable {
     public let book: Book
     public let userBook: UserBook
+    /// The shelf entry's own id.
+    public let userBookID: Int64
+    /// The book's id (`userBook.bookId`, the same row as `book`).
+    public var bookID: Int64 { userBook.bookId }
 
     enum CodingKeys: String, CodingKey {
         case book
         case userBook = "user_book"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try self.init(
+            book: container.decode(Book.self, forKey: .book),
+            userBook: container.decode(UserBook.self, forKey: .userBook))
+    }
+
+    init(book: Book, userBook: UserBook) throws {
+        guard let userBookID = userBook.id, book.id == userBook.bookId else {
+            throw DatabaseError(message: "A library entry was read without its ids, or with another book.")
+        }
+        self.book = book
+        self.userBook = userBook
+        self.userBookID = userBookID
     }
 }

@@ -17,7 +17,7 @@ extension BookController {
         } else {
             change.rating = .set(nil)
         }
-        let bookID = entry.book.id!
+        let bookID = entry.bookID
         if let problems = try await library.apply(
             change, bookID: bookID, for: entry.userBook.userId, now: clock.now(), today: clock.today()),
             !problems.isEmpty

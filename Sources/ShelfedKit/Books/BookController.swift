@@ -63,14 +63,14 @@ struct BookController: Sendable {
         let entry = try await requireEntry(context)
         var page = try await bookPage(entry, context: context)
         if let similar {
-            let found = try await similar.like(bookID: entry.book.id!, userID: context.userID, limit: 8)
+            let found = try await similar.like(bookID: entry.bookID, userID: context.userID, limit: 8)
             page.similar = .init(
-                found ?? [], bookID: entry.book.id!, embedded: found != nil, csrf: context.csrfToken)
+                found ?? [], bookID: entry.bookID, embedded: found != nil, csrf: context.csrfToken)
         }
         let query = FormFields(urlEncoded: request.uri.query ?? "")
         page.open(afterSaving: query["saved"])
         page.chrome.toast = try await ActionNotice.toast(
-            query: query, path: Paths.book(entry.book.id!),
+            query: query, path: Paths.book(entry.bookID),
             userID: context.userID, library: library, csrfToken: context.csrfToken, today: clock.today())
         return try renderer.render(page, template: "library/book")
     }
@@ -83,7 +83,7 @@ struct BookController: Sendable {
         guard let shelf = form.shelf else {
             throw HTTPError(.badRequest, message: "Choose Want to read, Reading, Read or Did not finish.")
         }
-        let (bookID, before) = (entry.book.id!, entry.userBook)
+        let (bookID, before) = (entry.bookID, entry.userBook)
         // Read, never started: finished today, or years ago? The notice asks instead of guessing today. A book on
         // Reading is finished today, start date or not (issue 35: Goodreads exports none for Currently reading).
         let asks =
@@ -132,7 +132,7 @@ struct BookController: Sendable {
         let entry = try await requireEntry(context)
         let form = try await request.decodeForm(FavouriteForm.self)
         let wanted = form.favourite ?? !entry.userBook.favourite
-        let bookID = entry.book.id!
+        let bookID = entry.bookID
         try await library.setFavourite(bookID: bookID, wanted, for: entry.userBook.userId, now: clock.now())
         var notice = [("done", wanted ? "favourited" : "unfavourited"), ("book", String(bookID))]
         if form.undo { notice.append(("from", "undo")) }
@@ -161,11 +161,11 @@ struct BookController: Sendable {
             return try renderer.render(page, template: "library/book", status: .unprocessableContent).response
         }
         try await library.setDates(
-            bookID: entry.book.id!, started: started, finished: finished, for: entry.userBook.userId, now: clock.now())
+            bookID: entry.bookID, started: started, finished: finished, for: entry.userBook.userId, now: clock.now())
         return .seeOther(
             ActionNotice.link(
-                form.returnTo ?? Paths.book(entry.book.id!), adding: [("saved", "dates")],
-                anchor: form.returnTo == nil ? "dates-heading" : "book-\(entry.book.id!)"))
+                form.returnTo ?? Paths.book(entry.bookID), adding: [("saved", "dates")],
+                anchor: form.returnTo == nil ? "dates-heading" : "book-\(entry.bookID)"))
     }
 
     /// POST /books/:id/review (`rating` 0.25–5 or empty, `review`, `private_notes`): what the reader thought.
@@ -192,7 +192,7 @@ struct BookController: Sendable {
         change.reviewShared = typed.shared
         if errors.isEmpty,
             let problems = try await library.apply(
-                change, bookID: entry.book.id!, for: entry.userBook.userId, now: clock.now(), today: clock.today())
+                change, bookID: entry.bookID, for: entry.userBook.userId, now: clock.now(), today: clock.today())
         {
             errors = problems
         }
@@ -201,16 +201,16 @@ struct BookController: Sendable {
             return try renderer.render(page, template: "library/book", status: .unprocessableContent).response
         }
         return .seeOther(
-            ActionNotice.link(Paths.book(entry.book.id!), adding: [("saved", "review")], anchor: "review-heading"))
+            ActionNotice.link(Paths.book(entry.bookID), adding: [("saved", "review")], anchor: "review-heading"))
     }
 
     /// GET /books/:id/remove: asks before removing.
     @Sendable func confirmRemove(_ request: Request, context: SignedInContext) async throws -> HTML {
         let entry = try await requireEntry(context)
-        let photoCount = try await photos.count(ofBook: entry.book.id!, userID: entry.userBook.userId)
+        let photoCount = try await photos.count(ofBook: entry.bookID, userID: entry.userBook.userId)
         let page = RemoveBookPage(
             chrome: PageChrome(title: "Remove \(entry.book.title)?", context: context, tab: .shelves),
-            card: BookCard(LibraryItem(entry)), removePath: Paths.bookRemove(entry.book.id!),
+            card: BookCard(LibraryItem(entry)), removePath: Paths.bookRemove(entry.bookID),
             photoWarning: photoCount == 0
                 ? nil
                 : "Your \(photoCount == 1 ? "photo" : "\(photoCount) photos") of it will be deleted too.")
@@ -220,7 +220,7 @@ struct BookController: Sendable {
     /// POST /books/:id/remove
     @Sendable func remove(_ request: Request, context: SignedInContext) async throws -> Response {
         let entry = try await requireEntry(context)
-        if let removed = try await library.remove(bookID: entry.book.id!, for: entry.userBook.userId) {
+        if let removed = try await library.remove(bookID: entry.bookID, for: entry.userBook.userId) {
             media.remove(removed.flatMap(\.files))
         }
         return .seeOther(Paths.shelves)
@@ -241,22 +241,22 @@ struct BookController: Sendable {
         page.series = try await series.place(of: entry.book, for: entry.userBook.userId).map(BookPage.SeriesLine.init)
         page.house = BookPage.HouseSection(
             try await HouseholdSharing(db: library.db).inTheHouse(
-                bookID: entry.book.id!, isbn13: entry.book.isbn13, for: entry.userBook.userId),
-            bookID: entry.book.id!, timeZone: clock.timeZone)
+                bookID: entry.bookID, isbn13: entry.book.isbn13, for: entry.userBook.userId),
+            bookID: entry.bookID, timeZone: clock.timeZone)
         // Who may borrow the copy: the members who share. Anyone in the house may be recommended it (issue 35).
         let loans = LoanStore(db: library.db)
         let members = try await loans.borrowers(for: entry.userBook.userId)
         page.recommend = BookPage.RecommendSection(
-            bookID: entry.book.id!,
+            bookID: entry.bookID,
             members: try await RecommendationStore(db: library.db).recipients(for: entry.userBook.userId))
         // Lending is for a copy the person owns (or one out on loan already).
-        let openLoan = try await loans.openLoan(bookID: entry.book.id!, userID: entry.userBook.userId)
+        let openLoan = try await loans.openLoan(bookID: entry.bookID, userID: entry.userBook.userId)
         if entry.userBook.owned == true || openLoan != nil {
             page.loan = BookPage.LoanSection(entry, loan: openLoan, borrowers: members, today: clock.today())
         }
         page.lists = BookPage.ListsSection(
-            bookID: entry.book.id!,
-            membership: try await lists.membership(ofBook: entry.book.id!, for: entry.userBook.userId))
+            bookID: entry.bookID,
+            membership: try await lists.membership(ofBook: entry.bookID, for: entry.userBook.userId))
         return page
     }
 
@@ -264,13 +264,13 @@ struct BookController: Sendable {
         _ entry: LibraryEntry, typed: JournalSection.Typed? = nil, errors: FieldErrors = .init()
     ) async throws -> JournalSection {
         JournalSection(
-            entry: entry, journal: try await journal.entries(of: entry.userBook.id!), today: clock.today(),
+            entry: entry, journal: try await journal.entries(of: entry.userBookID), today: clock.today(),
             typed: typed, errors: errors)
     }
 
     /// The latest few thumbnails and the total count, for the book page.
     private func photoStrip(_ entry: LibraryEntry) async throws -> BookPage.PhotoStrip {
-        let bookID = entry.book.id!
+        let bookID = entry.bookID
         let userID = entry.userBook.userId
         async let latest = photos.photos(ofBook: bookID, userID: userID, order: .date, limit: 6)
         async let count = photos.count(ofBook: bookID, userID: userID)

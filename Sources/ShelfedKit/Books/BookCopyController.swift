@@ -38,7 +38,7 @@ struct BookCopyController: Sendable {
                 entry, typed: (owned, format, location), error: formatError, locationError: locationError)
             return try books.renderer.render(page, template: "library/book", status: .unprocessableContent).response
         }
-        let bookID = entry.book.id!
+        let bookID = entry.bookID
         _ = try await library.update(bookID: bookID, for: context.userID, now: books.clock.now()) { entry, _ in
             entry.owned = owned
             entry.format = format
@@ -63,7 +63,7 @@ extension BookPage {
             _ entry: LibraryEntry, typed: (owned: Bool, format: String?, location: String?)? = nil,
             error: String? = nil, locationError: String? = nil
         ) {
-            formPath = Paths.bookCopy(entry.book.id!)
+            formPath = Paths.bookCopy(entry.bookID)
             owned = typed?.owned ?? entry.userBook.owned ?? false
             formatValue = typed.map { $0.format ?? "" } ?? entry.userBook.format ?? ""
             formats = BookCopyController.formats

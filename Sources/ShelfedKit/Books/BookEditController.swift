@@ -43,7 +43,7 @@ struct BookEditController: Sendable {
                 title: book.title, subtitle: book.subtitle, authors: book.authors, isbn: book.isbn,
                 pageCount: book.pageCount, publisher: book.publisher, publishedDate: book.publishedDate,
                 description: book.description, series: book.series)
-            switch try await library.edit(bookID: entry.book.id!, for: context.userID, change, now: clock.now()) {
+            switch try await library.edit(bookID: entry.bookID, for: context.userID, change, now: clock.now()) {
             case .edited(let bookID):
                 return .seeOther(ActionNotice.link(Paths.book(bookID), adding: [("saved", "book")]))
             case .duplicate(let other):
@@ -82,7 +82,7 @@ struct BookEditController: Sendable {
             try? FileManager.default.removeItem(at: thumbnail)
         }
         _ = try await uploader.processor.derive(from: file.url, display: display, thumbnail: thumbnail)
-        let name = try covers.store(file: display, for: entry.book.id!)
+        let name = try covers.store(file: display, for: entry.bookID)
         return try await useCover(name, entry: entry, context: context)
     }
 
@@ -96,8 +96,8 @@ struct BookEditController: Sendable {
         let choices = try await resultWithin(.seconds(3)) { [search] in await search.coverCandidates(isbn: isbn) }
         let page = CoverChoicesPage(
             chrome: PageChrome(title: "Choose a cover", context: context, tab: .shelves), title: entry.book.title,
-            bookPath: Paths.book(entry.book.id!), editPath: Paths.bookEdit(entry.book.id!),
-            action: Paths.bookCoverChoices(entry.book.id!),
+            bookPath: Paths.book(entry.bookID), editPath: Paths.bookEdit(entry.bookID),
+            action: Paths.bookCoverChoices(entry.bookID),
             choices: choices.enumerated().map { .init(index: $0.offset, url: $0.element) })
         return try renderer.render(page, template: "library/covers")
     }
@@ -112,7 +112,7 @@ struct BookEditController: Sendable {
             let index = form["choice"].flatMap({ BoundedNumber.parse($0, in: 0...5) })
         else { throw HTTPError(.badRequest, message: "Choose one of the covers shown.") }
         let choices = await search.coverCandidates(isbn: isbn)
-        guard index < choices.count, let name = await covers.download(choices[index], for: entry.book.id!) else {
+        guard index < choices.count, let name = await covers.download(choices[index], for: entry.bookID) else {
             throw HTTPError(
                 .badGateway, message: "That cover could not be fetched just now. Try another, or upload a picture.")
         }
@@ -122,7 +122,7 @@ struct BookEditController: Sendable {
     private func useCover(_ name: String, entry: LibraryEntry, context: SignedInContext) async throws -> Response {
         guard
             let (bookID, unused) = try await library.setOwnCover(
-                bookID: entry.book.id!, for: context.userID, file: name, now: clock.now())
+                bookID: entry.bookID, for: context.userID, file: name, now: clock.now())
         else {
             covers.remove(name)
             throw AppError.notFound("This book is not in your library. It may have been removed.")

@@ -79,7 +79,7 @@ extension BookPage {
             case .read:
                 line = day(userBook.finishedAt).map { "finished \($0)" } ?? "date unknown"
                 next = []
-                readAgainPath = Paths.bookReadAgain(entry.book.id!)
+                readAgainPath = Paths.bookReadAgain(entry.bookID)
                 showsProgress = false
             case .didNotFinish:
                 let position = ProgressValues.position(

@@ -48,7 +48,7 @@ struct DidNotFinishAPIController: Sendable {
         if let problem = DidNotFinishController.problem(with: reason) {
             throw HTTPError(.unprocessableContent, message: problem)
         }
-        let bookID = entry.book.id!
+        let bookID = entry.bookID
         _ = try await library.stop(
             bookID: bookID, for: context.userID, reason: reason.isEmpty ? nil : reason, now: clock.now(),
             today: clock.today())

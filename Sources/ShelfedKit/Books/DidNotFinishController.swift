@@ -25,7 +25,7 @@ struct DidNotFinishController: Sendable {
             page.stop = BookPage.StopSection(entry, typedReason: reason, error: error)
             return try books.renderer.render(page, template: "library/book", status: .unprocessableContent).response
         }
-        let bookID = entry.book.id!
+        let bookID = entry.bookID
         _ = try await library.stop(
             bookID: bookID, for: context.userID, reason: reason.isEmpty ? nil : reason, now: books.clock.now(),
             today: books.clock.today())
@@ -64,7 +64,7 @@ extension BookPage {
 
         init(_ entry: LibraryEntry, typedReason: String? = nil, error: String? = nil) {
             let userBook = entry.userBook
-            formPath = Paths.bookStop(entry.book.id!)
+            formPath = Paths.bookStop(entry.bookID)
             reasonValue = typedReason ?? userBook.stopReason ?? ""
             reasonError = error
         }

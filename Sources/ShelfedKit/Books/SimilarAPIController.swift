@@ -68,7 +68,7 @@ struct SimilarAPIController: Sendable {
         guard let similar else {
             return JSONBody.response(Answer(books: [], bookCount: 0, status: "unavailable"))
         }
-        guard let found = try await similar.like(bookID: entry.book.id!, userID: context.userID, limit: limit) else {
+        guard let found = try await similar.like(bookID: entry.bookID, userID: context.userID, limit: limit) else {
             return JSONBody.response(Answer(books: [], bookCount: 0, status: "waiting"))
         }
         let books = found.map { match in

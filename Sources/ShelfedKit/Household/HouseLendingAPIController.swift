@@ -187,7 +187,7 @@ struct HouseLendingAPIController: Sendable {
         let loanID: Int64
         do {
             loanID = try await loans.lend(
-                bookID: entry.book.id!, userID: context.userID, toMember: loan.memberID, name: loan.name,
+                bookID: entry.bookID, userID: context.userID, toMember: loan.memberID, name: loan.name,
                 lentOn: loan.lentOn, dueOn: loan.dueOn)
         } catch LoanStore.Refusal.alreadyOnLoan {
             throw HTTPError(.conflict, message: "This copy is on loan already. Mark it returned first.")

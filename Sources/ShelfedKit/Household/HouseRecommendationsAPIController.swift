@@ -131,12 +131,12 @@ struct HouseRecommendationsAPIController: Sendable {
         let entry = try await library.requireEntry(bookID: bookID, of: context.userID)
         do {
             try await recommendations.recommend(
-                bookID: entry.book.id!, from: context.userID, to: memberID, note: note?.isEmpty == true ? nil : note,
+                bookID: entry.bookID, from: context.userID, to: memberID, note: note?.isEmpty == true ? nil : note,
                 now: clock.now())
         } catch RecommendationStore.Refusal.notAMember {
             throw HTTPError(.notFound, message: "There is no such member of the household.")
         }
-        return JSONBody.response(Recommended(bookID: entry.book.id!, memberID: memberID), status: .created)
+        return JSONBody.response(Recommended(bookID: entry.bookID, memberID: memberID), status: .created)
     }
 
     /// DELETE /api/v1/household/recommendations/:recommendationID: dismisses it; 204.

@@ -33,10 +33,10 @@ struct LendingController: Sendable {
         case .success(let loan):
             do {
                 try await loans.lend(
-                    bookID: entry.book.id!, userID: context.userID, toMember: loan.memberID, name: loan.name,
+                    bookID: entry.bookID, userID: context.userID, toMember: loan.memberID, name: loan.name,
                     lentOn: loan.lentOn, dueOn: loan.dueOn)
                 return .seeOther(
-                    ActionNotice.link(Paths.book(entry.book.id!), adding: [("saved", "lent")], anchor: "copy-heading"))
+                    ActionNotice.link(Paths.book(entry.bookID), adding: [("saved", "lent")], anchor: "copy-heading"))
             } catch LoanStore.Refusal.alreadyOnLoan {
                 errors["name"] = "This copy is on loan already. Mark it returned first."
             } catch LoanStore.Refusal.notYours {
@@ -55,11 +55,11 @@ struct LendingController: Sendable {
     @Sendable func returned(_ request: Request, context: SignedInContext) async throws -> Response {
         let entry = try await library.requireEntry(
             bookID: BoundedNumber.id(context.parameters.get("id")), of: context.userID)
-        guard try await loans.returned(bookID: entry.book.id!, userID: context.userID, on: clock.today()) else {
-            return .seeOther(Paths.book(entry.book.id!) + "#copy-heading")
+        guard try await loans.returned(bookID: entry.bookID, userID: context.userID, on: clock.today()) else {
+            return .seeOther(Paths.book(entry.bookID) + "#copy-heading")
         }
         return .seeOther(
-            ActionNotice.link(Paths.book(entry.book.id!), adding: [("saved", "returned")], anchor: "copy-heading"))
+            ActionNotice.link(Paths.book(entry.bookID), adding: [("saved", "returned")], anchor: "copy-heading"))
     }
 
     /// GET /house[?owner=&genre=&available=1&page=]

@@ -33,7 +33,7 @@ extension BookPage {
             _ entry: LibraryEntry, loan: LoanStore.Loan?, borrowers: [(id: Int64, name: String)], today: String,
             typed: Typed? = nil, errors: FieldErrors = .init()
         ) {
-            let bookID = entry.book.id!
+            let bookID = entry.bookID
             lendPath = Paths.bookLend(bookID)
             returnedPath = Paths.bookReturned(bookID)
             if let loan {

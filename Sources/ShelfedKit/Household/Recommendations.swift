@@ -120,12 +120,12 @@ struct RecommendationController: Sendable {
         }
         do {
             try await recommendations.recommend(
-                bookID: entry.book.id!, from: context.userID, to: member, note: note, now: clock.now())
+                bookID: entry.bookID, from: context.userID, to: member, note: note, now: clock.now())
         } catch RecommendationStore.Refusal.notAMember {
             throw AppError.notFound("There is no such member of the household.")
         }
         return .seeOther(
-            ActionNotice.link(Paths.book(entry.book.id!), adding: [("saved", "recommended")], anchor: "house-heading"))
+            ActionNotice.link(Paths.book(entry.bookID), adding: [("saved", "recommended")], anchor: "house-heading"))
     }
 
     /// POST /recommendations/:recommendationID/dismiss (optional `return_to`: the For you page)

@@ -36,8 +36,8 @@ struct JournalController: Sendable {
         case .failure(let errors):
             return try await refused(entry, context: context, typed: typed, errors: errors)
         case .success(let values):
-            _ = try await journal.add(values, bookID: entry.book.id!, userID: context.userID, now: clock.now())
-            let bookID = entry.book.id!
+            _ = try await journal.add(values, bookID: entry.bookID, userID: context.userID, now: clock.now())
+            let bookID = entry.bookID
             // At the last page (or 100 %) the notice offers to mark the book read instead of only saying "saved".
             let atTheEnd = values.percent == 100 || (values.page != nil && values.page == entry.book.pageCount)
             return .seeOther(
@@ -52,7 +52,7 @@ struct JournalController: Sendable {
     @Sendable func readAgain(_ request: Request, context: SignedInContext) async throws -> Response {
         let entry = try await library.requireEntry(
             bookID: BoundedNumber.id(context.parameters.get("id")), of: context.userID)
-        let bookID = entry.book.id!
+        let bookID = entry.bookID
         guard
             try await library.readAgain(bookID: bookID, for: context.userID, now: clock.now(), today: clock.today())
         else {
@@ -83,7 +83,7 @@ struct JournalController: Sendable {
         case .success(let values):
             _ = try await journal.update(entry.id, with: values, userID: context.userID, now: clock.now())
             return .seeOther(
-                ActionNotice.link(Paths.book(book.book.id!), adding: [("saved", "journal")], anchor: "journal-heading"))
+                ActionNotice.link(Paths.book(book.bookID), adding: [("saved", "journal")], anchor: "journal-heading"))
         }
     }
 
@@ -104,7 +104,7 @@ struct JournalController: Sendable {
         _ = try await journal.delete(entry.id, userID: context.userID, now: clock.now())
         return .seeOther(
             ActionNotice.link(
-                Paths.book(book.book.id!), adding: [("saved", "journal-deleted")], anchor: "progress-heading"))
+                Paths.book(book.bookID), adding: [("saved", "journal-deleted")], anchor: "progress-heading"))
     }
 
     /// `keepingDay`: an edited entry's day, kept when the date field is cleared.

@@ -58,8 +58,8 @@ struct JournalSection: Sendable {
         errors: FieldErrors = .init()
     ) {
         let userBook = entry.userBook
-        formPath = Paths.bookProgress(entry.book.id!)
-        readAgainPath = userBook.shelf == .read ? Paths.bookReadAgain(entry.book.id!) : nil
+        formPath = Paths.bookProgress(entry.bookID)
+        readAgainPath = userBook.shelf == .read ? Paths.bookReadAgain(entry.bookID) : nil
         byPercent = userBook.readsByPercent
         showsForm = userBook.shelf == .reading
         hint =
@@ -121,7 +121,7 @@ struct JournalEntryPage: Sendable {
     ) {
         chrome = PageChrome(title: "Journal entry: \(book.book.title)", context: context, tab: .shelves)
         bookTitle = book.book.title
-        bookPath = Paths.book(book.book.id!)
+        bookPath = Paths.book(book.bookID)
         savePath = Paths.journalEntry(entry.id)
         deletePath = Paths.journalEntryDelete(entry.id)
         byPercent = entry.percent != nil

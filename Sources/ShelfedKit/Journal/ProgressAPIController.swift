@@ -21,9 +21,9 @@ struct ProgressAPIController: Sendable {
         let entry = try await requireBook(context)
         guard
             try await library.readAgain(
-                bookID: entry.book.id!, for: context.userID, now: clock.now(), today: clock.today())
+                bookID: entry.bookID, for: context.userID, now: clock.now(), today: clock.today())
         else { throw HTTPError(.conflict, message: "Only a book on the Read shelf can be read again.") }
-        let updated = try await library.requireEntry(bookID: entry.book.id!, of: context.userID)
+        let updated = try await library.requireEntry(bookID: entry.bookID, of: context.userID)
         return JSONBody.response(ReaderAPIController.BookResponse(book: ReaderBookDetail(updated)))
     }
 
@@ -126,8 +126,8 @@ struct ProgressAPIController: Sendable {
                 message: "This book is on the Read shelf. Move it to Reading to keep a journal of a new read.")
         }
         let values = try values(body, for: entry)
-        _ = try await journal.add(values, bookID: entry.book.id!, userID: context.userID, now: clock.now())
-        let updated = try await library.requireEntry(bookID: entry.book.id!, of: context.userID)
+        _ = try await journal.add(values, bookID: entry.bookID, userID: context.userID, now: clock.now())
+        let updated = try await library.requireEntry(bookID: entry.bookID, of: context.userID)
         return JSONBody.response(try await journalAnswer(updated), status: .created)
     }
 
@@ -167,7 +167,7 @@ struct ProgressAPIController: Sendable {
     }
 
     private func journalAnswer(_ entry: LibraryEntry) async throws -> Journal {
-        let (entries, total) = try await journal.entries(of: entry.userBook.id!)
+        let (entries, total) = try await journal.entries(of: entry.userBookID)
         let progress = ReadingProgress(
             page: entry.userBook.currentPage, percent: entry.userBook.currentPercent, pageCount: entry.book.pageCount)
         return Journal(
@@ -175,7 +175,7 @@ struct ProgressAPIController: Sendable {
                 page: progress.page, percent: progress.percent, pageCount: progress.pageCount,
                 fraction: progress.fraction,
                 byPercent: entry.userBook.readsByPercent),
-            entries: entries.map { Entry($0, bookID: entry.book.id!) }, entryCount: total)
+            entries: entries.map { Entry($0, bookID: entry.bookID) }, entryCount: total)
     }
 
     private func requireBook(_ context: APIContext) async throws -> LibraryEntry {

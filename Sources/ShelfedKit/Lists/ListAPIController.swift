@@ -180,8 +180,8 @@ struct ListAPIController: Sendable {
                 .unprocessableContent, message: "book_id is required: a book of yours, as /api/v1/books lists it.")
         }
         let entry = try await library.requireEntry(bookID: bookID, of: context.userID)
-        let place = try await lists.add(bookID: entry.book.id!, to: list.id, for: context.userID)
-        return JSONBody.response(Placed(bookID: entry.book.id!, position: place ?? 0), status: .created)
+        let place = try await lists.add(bookID: entry.bookID, to: list.id, for: context.userID)
+        return JSONBody.response(Placed(bookID: entry.bookID, position: place ?? 0), status: .created)
     }
 
     /// PATCH /api/v1/lists/:listID/books/:id `{"position": n}`: moves the book to place n (1 to the list's length),

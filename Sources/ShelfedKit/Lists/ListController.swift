@@ -121,8 +121,8 @@ struct ListController: Sendable {
         var request = request
         let form = try await request.formFields()
         let entry = try await library.requireEntry(bookID: BoundedNumber.id(form["book_id"]), of: context.userID)
-        _ = try await lists.add(bookID: entry.book.id!, to: list.id, for: context.userID)
-        let back = safeRelativePath(form.trimmed("return_to")) ?? Paths.book(entry.book.id!)
+        _ = try await lists.add(bookID: entry.bookID, to: list.id, for: context.userID)
+        let back = safeRelativePath(form.trimmed("return_to")) ?? Paths.book(entry.bookID)
         return .seeOther(ActionNotice.link(back, adding: [("saved", "list-added")], anchor: "lists-heading"))
     }
 
@@ -174,7 +174,7 @@ struct ListController: Sendable {
     @Sendable func chooseLists(_ request: Request, context: SignedInContext) async throws -> HTML {
         let entry = try await library.requireEntry(
             bookID: BoundedNumber.id(context.parameters.get("id")), of: context.userID)
-        let membership = try await lists.membership(ofBook: entry.book.id!, for: context.userID)
+        let membership = try await lists.membership(ofBook: entry.bookID, for: context.userID)
         let back = safeRelativePath(FormFields(urlEncoded: request.uri.query ?? "").trimmed("return_to"))
         return try renderer.render(
             BookListsPage(context: context, entry: entry, membership: membership, returnTo: back),
@@ -185,7 +185,7 @@ struct ListController: Sendable {
     @Sendable func saveLists(_ request: Request, context: SignedInContext) async throws -> Response {
         let entry = try await library.requireEntry(
             bookID: BoundedNumber.id(context.parameters.get("id")), of: context.userID)
-        let bookID = entry.book.id!
+        let bookID = entry.bookID
         var request = request
         let form = try await request.formFields()
         let back = safeRelativePath(form.trimmed("return_to"))

@@ -168,8 +168,8 @@ struct BookListsPage: Sendable {
     ) {
         chrome = PageChrome(title: "Lists for \(entry.book.title)", context: context, tab: .shelves)
         bookTitle = entry.book.title
-        bookPath = Paths.book(entry.book.id!)
-        savePath = Paths.bookLists(entry.book.id!)
+        bookPath = Paths.book(entry.bookID)
+        savePath = Paths.bookLists(entry.bookID)
         self.returnTo = returnTo
         choices = membership.map { list, contains in
             Choice(

@@ -31,7 +31,7 @@ struct PhotoAPIController: Sendable {
     /// GET /api/v1/books/:id/photos, newest first.
     @Sendable func index(_ request: Request, context: APIContext) async throws -> Response {
         let entry = try await requireBook(context)
-        let list = try await photos.photos(ofBook: entry.book.id!, userID: context.userID)
+        let list = try await photos.photos(ofBook: entry.bookID, userID: context.userID)
         return JSONBody.response(PhotosResponse(photos: list.map(PhotoJSON.init)))
     }
 

@@ -52,14 +52,14 @@ struct PhotoController: Sendable {
             }
             return try renderer.render(page, template: "photos/new", status: .unprocessableContent).response
         }
-        let target = stored.count == 1 ? Paths.photo(stored[0].id!) : Paths.bookPhotos(entry.book.id!)
+        let target = stored.count == 1 ? Paths.photo(stored[0].id!) : Paths.bookPhotos(entry.bookID)
         return .seeOther(target)
     }
 
     /// GET /books/:id/photos?sort=page|date
     @Sendable func gallery(_ request: Request, context: SignedInContext) async throws -> HTML {
         let entry = try await requireBook(context)
-        let bookID = entry.book.id!
+        let bookID = entry.bookID
         let byPage = request.uri.queryParameters["sort"] == "page"
         let list = try await photos.photos(ofBook: bookID, userID: entry.userBook.userId, order: byPage ? .page : .date)
         let page = GalleryPage(
@@ -143,7 +143,7 @@ struct PhotoController: Sendable {
     {
         var page = NewPhotoPage(
             chrome: PageChrome(title: "Add a photo", context: context, tab: .shelves), bookTitle: entry.book.title,
-            bookPath: Paths.book(entry.book.id!), action: Paths.bookPhotos(entry.book.id!), pageNumber: form.pageNumber,
+            bookPath: Paths.book(entry.bookID), action: Paths.bookPhotos(entry.bookID), pageNumber: form.pageNumber,
             comment: form.comment, pageCount: entry.book.pageCount, pageNumberError: errors["page_number"],
             commentError: errors["comment"], photoError: errors["photo"], maxUploadMB: maxUploadBytes / 1_048_576,
             acceptsHEIC: ImageProcessor.canReadHEIC)

@@ -42,7 +42,7 @@ public struct LibraryItem: Sendable, Equatable {
     }
 
     init(_ entry: LibraryEntry) {
-        bookID = entry.book.id!
+        bookID = entry.bookID
         title = entry.book.title
         authors = entry.book.authors.joined(separator: ", ")
         coverPath = entry.book.coverPath
