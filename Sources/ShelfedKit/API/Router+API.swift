@@ -20,22 +20,22 @@ func addAPIRoutes(to router: Router<AppRequestContext>, _ services: AppServices)
     ).addRoutes(to: keyed)
     PhotoTouchUpAPIController(photos: services.photos, uploader: services.uploader).addRoutes(to: keyed)
     DidNotFinishAPIController(library: services.library, clock: clock).addRoutes(to: keyed)
-    HouseholdAPIController(sharing: HouseholdSharing(db: services.database)).addRoutes(to: keyed)
-    HouseLendingAPIController(loans: LoanStore(db: services.database), library: services.library, clock: clock)
+    HouseholdAPIController(sharing: services.sharing, recommendations: services.recommendations).addRoutes(to: keyed)
+    HouseLendingAPIController(loans: services.loans, library: services.library, clock: clock)
         .addRoutes(to: keyed)
     HouseRecommendationsAPIController(
-        recommendations: RecommendationStore(db: services.database),
-        challenges: HouseChallengeStore(db: services.database), library: services.library, clock: clock
+        recommendations: services.recommendations,
+        challenges: services.challenges, library: services.library, clock: clock
     ).addRoutes(to: keyed)
     SimilarAPIController(
-        library: services.library, similar: services.embedder == nil ? nil : SimilarBooks(db: services.database)
+        library: services.library, similar: services.embedder == nil ? nil : services.similar
     ).addRoutes(to: keyed)
-    ProgressAPIController(library: services.library, journal: ReadingJournal(db: services.database), clock: clock)
+    ProgressAPIController(library: services.library, journal: services.journal, clock: clock)
         .addRoutes(to: keyed)
-    SeriesAPIController(series: SeriesStore(db: services.database)).addRoutes(to: keyed)
-    ListAPIController(lists: ReadingListStore(db: services.database), library: services.library).addRoutes(to: keyed)
+    SeriesAPIController(series: services.series).addRoutes(to: keyed)
+    ListAPIController(lists: services.lists, library: services.library).addRoutes(to: keyed)
     YearReviewAPIController(statistics: services.statistics).addRoutes(to: keyed)
-    RecommendationsAPIController(readNext: services.embedder == nil ? nil : ReadNext(db: services.database))
+    RecommendationsAPIController(readNext: services.readNext)
         .addRoutes(to: keyed)
     ProfileAPIController(
         library: services.library, photos: services.photos, statistics: services.statistics, clock: clock
@@ -52,7 +52,7 @@ func addAPIRoutes(to router: Router<AppRequestContext>, _ services: AppServices)
     SearchAPIController(search: services.search, history: services.searchHistory, now: clock.now)
         .addRoutes(to: booksTrack)
     DiscoveryAPIController(
-        search: services.search, meaning: services.meaning, similar: SimilarBooks(db: services.database),
+        search: services.search, meaning: services.meaning, similar: services.similar,
         history: services.searchHistory, now: clock.now
     ).addRoutes(to: booksTrack)
     TrendingAPIController(history: services.searchHistory, now: clock.now).addRoutes(to: booksTrack)

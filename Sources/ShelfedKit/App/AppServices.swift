@@ -19,6 +19,24 @@ struct AppServices: Sendable {
     let keys: APIKeyStore
     let statistics: StatisticsStore
     let textSearch: TextSearchStore
+    let journal: ReadingJournal
+    let series: SeriesStore
+    let lists: ReadingListStore
+    let household: HouseholdStore
+    /// What members share with the house, and who shares (DESIGN §15).
+    let sharing: HouseholdSharing
+    let loans: LoanStore
+    let recommendations: RecommendationStore
+    let borrowRequests: BorrowRequestStore
+    let challenges: HouseChallengeStore
+    let forYou: ForYouStore
+    let backupRuns: BackupRuns
+    /// Read next; nil without the model (DESIGN §14).
+    let readNext: ReadNext?
+    /// More like this; it finds nothing for books without a vector, so a server without the model offers it nowhere.
+    let similar: SimilarBooks
+    /// A person's book page, for the book controller and every form that shows it again.
+    let bookPages: BookPageBuilder
     /// The sentence-embedding model (DESIGN §14); nil when no model folder is configured.
     let embedder: TextEmbedder?
     /// Search by meaning and words together; by words alone without a usable model.
@@ -74,6 +92,21 @@ struct AppServices: Sendable {
         keys = APIKeyStore(db: database)
         statistics = StatisticsStore(db: database)
         textSearch = TextSearchStore(db: database)
+        journal = ReadingJournal(db: database)
+        series = SeriesStore(db: database)
+        lists = ReadingListStore(db: database)
+        household = HouseholdStore(db: database)
+        sharing = HouseholdSharing(db: database)
+        loans = LoanStore(db: database)
+        recommendations = RecommendationStore(db: database)
+        borrowRequests = BorrowRequestStore(db: database)
+        challenges = HouseChallengeStore(db: database)
+        forYou = ForYouStore(db: database)
+        backupRuns = BackupRuns(db: database)
+        let findsMeaning = config.modelDirectory != nil
+        readNext = findsMeaning ? ReadNext(db: database) : nil
+        similar = SimilarBooks(db: database)
+        bookPages = BookPageBuilder(library: library, renderer: renderer, clock: clock, findsSimilar: findsMeaning)
 
         hasher = PasswordHasher(cost: config.bcryptCost, threadPool: blocking)
         throttle = LoginThrottle(db: database)

@@ -100,7 +100,7 @@ func buildRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
         middleware: SessionAuthenticator(context: AppRequestContext.self) { (session: UserSession, _) in
             try await users.user(id: session.userID)
         })
-    router.add(middleware: ForYouCountMiddleware(store: ForYouStore(db: services.database)))
+    router.add(middleware: ForYouCountMiddleware(store: services.forYou))
     router.add(middleware: CSRFMiddleware(secureCookies: config.secureCookies))
     router.add(middleware: ErrorPageMiddleware(renderer: renderer, passesUnmatchedPaths: true))
     router.add(middleware: CSRFMiddleware.Check())
@@ -122,59 +122,55 @@ func buildRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
     }
 
     AccountController(
-        users: users, household: HouseholdStore(db: services.database), hasher: services.hasher,
+        users: users, household: services.household, hasher: services.hasher,
         throttle: services.throttle, signIn: services.signIn,
         renderer: renderer, registration: config.registration, now: clock.now,
         houseAddress: house
     ).addRoutes(to: router)
     InvitationController(
-        household: HouseholdStore(db: services.database), users: users, hasher: services.hasher,
+        household: services.household, users: users, hasher: services.hasher,
         throttle: services.throttle, renderer: renderer, now: clock.now
     ).addRoutes(to: router)
 
     let signedIn = router.group().add(middleware: LoginRedirectMiddleware()).group(context: SignedInContext.self)
     let (library, photos, media) = (services.library, services.photos, services.media)
     HomeController(
-        library: library, renderer: renderer, clock: clock, journal: ReadingJournal(db: services.database),
-        readNext: services.embedder == nil ? nil : ReadNext(db: services.database),
+        library: library, renderer: renderer, clock: clock, journal: services.journal,
+        readNext: services.readNext,
         showsHousehold: true
     ).addRoutes(to: signedIn)
     HouseChallengeController(
-        challenges: HouseChallengeStore(db: services.database), users: users, renderer: renderer, clock: clock
+        challenges: services.challenges, users: users, renderer: renderer, clock: clock
     ).addRoutes(to: signedIn)
-    SharingController(sharing: HouseholdSharing(db: services.database), renderer: renderer, clock: clock)
+    SharingController(sharing: services.sharing, renderer: renderer, clock: clock)
         .addRoutes(to: signedIn)
     HousemateController(
-        sharing: HouseholdSharing(db: services.database), library: library, renderer: renderer, clock: clock
+        sharing: services.sharing, library: library, renderer: renderer, clock: clock
     ).addRoutes(to: signedIn)
-    HouseBookController(sharing: HouseholdSharing(db: services.database), renderer: renderer, clock: clock)
+    HouseBookController(sharing: services.sharing, renderer: renderer, clock: clock)
         .addRoutes(to: signedIn)
-    ForYouController(store: ForYouStore(db: services.database), renderer: renderer, clock: clock)
+    ForYouController(store: services.forYou, renderer: renderer, clock: clock)
         .addRoutes(to: signedIn)
     SharedItemsController(
-        sharing: HouseholdSharing(db: services.database), lists: ReadingListStore(db: services.database),
+        sharing: services.sharing, lists: services.lists,
         media: media, renderer: renderer, clock: clock
     ).addRoutes(to: signedIn)
     ShelfController(library: library, renderer: renderer, clock: clock).addRoutes(to: signedIn)
-    let bookController = BookController(
-        library: library, books: services.books, photos: photos, media: media, renderer: renderer, clock: clock,
-        journal: ReadingJournal(db: services.database), series: SeriesStore(db: services.database),
-        lists: ReadingListStore(db: services.database),
-        similar: services.embedder == nil ? nil : SimilarBooks(db: services.database))
-    bookController.addRoutes(to: signedIn)
-    SeriesController(series: SeriesStore(db: services.database), renderer: renderer).addRoutes(to: signedIn)
+    let pages = services.bookPages
+    BookController(pages: pages, books: services.books, photos: photos, media: media).addRoutes(to: signedIn)
+    SeriesController(series: services.series, renderer: renderer).addRoutes(to: signedIn)
     GenresController(library: library, renderer: renderer).addRoutes(to: signedIn)
     ListController(
-        lists: ReadingListStore(db: services.database), library: library, renderer: renderer, clock: clock,
-        sharing: HouseholdSharing(db: services.database)
+        lists: services.lists, library: library, renderer: renderer, clock: clock,
+        sharing: services.sharing
     ).addRoutes(to: signedIn)
-    JournalController(books: bookController).addRoutes(to: signedIn)
-    DidNotFinishController(books: bookController).addRoutes(to: signedIn)
-    BookCopyController(books: bookController).addRoutes(to: signedIn)
-    LendingController(books: bookController, loans: LoanStore(db: services.database)).addRoutes(to: signedIn)
-    RecommendationController(recommendations: RecommendationStore(db: services.database), books: bookController)
+    JournalController(pages: pages, journal: services.journal).addRoutes(to: signedIn)
+    DidNotFinishController(pages: pages).addRoutes(to: signedIn)
+    BookCopyController(pages: pages).addRoutes(to: signedIn)
+    LendingController(pages: pages, loans: services.loans, sharing: services.sharing).addRoutes(to: signedIn)
+    RecommendationController(recommendations: services.recommendations, pages: pages)
         .addRoutes(to: signedIn)
-    BorrowRequestController(requests: BorrowRequestStore(db: services.database), clock: clock).addRoutes(to: signedIn)
+    BorrowRequestController(requests: services.borrowRequests, clock: clock).addRoutes(to: signedIn)
     BookEditController(
         library: library, search: services.search, covers: services.covers, uploader: services.uploader,
         renderer: renderer, clock: clock, maxUploadBytes: config.maxUploadBytes
@@ -182,12 +178,13 @@ func buildRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
     ProfileController(
         library: library, statistics: services.statistics, users: users, photos: photos, uploader: services.uploader,
         renderer: renderer, clock: clock, maxUploadBytes: config.maxUploadBytes,
-        challenges: HouseChallengeStore(db: services.database)
+        challenges: services.challenges
     ).addRoutes(to: signedIn)
     ProfileSettingsController(
-        users: users, hasher: services.hasher, media: media, imports: services.imports, renderer: renderer,
+        users: users, household: services.household, sharing: services.sharing, hasher: services.hasher, media: media,
+        imports: services.imports, renderer: renderer,
         backups: BackupStatus(
-            schedule: config.backups, folder: config.backupFolder, runs: BackupRuns(db: services.database),
+            schedule: config.backups, folder: config.backupFolder, runs: services.backupRuns,
             clock: clock, dataDirectory: config.dataDirectory),
         backupRunner: services.backups
     ).addRoutes(to: signedIn)
@@ -197,7 +194,7 @@ func buildRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
         photos: photos, library: library, uploader: services.uploader, renderer: renderer, clock: clock,
         maxUploadBytes: config.maxUploadBytes, textSearch: services.textSearch,
         readsText: config.ocrWorkers > 0 && services.textReader.recognizer.isAvailable,
-        sharing: HouseholdSharing(db: services.database)
+        sharing: services.sharing
     ).addRoutes(to: signedIn)
     let textSearch = TextSearchController(store: services.textSearch, meaning: services.meaning, renderer: renderer)
     textSearch.addRoutes(to: signedIn)
@@ -219,10 +216,11 @@ func buildRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
         maxUploadBytes: config.maxUploadBytes
     ).addRoutes(to: signedIn)
     let downloads = DataDownloadController(
-        database: services.database, dataDirectory: config.dataDirectory, media: media, clock: clock)
+        database: services.database, users: users, exports: MyDataStore(db: services.database),
+        dataDirectory: config.dataDirectory, media: media, clock: clock)
     downloads.addRoutes(to: signedIn)
     HouseholdController(
-        household: HouseholdStore(db: services.database), users: users, media: media, imports: services.imports,
+        household: services.household, users: users, media: media, imports: services.imports,
         renderer: renderer, clock: clock, registration: config.registration, doctor: Doctor(config: config),
         houseURL: config.publicURL ?? house.urls.first.flatMap { house.localOnly ? nil : $0 },
         listensLocallyOnly: house.localOnly

@@ -8,6 +8,9 @@ import ZIPFoundation
 /// photos; the household's first account can also download a full backup of the server.
 struct DataDownloadController: Sendable {
     let database: AppDatabase
+    let users: UserStore
+    /// What "Your data" holds of one person.
+    let exports: MyDataStore
     let dataDirectory: URL
     let media: MediaStore
     let clock: AppClock
@@ -19,7 +22,7 @@ struct DataDownloadController: Sendable {
 
     /// GET /profile/backup: the whole server (the same zip as `shelfed backup`), for the first account only.
     @Sendable func backup(_ request: Request, context: SignedInContext) async throws -> Response {
-        guard try await UserStore(db: database).isAdmin(context.userID) else {
+        guard try await users.isAdmin(context.userID) else {
             throw HTTPError(.notFound, message: "Only the household's admin can download the server backup.")
         }
         let file = Backup.scratchURL(in: dataDirectory, suffix: ".zip")
@@ -39,7 +42,7 @@ struct DataDownloadController: Sendable {
     /// a member before removing them.
     func myDataResponse(of userID: Int64, name: String) async throws -> Response {
         let file = Backup.scratchURL(in: dataDirectory, suffix: ".zip")
-        let (store, mediaRoot) = (MyDataStore(db: database), media.root)
+        let (store, mediaRoot) = (exports, media.root)
         try await AppDatabase.threadPool.runIfActive {
             let export = try store.export(of: userID)
             let archive = try Archive(url: file, accessMode: .create)

@@ -3,17 +3,13 @@ import Hummingbird
 
 /// One book: manual add, its page, moving it between shelves, favourite, dates and removal.
 struct BookController: Sendable {
-    let library: LibraryStore
+    let pages: BookPageBuilder
     let books: LibraryService
     let photos: PhotoStore
     let media: MediaStore
-    let renderer: PageRenderer
-    let clock: AppClock
-    let journal: ReadingJournal
-    let series: SeriesStore
-    let lists: ReadingListStore
-    /// "More like this"; nil without a model.
-    var similar: SimilarBooks? = nil
+    var library: LibraryStore { pages.library }
+    var renderer: PageRenderer { pages.renderer }
+    var clock: AppClock { pages.clock }
 
     func addRoutes(to router: RouterGroup<SignedInContext>) {
         router.get(Route.newBook.routerPath, use: new)
@@ -60,13 +56,7 @@ struct BookController: Sendable {
 
     /// GET /books/:id
     @Sendable func show(_ request: Request, context: SignedInContext) async throws -> HTML {
-        let entry = try await requireEntry(context)
-        var page = try await bookPage(entry, context: context)
-        if let similar {
-            let found = try await similar.like(bookID: entry.bookID, userID: context.userID, limit: 8)
-            page.similar = .init(
-                found ?? [], bookID: entry.bookID, embedded: found != nil, csrf: context.csrfToken)
-        }
+        var (entry, page) = try await pages.page(context)
         let query = FormFields(urlEncoded: request.uri.query ?? "")
         page.open(afterSaving: query["saved"])
         page.chrome.toast = try await ActionNotice.toast(
@@ -156,9 +146,9 @@ struct BookController: Sendable {
             errors["finished_at"] = "The finish date is before the start date."
         }
         guard errors.isEmpty else {
-            let page = try await bookPage(
-                entry, context: context, dates: (started ?? "", finished ?? ""), errors: errors)
-            return try renderer.render(page, template: "library/book", status: .unprocessableContent).response
+            let page = try await pages.page(
+                entry, context: context, typed: .init(dates: (started ?? "", finished ?? ""), errors: errors))
+            return try pages.refused(page)
         }
         try await library.setDates(
             bookID: entry.bookID, started: started, finished: finished, for: entry.userBook.userId, now: clock.now())
@@ -197,8 +187,8 @@ struct BookController: Sendable {
             errors = problems
         }
         guard errors.isEmpty else {
-            let page = try await bookPage(entry, context: context, review: typed, errors: errors)
-            return try renderer.render(page, template: "library/book", status: .unprocessableContent).response
+            let page = try await pages.page(entry, context: context, typed: .init(review: typed, errors: errors))
+            return try pages.refused(page)
         }
         return .seeOther(
             ActionNotice.link(Paths.book(entry.bookID), adding: [("saved", "review")], anchor: "review-heading"))
@@ -226,61 +216,8 @@ struct BookController: Sendable {
         return .seeOther(Paths.shelves)
     }
 
-    /// The book page for `entry`; when a form was refused, with what was typed into it (`typed` for progress,
-    /// `dates`, `review`) and `errors`.
-    func bookPage(
-        _ entry: LibraryEntry, context: SignedInContext, typed: JournalSection.Typed? = nil,
-        dates: (started: String, finished: String)? = nil, review: ReviewValues? = nil, errors: FieldErrors = .init()
-    ) async throws -> BookPage {
-        var page = BookPage(
-            context: context, entry: entry, photos: try await photoStrip(entry), dates: dates, review: review,
-            errors: errors, earlierReads: try await library.earlierReads(of: entry.userBook), today: clock.today())
-        page.journal = try await journalSection(entry, typed: typed, errors: typed == nil ? .init() : errors)
-        if entry.userBook.shelf == .didNotFinish { page.stop = BookPage.StopSection(entry) }
-        page.copy = BookPage.CopySection(entry)
-        page.series = try await series.place(of: entry.book, for: entry.userBook.userId).map(BookPage.SeriesLine.init)
-        page.house = BookPage.HouseSection(
-            try await HouseholdSharing(db: library.db).inTheHouse(
-                bookID: entry.bookID, isbn13: entry.book.isbn13, for: entry.userBook.userId),
-            bookID: entry.bookID, timeZone: clock.timeZone)
-        // Who may borrow the copy: the members who share. Anyone in the house may be recommended it (issue 35).
-        let loans = LoanStore(db: library.db)
-        let members = try await loans.borrowers(for: entry.userBook.userId)
-        page.recommend = BookPage.RecommendSection(
-            bookID: entry.bookID,
-            members: try await RecommendationStore(db: library.db).recipients(for: entry.userBook.userId))
-        // Lending is for a copy the person owns (or one out on loan already).
-        let openLoan = try await loans.openLoan(bookID: entry.bookID, userID: entry.userBook.userId)
-        if entry.userBook.owned == true || openLoan != nil {
-            page.loan = BookPage.LoanSection(entry, loan: openLoan, borrowers: members, today: clock.today())
-        }
-        page.lists = BookPage.ListsSection(
-            bookID: entry.bookID,
-            membership: try await lists.membership(ofBook: entry.bookID, for: entry.userBook.userId))
-        return page
-    }
-
-    private func journalSection(
-        _ entry: LibraryEntry, typed: JournalSection.Typed? = nil, errors: FieldErrors = .init()
-    ) async throws -> JournalSection {
-        JournalSection(
-            entry: entry, journal: try await journal.entries(of: entry.userBookID), today: clock.today(),
-            typed: typed, errors: errors)
-    }
-
-    /// The latest few thumbnails and the total count, for the book page.
-    private func photoStrip(_ entry: LibraryEntry) async throws -> BookPage.PhotoStrip {
-        let bookID = entry.bookID
-        let userID = entry.userBook.userId
-        async let latest = photos.photos(ofBook: bookID, userID: userID, order: .date, limit: 6)
-        async let count = photos.count(ofBook: bookID, userID: userID)
-        return try await BookPage.PhotoStrip(
-            thumbs: latest.map { PhotoThumb($0, bookTitle: entry.book.title) }, count: count,
-            galleryPath: Paths.bookPhotos(bookID), newPhotoPath: Paths.newBookPhoto(bookID))
-    }
-
     /// The signed-in user's entry for `:id`; anything else (unknown, malformed, someone else's) is a 404.
     func requireEntry(_ context: SignedInContext) async throws -> LibraryEntry {
-        try await library.requireEntry(bookID: BoundedNumber.id(context.parameters.get("id")), of: context.userID)
+        try await pages.requireEntry(context)
     }
 }

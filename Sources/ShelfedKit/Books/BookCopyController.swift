@@ -4,8 +4,8 @@ import Hummingbird
 /// The person's own copy of a book, on its page: whether they own it and in what format (paperback, e-book, …) —
 /// what the shelf filters and imports already know.
 struct BookCopyController: Sendable {
-    let books: BookController
-    var library: LibraryStore { books.library }
+    let pages: BookPageBuilder
+    var library: LibraryStore { pages.library }
 
     static let maxFormatLength = 100
     /// Offered as suggestions; anything else typed is kept as typed.
@@ -33,13 +33,13 @@ struct BookCopyController: Sendable {
             locationError = "Keep the place to a few words, such as “living room, top shelf” (100 characters at most)."
         }
         if formatError != nil || locationError != nil {
-            var page = try await books.bookPage(entry, context: context)
+            var page = try await pages.page(entry, context: context)
             page.copy = BookPage.CopySection(
                 entry, typed: (owned, format, location), error: formatError, locationError: locationError)
-            return try books.renderer.render(page, template: "library/book", status: .unprocessableContent).response
+            return try pages.refused(page)
         }
         let bookID = entry.bookID
-        _ = try await library.update(bookID: bookID, for: context.userID, now: books.clock.now()) { entry, _ in
+        _ = try await library.update(bookID: bookID, for: context.userID, now: pages.clock.now()) { entry, _ in
             entry.owned = owned
             entry.format = format
             entry.location = location

@@ -4,8 +4,8 @@ import Hummingbird
 /// "Did not finish" on a book's page: the book moves to the fourth status (if it is not there yet) and keeps why the
 /// person stopped. Where they stopped is their latest progress, recorded as on any book.
 struct DidNotFinishController: Sendable {
-    let books: BookController
-    var library: LibraryStore { books.library }
+    let pages: BookPageBuilder
+    var library: LibraryStore { pages.library }
 
     static let maxReasonLength = 2_000
 
@@ -21,14 +21,14 @@ struct DidNotFinishController: Sendable {
         let form = try await request.formFields()
         let reason = form.trimmed("reason") ?? ""
         if let error = Self.problem(with: reason) {
-            var page = try await books.bookPage(entry, context: context)
+            var page = try await pages.page(entry, context: context)
             page.stop = BookPage.StopSection(entry, typedReason: reason, error: error)
-            return try books.renderer.render(page, template: "library/book", status: .unprocessableContent).response
+            return try pages.refused(page)
         }
         let bookID = entry.bookID
         _ = try await library.stop(
-            bookID: bookID, for: context.userID, reason: reason.isEmpty ? nil : reason, now: books.clock.now(),
-            today: books.clock.today())
+            bookID: bookID, for: context.userID, reason: reason.isEmpty ? nil : reason, now: pages.clock.now(),
+            today: pages.clock.today())
         return .seeOther(ActionNotice.link(Paths.book(bookID), adding: [("saved", "stop")], anchor: "stopped-heading"))
     }
 

@@ -25,7 +25,18 @@ struct SimilarBooks: Sendable {
 
     /// An author's name as compared: letters only, lower case ("J.K. Rowling" and "J. K. Rowling" are one author).
     static func nameKey(_ name: String) -> String {
-        String(name.lowercased().unicodeScalars.filter { $0.properties.isAlphabetic }.map(Character.init))
+        // ASCII names (most) byte by byte: Unicode properties per scalar were a twentieth of a book page.
+        if name.utf8.allSatisfy({ $0 < 0x80 }) {
+            return String(
+                decoding: name.utf8.compactMap { byte -> UInt8? in
+                    switch byte {
+                    case UInt8(ascii: "a")...UInt8(ascii: "z"): byte
+                    case UInt8(ascii: "A")...UInt8(ascii: "Z"): byte + 32
+                    default: nil
+                    }
+                }, as: UTF8.self)
+        }
+        return String(name.lowercased().unicodeScalars.filter { $0.properties.isAlphabetic }.map(Character.init))
     }
 
     struct Similar: Sendable {
@@ -47,119 +58,122 @@ struct SimilarBooks: Sendable {
     /// search over every visible vector instead. The shortlist, with the books sharing an author or the series, is
     /// then read in full and scored with its bonuses.
     func like(bookID: Int64, userID: Int64?, limit: Int) async throws -> [Similar]? {
-        try await db.read { db in
-            guard
-                let book = try Book.fetchOne(
-                    db.cachedStatement(sql: "SELECT * FROM book WHERE id = ?"), arguments: [bookID]),
-                let vector = MeaningVector.decode(
-                    try Data.fetchOne(
-                        db.cachedStatement(sql: "SELECT vector FROM book_embedding WHERE book_id = ? AND model = ?"),
-                        arguments: [bookID, TextEmbedder.modelID]))
-            else { return nil }
-            let candidate = """
-                book_embedding.model = ? AND book_embedding.vector IS NOT NULL AND book.id != ?
-                    AND (book.isbn13 IS NULL OR book.isbn13 IS NOT ?) AND
-                """
-            // Over every vector, the viewer's visible set is built once; over a few given books, each is checked.
-            let visible = candidate + CatalogVisibility.clause
-            let visibleRow = candidate + CatalogVisibility.rowClause
-            let visibleArguments: StatementArguments =
-                [TextEmbedder.modelID, bookID, book.isbn13] + CatalogVisibility.arguments(userID)
-            var nearest: [Int64]
-            if let stored = try BookNeighbours.stored(for: bookID, db),
-                let fromList = try Self.nearest(
-                    to: vector, listed: stored, limit: limit, visibleRow, visibleArguments, db)
-            {
-                nearest = fromList
-            } else {
-                nearest = try Self.nearestLive(to: vector, visible, visibleArguments, db)
-            }
-            var shortlist = Set(nearest)
-            let authors = Set(book.authors.map(Self.nameKey))
-            if !authors.isEmpty {
-                // Books by the same author, however far in meaning ("J. K." and "J.K." compared without dots and
-                // spaces here, letter by letter below), through the index on this very key.
-                let keys = book.authors.map { $0.lowercased().filter { $0 != " " && $0 != "." } }
-                let sameAuthor = try Int64.fetchAll(
-                    db.cachedStatement(
-                        sql: """
-                            SELECT DISTINCT book.id FROM book_author
-                            JOIN book ON book.id = book_author.book_id
-                            JOIN book_embedding ON book_embedding.book_id = book.id
-                            WHERE replace(replace(lower(book_author.name), ' ', ''), '.', '')
-                                IN (SELECT value FROM json_each(?)) AND \(visibleRow)
-                            LIMIT 200
-                            """), arguments: [Self.jsonList(keys)] + visibleArguments)
-                shortlist.formUnion(sameAuthor)
-            }
-            if let series = book.series {
-                shortlist.formUnion(
-                    try Int64.fetchAll(
-                        db.cachedStatement(
-                            sql: """
-                                SELECT book.id FROM book JOIN book_embedding ON book_embedding.book_id = book.id
-                                WHERE book.series = ? COLLATE NOCASE AND \(visibleRow) LIMIT 200
-                                """), arguments: StatementArguments([series]) + visibleArguments))
-            }
-            guard !shortlist.isEmpty else { return [] }
-            let ids = Array(shortlist)
-            let categories = Set(book.categories.map { $0.lowercased() })
-            // Only what the scoring reads: a whole `Book` is decoded for the few kept (decoding every candidate
-            // through Codable was a third of a book page).
-            let candidates = try Row.fetchAll(
+        try await db.read { db in try Self.like(bookID: bookID, userID: userID, limit: limit, db) }
+    }
+
+    /// `like(bookID:userID:limit:)` inside the caller's read (the book page reads everything in one).
+    static func like(bookID: Int64, userID: Int64?, limit: Int, _ db: Database) throws -> [Similar]? {
+        guard
+            let book = try Book.fetchOne(
+                db.cachedStatement(sql: "SELECT * FROM book WHERE id = ?"), arguments: [bookID]),
+            let vector = MeaningVector.decode(
+                try Data.fetchOne(
+                    db.cachedStatement(sql: "SELECT vector FROM book_embedding WHERE book_id = ? AND model = ?"),
+                    arguments: [bookID, TextEmbedder.modelID]))
+        else { return nil }
+        let candidate = """
+            book_embedding.model = ? AND book_embedding.vector IS NOT NULL AND book.id != ?
+                AND (book.isbn13 IS NULL OR book.isbn13 IS NOT ?) AND
+            """
+        // Over every vector, the viewer's visible set is built once; over a few given books, each is checked.
+        let visible = candidate + CatalogVisibility.clause
+        let visibleRow = candidate + CatalogVisibility.rowClause
+        let visibleArguments: StatementArguments =
+            [TextEmbedder.modelID, bookID, book.isbn13] + CatalogVisibility.arguments(userID)
+        var nearest: [Int64]
+        if let stored = try BookNeighbours.stored(for: bookID, db),
+            let fromList = try Self.nearest(
+                to: vector, listed: stored, limit: limit, visibleRow, visibleArguments, db)
+        {
+            nearest = fromList
+        } else {
+            nearest = try Self.nearestLive(to: vector, visible, visibleArguments, db)
+        }
+        var shortlist = Set(nearest)
+        let authors = Set(book.authors.map(Self.nameKey))
+        if !authors.isEmpty {
+            // Books by the same author, however far in meaning ("J. K." and "J.K." compared without dots and
+            // spaces here, letter by letter below), through the index on this very key.
+            let keys = book.authors.map { $0.lowercased().filter { $0 != " " && $0 != "." } }
+            let sameAuthor = try Int64.fetchAll(
                 db.cachedStatement(
                     sql: """
-                        SELECT book.id, book.authors, book.categories, book.series, book.series_position,
-                            book.isbn13, user_book.shelf AS my_shelf, book_embedding.vector AS meaning FROM book
-                        JOIN book_embedding ON book_embedding.book_id = book.id AND book_embedding.model = ?
-                        LEFT JOIN user_book ON user_book.book_id = book.id AND user_book.user_id = ?
-                        WHERE book.id IN (SELECT value FROM json_each(?))
-                        """), arguments: [TextEmbedder.modelID, userID, Self.jsonList(ids)])
-            struct Scored {
-                let id: Int64
-                let isbn13: String?
-                let score: Float
-                let reasons: [String]
-                let shelf: Shelf?
+                        SELECT DISTINCT book.id FROM book_author
+                        JOIN book ON book.id = book_author.book_id
+                        JOIN book_embedding ON book_embedding.book_id = book.id
+                        WHERE replace(replace(lower(book_author.name), ' ', ''), '.', '')
+                            IN (SELECT value FROM json_each(?)) AND \(visibleRow)
+                        LIMIT 200
+                        """), arguments: [Self.jsonList(keys)] + visibleArguments)
+            shortlist.formUnion(sameAuthor)
+        }
+        if let series = book.series {
+            shortlist.formUnion(
+                try Int64.fetchAll(
+                    db.cachedStatement(
+                        sql: """
+                            SELECT book.id FROM book JOIN book_embedding ON book_embedding.book_id = book.id
+                            WHERE book.series = ? COLLATE NOCASE AND \(visibleRow) LIMIT 200
+                            """), arguments: StatementArguments([series]) + visibleArguments))
+        }
+        guard !shortlist.isEmpty else { return [] }
+        let ids = Array(shortlist)
+        let categories = Set(book.categories.map { $0.lowercased() })
+        // Only what the scoring reads: a whole `Book` is decoded for the few kept (decoding every candidate
+        // through Codable was a third of a book page).
+        let candidates = try Row.fetchAll(
+            db.cachedStatement(
+                sql: """
+                    SELECT book.id, book.authors, book.categories, book.series, book.series_position,
+                        book.isbn13, user_book.shelf AS my_shelf, book_embedding.vector AS meaning FROM book
+                    JOIN book_embedding ON book_embedding.book_id = book.id AND book_embedding.model = ?
+                    LEFT JOIN user_book ON user_book.book_id = book.id AND user_book.user_id = ?
+                    WHERE book.id IN (SELECT value FROM json_each(?))
+                    """), arguments: [TextEmbedder.modelID, userID, Self.jsonList(ids)])
+        struct Scored {
+            let id: Int64
+            let isbn13: String?
+            let score: Float
+            let reasons: [String]
+            let shelf: Shelf?
+        }
+        var found: [Scored] = []
+        for row in candidates {
+            guard let cosine = MeaningVector.dot(vector, stored: row["meaning"]) else { continue }
+            let candidateAuthors = Book.strings(row["authors"])
+            let sameAuthor = !authors.isDisjoint(with: candidateAuthors.map(Self.nameKey))
+            let shared = Book.strings(row["categories"]).filter { categories.contains($0.lowercased()) }
+            let series: String? = row["series"]
+            let sameSeries = book.series != nil && series?.caseInsensitiveCompare(book.series!) == .orderedSame
+            var reasons: [String] = []
+            if sameSeries, let place = series.flatMap({ SeriesPlace(name: $0, position: row["series_position"]) }) {
+                reasons.append(place.phrase)
             }
-            var found: [Scored] = []
-            for row in candidates {
-                guard let cosine = MeaningVector.dot(vector, stored: row["meaning"]) else { continue }
-                let candidateAuthors = Book.strings(row["authors"])
-                let sameAuthor = !authors.isDisjoint(with: candidateAuthors.map(Self.nameKey))
-                let shared = Book.strings(row["categories"]).filter { categories.contains($0.lowercased()) }
-                let series: String? = row["series"]
-                let sameSeries = book.series != nil && series?.caseInsensitiveCompare(book.series!) == .orderedSame
-                var reasons: [String] = []
-                if sameSeries, let place = series.flatMap({ SeriesPlace(name: $0, position: row["series_position"]) }) {
-                    reasons.append(place.phrase)
-                }
-                if sameAuthor {
-                    reasons.append("Also by \(candidateAuthors.first { authors.contains(Self.nameKey($0)) } ?? "")")
-                }
-                if !shared.isEmpty { reasons.append("Also in \(shared.prefix(2).joined(separator: ", "))") }
-                if cosine >= Self.themesFrom { reasons.append("Similar themes") }
-                guard !reasons.isEmpty else { continue }
-                let score = Self.score(
-                    cosine: cosine, sameAuthor: sameAuthor, sharedCategories: shared.count, sameSeries: sameSeries)
-                found.append(
-                    Scored(
-                        id: row["id"], isbn13: row["isbn13"], score: score, reasons: reasons,
-                        shelf: (row["my_shelf"] as String?).flatMap(Shelf.init(rawValue:))))
+            if sameAuthor {
+                reasons.append("Also by \(candidateAuthors.first { authors.contains(Self.nameKey($0)) } ?? "")")
             }
-            // The same book twice (a shared row and someone's own copy of it) is shown once.
-            var seen = Set<String>()
-            let kept = found.sorted { $0.score != $1.score ? $0.score > $1.score : $0.id < $1.id }
-                .filter { seen.insert($0.isbn13 ?? "id:\($0.id)").inserted }.prefix(limit)
-            let books = Dictionary(
-                uniqueKeysWithValues: try Book.fetchAll(
-                    db.cachedStatement(sql: "SELECT * FROM book WHERE id IN (SELECT value FROM json_each(?))"),
-                    arguments: [Self.jsonList(kept.map(\.id))]
-                ).map { ($0.id!, $0) })
-            return kept.compactMap { scored in
-                books[scored.id].map {
-                    Similar(book: $0, score: scored.score, reasons: scored.reasons, shelf: scored.shelf)
-                }
+            if !shared.isEmpty { reasons.append("Also in \(shared.prefix(2).joined(separator: ", "))") }
+            if cosine >= Self.themesFrom { reasons.append("Similar themes") }
+            guard !reasons.isEmpty else { continue }
+            let score = Self.score(
+                cosine: cosine, sameAuthor: sameAuthor, sharedCategories: shared.count, sameSeries: sameSeries)
+            found.append(
+                Scored(
+                    id: row["id"], isbn13: row["isbn13"], score: score, reasons: reasons,
+                    shelf: (row["my_shelf"] as String?).flatMap(Shelf.init(rawValue:))))
+        }
+        // The same book twice (a shared row and someone's own copy of it) is shown once.
+        var seen = Set<String>()
+        let kept = found.sorted { $0.score != $1.score ? $0.score > $1.score : $0.id < $1.id }
+            .filter { seen.insert($0.isbn13 ?? "id:\($0.id)").inserted }.prefix(limit)
+        let books = Dictionary(
+            uniqueKeysWithValues: try Book.fetchAll(
+                db.cachedStatement(sql: "SELECT * FROM book WHERE id IN (SELECT value FROM json_each(?))"),
+                arguments: [Self.jsonList(kept.map(\.id))]
+            ).map { ($0.id!, $0) })
+        return kept.compactMap { scored in
+            books[scored.id].map {
+                Similar(book: $0, score: scored.score, reasons: scored.reasons, shelf: scored.shelf)
             }
         }
     }

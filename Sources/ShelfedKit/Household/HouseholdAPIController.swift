@@ -5,6 +5,7 @@ import Hummingbird
 /// share), the house feed, and the caller's own sharing switch. The same queries as the pages.
 struct HouseholdAPIController: Sendable {
     let sharing: HouseholdSharing
+    let recommendations: RecommendationStore
 
     func addRoutes(to router: RouterGroup<APIContext>) {
         router.get(APIRoute.householdMembers.routerPath, use: members)
@@ -114,7 +115,7 @@ struct HouseholdAPIController: Sendable {
     /// everyone a book can be recommended to.
     @Sendable func members(_ request: Request, context: APIContext) async throws -> Response {
         let visible = try await sharing.visibleMembers(for: context.userID)
-        let recipients = try await RecommendationStore(db: sharing.db).recipients(for: context.userID)
+        let recipients = try await recommendations.recipients(for: context.userID)
         return JSONBody.response(
             Members(
                 members: visible.map {

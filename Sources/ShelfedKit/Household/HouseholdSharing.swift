@@ -72,31 +72,34 @@ struct HouseholdSharing: Sendable {
     /// Who else in the house (sharing) has this book — the same catalog row, or the same ISBN-13 in a row of their
     /// own — on which shelf, with their rating and whether they own a copy.
     func inTheHouse(bookID: Int64, isbn13: String?, for viewer: Int64) async throws -> [HouseCopy] {
-        try await db.read { db in
-            try Row.fetchAll(
-                db.cachedStatement(
-                    sql: """
-                        WITH sharing AS (\(Self.sharingMembers))
-                        SELECT sharing.display_name, user_book.shelf, user_book.rating, user_book.owned,
-                            user_book.id, EXISTS (SELECT 1 FROM loan WHERE loan.user_book_id = user_book.id
-                                AND loan.returned_on IS NULL),
-                            CASE WHEN user_book.review_shared THEN user_book.review END,
-                            EXISTS (SELECT 1 FROM loan WHERE loan.user_book_id = user_book.id
-                                AND loan.returned_on IS NULL AND loan.borrower_user_id = :viewer),
-                            (SELECT borrow_request.created_at FROM borrow_request
-                             WHERE borrow_request.user_book_id = user_book.id AND borrow_request.requester_id = :viewer
-                                AND borrow_request.answer IS NULL),
-                            sharing.id
-                        FROM user_book JOIN sharing ON sharing.id = user_book.user_id
-                        WHERE user_book.book_id IN (SELECT :book UNION SELECT id FROM book WHERE isbn13 = :isbn)
-                        GROUP BY sharing.id ORDER BY sharing.display_name COLLATE NOCASE LIMIT 50
-                        """), arguments: ["viewer": viewer, "book": bookID, "isbn": isbn13]
-            ).map { row in
-                HouseCopy(
-                    member: row[0], shelf: Shelf(rawValue: row[1]) ?? .wantToRead, rating: row[2],
-                    owned: row[3] ?? false, entryID: row[4], onLoan: row[5], review: row[6], lentToViewer: row[7],
-                    askedAt: row[8], memberID: row[9])
-            }
+        try await db.read { db in try Self.inTheHouse(bookID: bookID, isbn13: isbn13, for: viewer, db) }
+    }
+
+    /// `inTheHouse(bookID:isbn13:for:)` inside the caller's read.
+    static func inTheHouse(bookID: Int64, isbn13: String?, for viewer: Int64, _ db: Database) throws -> [HouseCopy] {
+        try Row.fetchAll(
+            db.cachedStatement(
+                sql: """
+                    WITH sharing AS (\(Self.sharingMembers))
+                    SELECT sharing.display_name, user_book.shelf, user_book.rating, user_book.owned,
+                        user_book.id, EXISTS (SELECT 1 FROM loan WHERE loan.user_book_id = user_book.id
+                            AND loan.returned_on IS NULL),
+                        CASE WHEN user_book.review_shared THEN user_book.review END,
+                        EXISTS (SELECT 1 FROM loan WHERE loan.user_book_id = user_book.id
+                            AND loan.returned_on IS NULL AND loan.borrower_user_id = :viewer),
+                        (SELECT borrow_request.created_at FROM borrow_request
+                         WHERE borrow_request.user_book_id = user_book.id AND borrow_request.requester_id = :viewer
+                            AND borrow_request.answer IS NULL),
+                        sharing.id
+                    FROM user_book JOIN sharing ON sharing.id = user_book.user_id
+                    WHERE user_book.book_id IN (SELECT :book UNION SELECT id FROM book WHERE isbn13 = :isbn)
+                    GROUP BY sharing.id ORDER BY sharing.display_name COLLATE NOCASE LIMIT 50
+                    """), arguments: ["viewer": viewer, "book": bookID, "isbn": isbn13]
+        ).map { row in
+            HouseCopy(
+                member: row[0], shelf: Shelf(rawValue: row[1]) ?? .wantToRead, rating: row[2],
+                owned: row[3] ?? false, entryID: row[4], onLoan: row[5], review: row[6], lentToViewer: row[7],
+                askedAt: row[8], memberID: row[9])
         }
     }
 

@@ -4,10 +4,11 @@ import Hummingbird
 /// Lending and the house library on the web (issue 25): lend your copy to a member who shares or to anyone by name,
 /// mark it returned, and `/house` — every owned copy in the house, whose, where, and whether it is out.
 struct LendingController: Sendable {
-    let books: BookController
+    let pages: BookPageBuilder
     let loans: LoanStore
-    var library: LibraryStore { books.library }
-    var clock: AppClock { books.clock }
+    let sharing: HouseholdSharing
+    var library: LibraryStore { pages.library }
+    var clock: AppClock { pages.clock }
 
     func addRoutes(to router: RouterGroup<SignedInContext>) {
         router.post(Route.bookLend.routerPath, use: lend)
@@ -43,12 +44,12 @@ struct LendingController: Sendable {
                 errors["name"] = "Choose someone from the list: that member no longer shares with the household."
             }
         }
-        var page = try await books.bookPage(entry, context: context)
+        var page = try await pages.page(entry, context: context)
         page.loan = BookPage.LoanSection(
             entry, loan: nil, borrowers: try await loans.borrowers(for: context.userID), today: today, typed: typed,
             errors: errors)
         page.copyOpen = true
-        return try books.renderer.render(page, template: "library/book", status: .unprocessableContent).response
+        return try pages.refused(page)
     }
 
     /// POST /books/:id/returned
@@ -73,8 +74,8 @@ struct LendingController: Sendable {
         filters.availableOnly = query["available"] == "1"
         let page = query["page"].flatMap { BoundedNumber.parse($0, in: BoundedNumber.listPage) } ?? 1
         let (copies, total) = try await loans.houseLibrary(for: context.userID, filters: filters, page: page)
-        let members = try await HouseholdSharing(db: loans.db).visibleMembers(for: context.userID)
-        return try books.renderer.render(
+        let members = try await sharing.visibleMembers(for: context.userID)
+        return try pages.renderer.render(
             HouseLibraryPage(
                 context: context, copies: copies, total: total, page: page, filters: filters,
                 owners: members.map { ($0.id, $0.displayName) }),

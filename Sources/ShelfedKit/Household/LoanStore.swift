@@ -45,26 +45,32 @@ struct LoanStore: Sendable {
 
     /// Who may borrow: the members who share (a member who does not share cannot be chosen, as they appear nowhere).
     func borrowers(for userID: Int64) async throws -> [(id: Int64, name: String)] {
-        try await db.read { db in
-            try Row.fetchAll(
-                db,
-                sql: "SELECT id, display_name FROM user WHERE shares_reading = 1 AND id != ? ORDER BY display_name",
-                arguments: [userID]
-            ).map { ($0["id"], $0["display_name"]) }
-        }
+        try await db.read { db in try Self.borrowers(for: userID, db) }
+    }
+
+    /// `borrowers(for:)` inside the caller's read.
+    static func borrowers(for userID: Int64, _ db: Database) throws -> [(id: Int64, name: String)] {
+        try Row.fetchAll(
+            db.cachedStatement(
+                sql: "SELECT id, display_name FROM user WHERE shares_reading = 1 AND id != ? ORDER BY display_name"),
+            arguments: [userID]
+        ).map { ($0["id"], $0["display_name"]) }
     }
 
     /// The open loan of the person's copy of `bookID`.
     func openLoan(bookID: Int64, userID: Int64) async throws -> Loan? {
-        try await db.read { db in
-            try Row.fetchOne(
-                db.cachedStatement(
-                    sql: """
-                        SELECT loan.* FROM loan JOIN user_book ON user_book.id = loan.user_book_id
-                        WHERE user_book.book_id = ? AND user_book.user_id = ? AND loan.returned_on IS NULL
-                        """), arguments: [bookID, userID]
-            ).map(Self.loan)
-        }
+        try await db.read { db in try Self.openLoan(bookID: bookID, userID: userID, db) }
+    }
+
+    /// `openLoan(bookID:userID:)` inside the caller's read.
+    static func openLoan(bookID: Int64, userID: Int64, _ db: Database) throws -> Loan? {
+        try Row.fetchOne(
+            db.cachedStatement(
+                sql: """
+                    SELECT loan.* FROM loan JOIN user_book ON user_book.id = loan.user_book_id
+                    WHERE user_book.book_id = ? AND user_book.user_id = ? AND loan.returned_on IS NULL
+                    """), arguments: [bookID, userID]
+        ).map(Self.loan)
     }
 
     /// Lends the person's copy (it is theirs, so it is marked owned); to a member who shares, or to a name. Returns

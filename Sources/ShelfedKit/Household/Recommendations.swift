@@ -42,12 +42,16 @@ struct RecommendationStore: Sendable {
 
     /// Everyone in the house but `userID`, by name: who a book may be recommended to.
     func recipients(for userID: Int64) async throws -> [(id: Int64, name: String)] {
-        try await db.read { db in
-            try Row.fetchAll(
-                db, sql: "SELECT id, display_name FROM user WHERE id != ? ORDER BY display_name COLLATE NOCASE, id",
-                arguments: [userID]
-            ).map { (id: $0["id"], name: $0["display_name"]) }
-        }
+        try await db.read { db in try Self.recipients(for: userID, db) }
+    }
+
+    /// `recipients(for:)` inside the caller's read.
+    static func recipients(for userID: Int64, _ db: Database) throws -> [(id: Int64, name: String)] {
+        try Row.fetchAll(
+            db.cachedStatement(
+                sql: "SELECT id, display_name FROM user WHERE id != ? ORDER BY display_name COLLATE NOCASE, id"),
+            arguments: [userID]
+        ).map { (id: $0["id"], name: $0["display_name"]) }
     }
 
     /// What was recommended to `recipient` and not dismissed, newest first.
@@ -89,9 +93,9 @@ struct RecommendationStore: Sendable {
 
 struct RecommendationController: Sendable {
     let recommendations: RecommendationStore
-    let books: BookController
-    var library: LibraryStore { books.library }
-    var clock: AppClock { books.clock }
+    let pages: BookPageBuilder
+    var library: LibraryStore { pages.library }
+    var clock: AppClock { pages.clock }
 
     func addRoutes(to router: RouterGroup<SignedInContext>) {
         router.post(Route.bookRecommend.routerPath, use: recommend)
@@ -109,11 +113,11 @@ struct RecommendationController: Sendable {
             note.count > RecommendationStore.maxNoteLength
                 || NewBookForm.hasControlCharacters(note, allowingLineBreaks: true)
         {
-            var page = try await books.bookPage(entry, context: context)
+            var page = try await pages.page(entry, context: context)
             page.recommend?.noteValue = note
             page.recommend?.noteError =
                 "Keep the note to \(RecommendationStore.maxNoteLength) characters, without invisible ones."
-            return try books.renderer.render(page, template: "library/book", status: .unprocessableContent).response
+            return try pages.refused(page)
         }
         guard let member = form["member"].flatMap({ BoundedNumber.id($0) }) else {
             throw AppError.invalid("Choose who to recommend it to.", field: "member")

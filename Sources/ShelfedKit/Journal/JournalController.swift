@@ -4,11 +4,11 @@ import Hummingbird
 /// Reading progress on the web: "I'm on page N" from a book page or the home page, and the journal's entries
 /// edited and deleted. Every id is the signed-in person's own; anything else is a 404.
 struct JournalController: Sendable {
-    let books: BookController
-    var library: LibraryStore { books.library }
-    var journal: ReadingJournal { books.journal }
-    var clock: AppClock { books.clock }
-    var renderer: PageRenderer { books.renderer }
+    let pages: BookPageBuilder
+    var library: LibraryStore { pages.library }
+    let journal: ReadingJournal
+    var clock: AppClock { pages.clock }
+    var renderer: PageRenderer { pages.renderer }
 
     func addRoutes(to router: RouterGroup<SignedInContext>) {
         router.post(Route.bookProgress.routerPath, use: add)
@@ -121,8 +121,8 @@ struct JournalController: Sendable {
     private func refused(
         _ entry: LibraryEntry, context: SignedInContext, typed: JournalSection.Typed, errors: FieldErrors
     ) async throws -> Response {
-        let page = try await books.bookPage(entry, context: context, typed: typed, errors: errors)
-        return try renderer.render(page, template: "library/book", status: .unprocessableContent).response
+        let page = try await pages.page(entry, context: context, typed: .init(progress: typed, errors: errors))
+        return try pages.refused(page)
     }
 
     /// The signed-in person's journal entry `:entryID` and its book; a 404 for anything else.

@@ -53,18 +53,23 @@ struct ReadingJournal: Sendable {
     /// The entry's journal, newest first, at most `limit`, and how many it has in all.
     func entries(of userBookID: Int64, limit: Int = pageListLimit) async throws -> (entries: [JournalEntry], total: Int)
     {
-        try await db.read { db in
-            let entries = try Row.fetchAll(
-                db.cachedStatement(
-                    sql: """
-                        SELECT * FROM journal_entry WHERE user_book_id = ? ORDER BY read_on DESC, id DESC LIMIT ?
-                        """), arguments: [userBookID, limit]
-            ).map(JournalEntry.init(row:))
-            let total =
-                try Int.fetchOne(
-                    db, sql: "SELECT COUNT(*) FROM journal_entry WHERE user_book_id = ?", arguments: [userBookID]) ?? 0
-            return (entries, total)
-        }
+        try await db.read { db in try Self.entries(of: userBookID, limit: limit, db) }
+    }
+
+    /// `entries(of:limit:)` inside the caller's read.
+    static func entries(of userBookID: Int64, limit: Int = pageListLimit, _ db: Database) throws -> (
+        entries: [JournalEntry], total: Int
+    ) {
+        let entries = try Row.fetchAll(
+            db.cachedStatement(
+                sql: "SELECT * FROM journal_entry WHERE user_book_id = ? ORDER BY read_on DESC, id DESC LIMIT ?"),
+            arguments: [userBookID, limit]
+        ).map(JournalEntry.init(row:))
+        let total =
+            try Int.fetchOne(
+                db.cachedStatement(sql: "SELECT COUNT(*) FROM journal_entry WHERE user_book_id = ?"),
+                arguments: [userBookID]) ?? 0
+        return (entries, total)
     }
 
     /// Where `userID` is in each book on their Reading shelf, and whether it is read by percent.

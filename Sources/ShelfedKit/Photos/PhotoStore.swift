@@ -75,6 +75,22 @@ public struct PhotoStore: Sendable {
         }
     }
 
+    /// The latest `limit` photos of one book and how many there are, inside the caller's read (the book page's strip).
+    static func latest(ofBook bookID: Int64, userID: Int64, limit: Int, _ db: Database) throws -> (
+        photos: [Photo], count: Int
+    ) {
+        let photos = try Photo.fetchAll(
+            db.cachedStatement(
+                sql: """
+                    SELECT * FROM photo WHERE user_id = ? AND book_id = ? ORDER BY created_at DESC, id DESC LIMIT ?
+                    """), arguments: [userID, bookID, limit])
+        let count =
+            try Int.fetchOne(
+                db.cachedStatement(sql: "SELECT COUNT(*) FROM photo WHERE user_id = ? AND book_id = ?"),
+                arguments: [userID, bookID]) ?? 0
+        return (photos, count)
+    }
+
     public func count(ofBook bookID: Int64, userID: Int64) async throws -> Int {
         try await db.read { db in
             try Photo.filter(Column("user_id") == userID && Column("book_id") == bookID).fetchCount(db)

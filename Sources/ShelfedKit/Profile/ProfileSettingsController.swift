@@ -4,6 +4,8 @@ import Hummingbird
 /// Account settings: display name and email, password, and deleting the account.
 struct ProfileSettingsController: Sendable {
     let users: UserStore
+    let household: HouseholdStore
+    let sharing: HouseholdSharing
     let hasher: PasswordHasher
     let media: MediaStore
     let imports: ImportStore
@@ -45,7 +47,7 @@ struct ProfileSettingsController: Sendable {
             }
         var page = EditProfilePage(context: context, user: user, notice: notice)
         page.isAdmin = try await users.isAdmin(user.id)
-        page.sharesReading = try await HouseholdSharing(db: users.db).isSharing(context.userID)
+        page.sharesReading = try await sharing.isSharing(context.userID)
         if page.isAdmin, let backups {
             page.backups = try await backups.section()
             page.backupRunning = backupRunner?.requests.isBusy ?? false
@@ -72,7 +74,7 @@ struct ProfileSettingsController: Sendable {
         }
         var page = EditProfilePage(context: context, user: user)
         page.isAdmin = try await users.isAdmin(user.id)
-        page.sharesReading = try await HouseholdSharing(db: users.db).isSharing(context.userID)
+        page.sharesReading = try await sharing.isSharing(context.userID)
         page.displayName = form.displayName
         page.email = form.email
         page.displayNameError = errors["display_name"]
@@ -87,7 +89,7 @@ struct ProfileSettingsController: Sendable {
         let form = try await request.decodeForm(PasswordForm.self)
         var page = EditProfilePage(context: context, user: user)
         page.isAdmin = try await users.isAdmin(user.id)
-        page.sharesReading = try await HouseholdSharing(db: users.db).isSharing(context.userID)
+        page.sharesReading = try await sharing.isSharing(context.userID)
         if !(try await hasher.verify(form.current, against: user.passwordHash)) {
             page.currentPasswordError = "That is not your current password."
         } else if let problem = RegistrationForm.passwordProblem(form.new) {
@@ -106,7 +108,7 @@ struct ProfileSettingsController: Sendable {
         var request = request
         let user = context.user
         // The admin of a household with other members hands the role on first: a house is never left without one.
-        guard try await HouseholdStore(db: users.db).mayLeave(context.userID) else {
+        guard try await household.mayLeave(context.userID) else {
             throw AppError.conflict(
                 "You are the household's admin. Open Your household and make another member the admin first; "
                     + "then you can delete your account.")
@@ -114,7 +116,7 @@ struct ProfileSettingsController: Sendable {
         guard try await request.decodeForm(DeleteAccountForm.self).confirmUsername == user.username else {
             var page = EditProfilePage(context: context, user: user)
             page.isAdmin = try await users.isAdmin(user.id)
-            page.sharesReading = try await HouseholdSharing(db: users.db).isSharing(context.userID)
+            page.sharesReading = try await sharing.isSharing(context.userID)
             page.deleteError = "Type your username, \(user.username), to confirm."
             return try renderer.render(page, template: "profile/edit", status: .unprocessableContent).response
         }

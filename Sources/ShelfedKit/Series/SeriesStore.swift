@@ -37,21 +37,25 @@ struct SeriesStore: Sendable {
     /// The books of series `name` visible to `userID`, in the series' order (books with no number last, by title).
     /// One book per place: where the person has a book at a place, the other editions there are left out.
     func members(of name: String, for userID: Int64) async throws -> [Member] {
-        let all = try await db.read { db in
+        try await db.read { db in try Self.members(of: name, for: userID, db) }
+    }
+
+    /// `members(of:for:)` inside the caller's read.
+    static func members(of name: String, for userID: Int64, _ db: Database) throws -> [Member] {
+        let all =
             try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT book.*, user_book.shelf AS my_shelf FROM book
-                    LEFT JOIN user_book ON user_book.book_id = book.id AND user_book.user_id = ?
-                    WHERE book.series = ? COLLATE NOCASE
-                        AND (book.owner_user_id IS NULL OR (book.owner_user_id = ? AND user_book.id IS NOT NULL))
-                    ORDER BY book.series_position IS NULL, book.series_position, user_book.id IS NULL, book.title, book.id
-                    LIMIT ?
-                    """, arguments: [userID, name, userID, Self.maxMembers]
+                db.cachedStatement(
+                    sql: """
+                        SELECT book.*, user_book.shelf AS my_shelf FROM book
+                        LEFT JOIN user_book ON user_book.book_id = book.id AND user_book.user_id = ?
+                        WHERE book.series = ? COLLATE NOCASE
+                            AND (book.owner_user_id IS NULL OR (book.owner_user_id = ? AND user_book.id IS NOT NULL))
+                        ORDER BY book.series_position IS NULL, book.series_position, user_book.id IS NULL, book.title, book.id
+                        LIMIT ?
+                        """), arguments: [userID, name, userID, Self.maxMembers]
             ).map { row in
                 Member(book: try Book(row: row), shelf: (row["my_shelf"] as String?).flatMap(Shelf.init(rawValue:)))
             }
-        }
         // Per place: the person's own books there, or else the first edition the server knows.
         var kept: [Member] = []
         for member in all {
@@ -87,9 +91,15 @@ struct SeriesStore: Sendable {
 
     /// Where `book` stands in its series for the book page: its place and the next book, if the server knows one.
     func place(of book: Book, for userID: Int64) async throws -> (place: SeriesPlace, next: Member?)? {
+        guard book.seriesPlace?.position != nil else { return book.seriesPlace.map { ($0, nil) } }
+        return try await db.read { db in try Self.place(of: book, for: userID, db) }
+    }
+
+    /// `place(of:for:)` inside the caller's read.
+    static func place(of book: Book, for userID: Int64, _ db: Database) throws -> (place: SeriesPlace, next: Member?)? {
         guard let place = book.seriesPlace else { return nil }
         guard let position = place.position else { return (place, nil) }
-        let members = try await members(of: place.name, for: userID)
+        let members = try members(of: place.name, for: userID, db)
         let next = members.first { ($0.book.seriesPosition ?? -1) > position }
         return (place, next)
     }

@@ -154,21 +154,23 @@ public struct LibraryStore: Sendable {
 
     /// The user's entry for catalog book `bookID`, or nil when they do not have it.
     public func entry(bookID: Int64, of userID: Int64) async throws -> LibraryEntry? {
-        try await db.read { db in
-            // A statement prepared once per connection, with the `book` scope `LibraryEntry` reads: built through the
-            // query interface it was prepared (and authorized column by column) on every book page.
-            let entryColumns = try db.columns(in: UserBook.databaseTableName).count
-            return try LibraryEntry.fetchOne(
-                db.cachedStatement(
-                    sql: """
-                        SELECT user_book.*, book.* FROM user_book JOIN book ON book.id = user_book.book_id
-                        WHERE user_book.user_id = ? AND user_book.book_id = ?
-                        """),
-                arguments: [userID, bookID],
-                adapter: ScopeAdapter(
-                    base: RangeRowAdapter(0..<entryColumns), scopes: ["book": SuffixRowAdapter(fromIndex: entryColumns)]
-                ))
-        }
+        try await db.read { db in try Self.entry(bookID: bookID, of: userID, db) }
+    }
+
+    /// `entry(bookID:of:)` inside the caller's read.
+    static func entry(bookID: Int64, of userID: Int64, _ db: Database) throws -> LibraryEntry? {
+        // A statement prepared once per connection, with the `book` scope `LibraryEntry` reads: built through the
+        // query interface it was prepared (and authorized column by column) on every book page.
+        let entryColumns = try db.columns(in: UserBook.databaseTableName).count
+        return try LibraryEntry.fetchOne(
+            db.cachedStatement(
+                sql: """
+                    SELECT user_book.*, book.* FROM user_book JOIN book ON book.id = user_book.book_id
+                    WHERE user_book.user_id = ? AND user_book.book_id = ?
+                    """),
+            arguments: [userID, bookID],
+            adapter: ScopeAdapter(
+                base: RangeRowAdapter(0..<entryColumns), scopes: ["book": SuffixRowAdapter(fromIndex: entryColumns)]))
     }
 
     /// The extra `AND …` for a list filter, over `user_book`, with its arguments.

@@ -1,0 +1,128 @@
+import Foundation
+import GRDB
+import Hummingbird
+
+/// Builds a person's book page (issue 36, part 8): made once at start-up and taken by the book controller and by every
+/// controller whose refused form shows the book page again (progress, did not finish, your copy, lending,
+/// recommending), so none of them holds a `BookController`.
+///
+/// Everything the page shows — the entry, photos, earlier reads, journal, series, In the house, lending, lists and
+/// More like this — is read in one read transaction: a read each was a dozen trips to the connection pool and its
+/// queue per page (issue 36, part 9), and one snapshot is what the page shows anyway.
+struct BookPageBuilder: Sendable {
+    let library: LibraryStore
+    let renderer: PageRenderer
+    let clock: AppClock
+    /// More like this is found only with the model (DESIGN §14); without it the page has no such section.
+    let findsSimilar: Bool
+
+    /// How many books More like this lists.
+    static let similarCount = 8
+
+    /// What a refused form typed, shown again in its place with `errors`.
+    struct Typed: Sendable {
+        var progress: JournalSection.Typed? = nil
+        var dates: (started: String, finished: String)? = nil
+        var review: ReviewValues? = nil
+        var errors = FieldErrors()
+    }
+
+    /// The signed-in person's entry for the route's `:id`; anything else (unknown, malformed, someone else's) is a 404.
+    func requireEntry(_ context: SignedInContext) async throws -> LibraryEntry {
+        try await library.requireEntry(
+            bookID: BoundedNumber.id(context.parameters.get("id")), of: context.userID)
+    }
+
+    /// The page of the route's book, its entry read in the same transaction as the rest; 404 as `requireEntry`.
+    func page(_ context: SignedInContext) async throws -> (entry: LibraryEntry, page: BookPage) {
+        let (userID, today) = (context.userID, clock.today())
+        guard let bookID = BoundedNumber.id(context.parameters.get("id")) else { throw Self.notFound }
+        let parts = try await library.db.read { db -> Parts? in
+            guard let entry = try LibraryStore.entry(bookID: bookID, of: userID, db) else { return nil }
+            return try Parts(entry, findsSimilar: findsSimilar, db)
+        }
+        guard let parts else { throw Self.notFound }
+        return (parts.entry, BookPage(parts, context: context, typed: Typed(), today: today, timeZone: clock.timeZone))
+    }
+
+    /// The page of `entry` as a refused form shows it: with what was typed.
+    func page(_ entry: LibraryEntry, context: SignedInContext, typed: Typed = Typed()) async throws -> BookPage {
+        let parts = try await library.db.read { db in try Parts(entry, findsSimilar: findsSimilar, db) }
+        return BookPage(parts, context: context, typed: typed, today: clock.today(), timeZone: clock.timeZone)
+    }
+
+    /// A refused form's answer: the book page again, with what was typed, as 422.
+    func refused(_ page: BookPage) throws -> Response {
+        try renderer.render(page, template: "library/book", status: .unprocessableContent).response
+    }
+
+    private static var notFound: AppError { .notFound("This book is not in your library. It may have been removed.") }
+
+    /// What the page reads from the database, all in one transaction.
+    struct Parts: Sendable {
+        let entry: LibraryEntry
+        let photos: (photos: [Photo], count: Int)
+        let earlierReads: [ReadThrough]
+        let journal: (entries: [JournalEntry], total: Int)
+        let series: (place: SeriesPlace, next: SeriesStore.Member?)?
+        let house: [HouseholdSharing.HouseCopy]
+        /// Who may borrow the copy: the members who share. Anyone in the house may be recommended it (issue 35).
+        let borrowers: [(id: Int64, name: String)]
+        let recipients: [(id: Int64, name: String)]
+        let openLoan: LoanStore.Loan?
+        let lists: [(list: ReadingList, contains: Bool)]
+        /// nil without the model; `.some(nil)` while the book has no vector yet.
+        let similar: [SimilarBooks.Similar]??
+
+        init(_ entry: LibraryEntry, findsSimilar: Bool, _ db: Database) throws {
+            let (bookID, userID) = (entry.bookID, entry.userBook.userId)
+            self.entry = entry
+            photos = try PhotoStore.latest(ofBook: bookID, userID: userID, limit: 6, db)
+            earlierReads = try ReadHistory.earlier(than: entry.userBook, db)
+            journal = try ReadingJournal.entries(of: entry.userBookID, db)
+            series = try SeriesStore.place(of: entry.book, for: userID, db)
+            house = try HouseholdSharing.inTheHouse(bookID: bookID, isbn13: entry.book.isbn13, for: userID, db)
+            borrowers = try LoanStore.borrowers(for: userID, db)
+            recipients = try RecommendationStore.recipients(for: userID, db)
+            openLoan = try LoanStore.openLoan(bookID: bookID, userID: userID, db)
+            lists = try ReadingListStore.membership(ofBook: bookID, for: userID, db)
+            similar =
+                findsSimilar
+                ? .some(try SimilarBooks.like(bookID: bookID, userID: userID, limit: BookPageBuilder.similarCount, db))
+                : nil
+        }
+    }
+}
+
+extension BookPage {
+    /// The whole page from what was read, and what a refused form typed.
+    init(
+        _ parts: BookPageBuilder.Parts, context: SignedInContext, typed: BookPageBuilder.Typed, today: String,
+        timeZone: TimeZone
+    ) {
+        let entry = parts.entry
+        let bookID = entry.bookID
+        let strip = PhotoStrip(
+            thumbs: parts.photos.photos.map { PhotoThumb($0, bookTitle: entry.book.title) }, count: parts.photos.count,
+            galleryPath: Paths.bookPhotos(bookID), newPhotoPath: Paths.newBookPhoto(bookID))
+        self.init(
+            context: context, entry: entry, photos: strip, dates: typed.dates, review: typed.review,
+            errors: typed.errors, earlierReads: parts.earlierReads, today: today)
+        journal = JournalSection(
+            entry: entry, journal: parts.journal, today: today, typed: typed.progress,
+            errors: typed.progress == nil ? .init() : typed.errors)
+        if entry.userBook.shelf == .didNotFinish { stop = StopSection(entry) }
+        copy = CopySection(entry)
+        series = parts.series.map(SeriesLine.init)
+        house = HouseSection(parts.house, bookID: bookID, timeZone: timeZone)
+        recommend = RecommendSection(bookID: bookID, members: parts.recipients)
+        // Lending is for a copy the person owns (or one out on loan already).
+        if entry.userBook.owned == true || parts.openLoan != nil {
+            loan = LoanSection(entry, loan: parts.openLoan, borrowers: parts.borrowers, today: today)
+        }
+        lists = ListsSection(bookID: bookID, membership: parts.lists)
+        if let found = parts.similar {
+            similar = SimilarSection(found ?? [], bookID: bookID, embedded: found != nil, csrf: context.csrfToken)
+        }
+    }
+}
