@@ -43,4 +43,32 @@ import Testing
         #expect(try encoder.encode(read?.book) == encoder.encode(book))
         #expect(try encoder.encode(read?.userBook) == encoder.encode(entry))
     }
+
+    /// The catalog's arrays read without a decoder give what `JSONDecoder` gives, and anything unusual (escapes,
+    /// control characters, numbers, a trailing comma, text after the array) is left to the decoder.
+    @Test(arguments: [
+        #"["Ursula K. Le Guin"]"#, #"["A", "B"]"#, #"[ "A" ,"B" ]"#, "[]", "[ ]", #"["Zoë", "Ñandú", "東野圭吾"]"#,
+        #"["Say \"hi\""]"#, #"["back\\slash"]"#, #"["tab\there"]"#, #"["\u00e9"]"#, #"["a",]"#, #"["a"] x"#,
+        #"["a" "b"]"#, "[1, 2]", #"{"a": 1}"#, #"["unclosed"#, #"[""]"#, "\n[\"a\"]\n",
+    ])
+    func plainArraysReadAsTheDecoderReadsThem(text: String) throws {
+        let decoded = try? JSONDecoder().decode([String].self, from: Data(text.utf8))
+        if let plain = Book.plainStrings(text) { #expect(plain == decoded) }
+        #expect(Book.strings(text) == (decoded ?? []))
+        if text.contains("\\") { #expect(Book.plainStrings(text) == nil) }
+    }
+
+    /// What the catalog writes goes the quick way.
+    @Test(arguments: [#"["Ursula K. Le Guin"]"#, #"["A", "B"]"#, #"[ "A" ,"B" ]"#, "[ ]", #"["Zoë", "東野圭吾"]"#])
+    func theCatalogsOwnArraysNeedNoDecoder(text: String) {
+        #expect(Book.plainStrings(text) == (try? JSONDecoder().decode([String].self, from: Data(text.utf8))))
+        #expect(Book.plainStrings(text) != nil)
+    }
+
+    /// An author's key is the same the quick way (ASCII) as the Unicode way.
+    @Test(arguments: ["J.K. Rowling", "J. K. Rowling", "O'Brien, Flann", "le guin", "X Æ A-12", "Zoë Heller", "3M"])
+    func authorKeysAreLettersInLowerCase(name: String) {
+        let slow = String(name.lowercased().unicodeScalars.filter { $0.properties.isAlphabetic }.map(Character.init))
+        #expect(SimilarBooks.nameKey(name) == slow)
+    }
 }
