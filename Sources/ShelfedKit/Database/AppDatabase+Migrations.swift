@@ -201,6 +201,7 @@ extension AppDatabase {
         migrator.registerMigration("v35 book neighbours", migrate: migrateToBookNeighbours)
         migrator.registerMigration("v36 community rating", migrate: migrateToCommunityRating)
         migrator.registerMigration("v37 for you", migrate: migrateToForYou)
+        migrator.registerMigration("v38 shelf counts", migrate: migrateToShelfCounts)
         return migrator
     }
 }

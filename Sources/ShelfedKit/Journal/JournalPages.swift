@@ -147,6 +147,33 @@ struct JournalDeletePage: Sendable {
 
 // Lists are looked up field by field; answering directly spares Mustache a Mirror per lookup (100 journal entries,
 // a bar and a form per book in progress).
+extension JournalSection: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "formPath": formPath
+        case "readAgainPath": readAgainPath
+        case "byPercent": byPercent
+        case "showsForm": showsForm
+        case "moreOpen": moreOpen
+        case "hint": hint
+        case "bar": bar
+        case "readOnValue": readOnValue
+        case "pageValue": pageValue
+        case "percentValue": percentValue
+        case "noteValue": noteValue
+        case "readOnError": readOnError
+        case "pageError": pageError
+        case "percentError": percentError
+        case "noteError": noteError
+        case "pageCount": pageCount
+        case "entries": entries
+        case "hasEntries": hasEntries
+        case "more": more
+        default: nil
+        }
+    }
+}
+
 extension JournalSection.Item: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {

@@ -140,14 +140,15 @@ public struct LibraryStore: Sendable {
     }
 
     static func fetchCounts(_ db: Database, of userID: Int64) throws -> ShelfCounts {
+        // Kept by triggers (`migrateToShelfCounts`): four rows at most, whatever the library's size.
         let statement = try db.cachedStatement(
-            sql: "SELECT shelf, COUNT(*), SUM(favourite) FROM user_book WHERE user_id = ? GROUP BY shelf")
+            sql: "SELECT shelf, books, favourites FROM shelf_count WHERE user_id = ? AND books > 0")
         var counts = ShelfCounts()
         let rows = try Row.fetchCursor(statement, arguments: [userID])
         while let row = try rows.next() {
-            let shelf = Shelf(rawValue: row[0]) ?? .wantToRead
+            guard let shelf = Shelf(rawValue: row[0]) else { continue }
             counts.byShelf[shelf] = row[1]
-            counts.favourites += row[2] as Int? ?? 0
+            counts.favourites += row[2] as Int
         }
         return counts
     }
