@@ -73,8 +73,11 @@ def main():
         home = session.get(base + "/").text
         assert home.count("<li><time") == 8, "the home page should show eight house items"
         page = session.get(f"{base}/books/{viewer_book}").text
-        assert page.count("<li><strong>Member ") == MEMBERS - 1, "the other five members should be In the house"
+        # Their names link to their housemate pages (issue 36).
+        assert page.count('<li><strong><a href="/house/members/') == MEMBERS - 1, \
+            "the other five members should be In the house"
         measure(server, session, base + "/", "home page with the house feed")
+        measure(server, session, base + "/house", "the house feed page")
         measure(server, session, f"{base}/books/{viewer_book}", "book page with In the house (5 members)")
         database = sqlite3.connect(data_dir / "data" / "shelfed.sqlite", timeout=10)
         database.execute("UPDATE user SET shares_reading = 0")

@@ -92,4 +92,18 @@ import Testing
             #expect(!ForYouCountMiddleware.isPage(other), "\(other)")
         }
     }
+
+    /// The count on every page reads the house's open borrow requests, not the person's whole library.
+    @Test func theCountDoesNotWalkThePersonsLibrary() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("count-\(UUID().uuidString).sqlite")
+        defer { try? FileManager.default.removeItem(at: path) }
+        let database = try AppDatabase(path: path.path)
+        let plan = try await database.writer.read { db in
+            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + ForYouStore.countSQL, arguments: [1])
+                .map { $0["detail"] as String }.joined(separator: "\n")
+        }
+        #expect(plan.contains("SCAN borrow_request USING INDEX borrow_request_open"), "\(plan)")
+        #expect(!plan.contains("SEARCH user_book USING COVERING INDEX"), "\(plan)")
+        #expect(plan.contains("SEARCH user_book USING INTEGER PRIMARY KEY"), "\(plan)")
+    }
 }

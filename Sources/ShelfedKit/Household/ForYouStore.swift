@@ -9,10 +9,12 @@ import Hummingbird
 struct ForYouStore: Sendable {
     let db: AppDatabase
 
-    /// How many things wait for `userID`: one small indexed query, made once per signed-in page.
+    /// How many things wait for `userID`: one small indexed query, made once per signed-in page. The open borrow
+    /// requests of the house come first (`CROSS JOIN` keeps that order): left to itself SQLite walked every one of the
+    /// person's entries looking for a request, 0.5 ms of every page at 5,000 books (issue 36, part 9).
     static let countSQL = """
         SELECT
-            (SELECT COUNT(*) FROM borrow_request JOIN user_book ON user_book.id = borrow_request.user_book_id
+            (SELECT COUNT(*) FROM borrow_request CROSS JOIN user_book ON user_book.id = borrow_request.user_book_id
              JOIN user AS asker ON asker.id = borrow_request.requester_id
              WHERE user_book.user_id = me.id AND borrow_request.answer IS NULL AND asker.shares_reading = 1)
             + (SELECT COUNT(*) FROM recommendation WHERE recommendation.to_user = me.id
