@@ -39,6 +39,9 @@ let package = Package(
         ),
         // malloc's settings and handing memory back when the server is idle (benchmarks/README.md, "Idle memory").
         .target(name: "CMemory"),
+        // Programs started beside the server (tesseract, the doctor's checks) with posix_spawn, not Foundation's
+        // Process, whose run() can crash the server on Linux (Capture/ChildProcess.swift).
+        .target(name: "CSpawn"),
         // OpenBLAS for the sentence-embedding encoder, opened with dlopen on first use (DESIGN §14).
         .target(
             name: "CLinearAlgebra",
@@ -50,6 +53,7 @@ let package = Package(
                 "CImaging",
                 "CLinearAlgebra",
                 "CMemory",
+                "CSpawn",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import ZIPFoundation
 
+@testable import ShelfedKit
+
 /// `scripts/fetch-model.sh` installs nothing whose weights do not match the recorded sha256 (DESIGN §14). The
 /// download itself is exercised by `make test`, which fetches the real model before the tests run.
 @Suite struct ModelFetchTests {
@@ -26,18 +28,13 @@ import ZIPFoundation
 
     /// Runs the script with `environment` added; returns its exit status and what it printed to stderr.
     static func fetch(_ environment: [String: String]) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["scripts/fetch-model.sh"]
-        process.currentDirectoryURL = TestApp.packageRoot
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let printed = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: printed, as: UTF8.self))
+        // Through `ChildProcess`, not Foundation's Process, whose run() crashed this suite (ChildProcess.swift).
+        let script = TestApp.packageRoot.appendingPathComponent("scripts/fetch-model.sh").path
+        let (ending, printed) = try ChildProcess.output(
+            of: "/bin/bash", [script],
+            environment: ProcessInfo.processInfo.environment.merging(environment) { $1 }, limit: 1 << 20)
+        guard case .exited(let status) = ending else { return (-1, printed) }
+        return (status, printed)
     }
 
     @Test func damagedWeightsAreNotInstalled() throws {

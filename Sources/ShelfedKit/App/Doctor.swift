@@ -259,20 +259,8 @@ public struct Doctor: Sendable {
 
     static func output(of program: URL, _ arguments: [String]) -> String {
         guard FileManager.default.isExecutableFile(atPath: program.path) else { return "" }
-        let process = Process()
-        process.executableURL = program
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        do {
-            try process.run()
-        } catch {
-            return ""
-        }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data.prefix(64 * 1024), as: UTF8.self)
+        let environment = ProcessInfo.processInfo.environment
+        return (try? ChildProcess.output(of: program.path, arguments, environment: environment).printed) ?? ""
     }
 
     static func residentKiB() -> Int? {

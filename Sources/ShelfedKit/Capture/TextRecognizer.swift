@@ -94,21 +94,20 @@ public struct TextRecognizer: Sendable {
     static func run(_ executable: URL, _ arguments: [String], timeout: Duration, scratch: URL, background: Bool)
         async throws -> String
     {
-        let process = Process()
         // In the background, at the lowest priority (SCHED_IDLE where util-linux's chrt is installed, else nice 19):
         // reading runs on the cycles the web server leaves, so pages stay as quick while a photo is read.
+        let (program, programArguments): (URL, [String])
         if !background {
-            process.executableURL = executable
-            process.arguments = arguments
+            (program, programArguments) = (executable, arguments)
         } else if let chrt = lowPriorityLauncher {
-            process.executableURL = chrt
-            process.arguments = ["--idle", "0", executable.path] + arguments
+            (program, programArguments) = (chrt, ["--idle", "0", executable.path] + arguments)
         } else {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/nice")
-            process.arguments = ["-n", "19", executable.path] + arguments
+            (program, programArguments) = (
+                URL(fileURLWithPath: "/usr/bin/nice"), ["-n", "19", executable.path] + arguments
+            )
         }
         // One thread: on a 2- or 4-core Pi, OpenMP's threads would compete with the web server for every core.
-        process.environment = ["OMP_THREAD_LIMIT": "1", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
+        let environment = ["OMP_THREAD_LIMIT": "1", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
         let name = UUID().uuidString
         let outputFile = scratch.appendingPathComponent("ocr-\(name).txt")
         let errorFile = scratch.appendingPathComponent("ocr-\(name).log")
@@ -123,32 +122,22 @@ public struct TextRecognizer: Sendable {
             try? FileManager.default.removeItem(at: outputFile)
             try? FileManager.default.removeItem(at: errorFile)
         }
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        let (exits, exited) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        process.terminationHandler = { _ in
-            exited.yield()
-            exited.finish()
-        }
         let started = ContinuousClock.now
-        try process.run()
-        let watchdog = Task {
-            try await Task.sleep(for: timeout)
-            if process.isRunning { process.terminate() }
+        let pid: pid_t
+        do {
+            pid = try ChildProcess.start(
+                program.path, programArguments, environment: environment, output: output.fileDescriptor,
+                errors: errors.fileDescriptor)
+        } catch {
+            throw Failure.failed("\(error)")
         }
-        defer { watchdog.cancel() }
-        await withTaskCancellationHandler {
-            for await _ in exits { break }
-        } onCancel: {
-            // The server is stopping: the photo is read again after the restart.
-            if process.isRunning { process.terminate() }
-        }
+        // Cancelled (the server is stopping), the program is stopped too and the photo is read after the restart.
+        let (ending, stopped) = await ChildProcess.wait(for: pid, timeout: timeout)
         try Task.checkCancellation()
-        if process.terminationReason == .uncaughtSignal {
+        if stopped || ending.byASignal {
             throw ContinuousClock.now - started >= timeout ? Failure.timedOut : Failure.failed("tesseract was stopped")
         }
-        guard process.terminationStatus == 0 else {
+        guard ending.succeeded else {
             let errorText = (try? Data(contentsOf: errorFile)) ?? Data()
             throw Failure.failed(String(decoding: errorText.prefix(500), as: UTF8.self))
         }
