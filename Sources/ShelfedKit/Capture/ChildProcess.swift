@@ -39,8 +39,7 @@ enum ChildProcess {
         let argv = ([executable] + arguments).map { strdup($0) }
         let envp = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") }
         defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
+            for string in argv + envp { free(string) }
         }
         var pid: pid_t = 0
         let error = (argv + [nil]).withUnsafeBufferPointer { arguments in
