@@ -41,11 +41,11 @@ import Testing
 
     @Test func aProgramPastItsTimeoutIsStoppedAndWaitedFor() async throws {
         let pid = try ChildProcess.start("/bin/sleep", ["30"], environment: [:])
-        let started = ContinuousClock.now
         let (ending, stopped) = await ChildProcess.wait(for: pid, timeout: .milliseconds(300))
+        // Ended by the SIGTERM, so before its thirty seconds (how soon depends on how busy the machine is: under the
+        // whole suite a waiting task may be woken seconds late, so no clock is asserted).
         #expect(stopped)
         #expect(ending == .signalled(SIGTERM))
-        #expect(ContinuousClock.now - started < .seconds(5))
         // Reaped: nothing is left to wait for.
         #expect(ChildProcess.reap(pid) == .exited(-1))
     }
