@@ -71,4 +71,16 @@ import Testing
         #expect(FindController.exactTitlesFirst(matches, query: "en llamas").map(\.title).first == "En llamas")
         #expect(FindController.exactTitlesFirst(matches, query: "ÉN LLAMAS").map(\.bookID) == [1, 0, 2])
     }
+
+    /// Google Books' answers too: the title typed first, the rest in Google's order.
+    @Test func googleBooksAnswersPutTheTitleTypedFirst() {
+        let volumes = ["Laberinto en llamas", "Los juegos del hambre", "En llamas", "en llamas "].map { title in
+            VolumeResult(
+                provider: .googleBooks, volumeId: title, title: title, subtitle: nil, authors: [], publisher: nil,
+                publishedDate: nil, description: nil, pageCount: nil, categories: [], language: nil, isbn10: nil,
+                isbn13: nil, coverURL: nil, thumbnailURL: nil, averageRating: nil, ratingsCount: nil)
+        }
+        let ordered = FindController.exactTitlesFirst(volumes, query: " En Llamas", title: \.title).map(\.title)
+        #expect(ordered == ["En llamas", "en llamas ", "Laberinto en llamas", "Los juegos del hambre"])
+    }
 }

@@ -54,7 +54,9 @@ struct FindController: Sendable {
             let answer = try await resultWithin(pageWait) { [search] in
                 try await search.search(SearchRequest(text: query))
             }
-            let items = Array(answer.results.items.prefix(Self.booksShown))
+            // Google ranks "Laberinto en llamas" above "En llamas" for "en llamas": the title typed comes first.
+            let items = Array(
+                Self.exactTitlesFirst(answer.results.items, query: query, title: \.title).prefix(Self.booksShown))
             let owned = try await library.shelves(
                 of: userID, volumeIDs: items.compactMap(\.volumeId), isbn13s: items.compactMap(\.isbn13))
             page.results = items.map { SearchResultView($0, inLibrary: SearchController.match($0, in: owned)) }
@@ -65,15 +67,22 @@ struct FindController: Sendable {
         return try renderer.render(page, template: "search/find")
     }
 
-    /// Titles equal to the query (ignoring case and accents) first, the rest in their ranked order.
+    /// Titles equal to the query (ignoring case, accents and the spaces around it) first, the rest in their ranked
+    /// order: the person's library and Google Books' answers alike.
+    static func exactTitlesFirst<Match>(_ matches: [Match], query: String, title: (Match) -> String) -> [Match] {
+        func folded(_ text: String) -> String {
+            text.trimmingCharacters(in: .whitespacesAndNewlines)
+                .folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+        }
+        let wanted = folded(query)
+        let isExact = matches.map { folded(title($0)) == wanted }
+        return zip(matches, isExact).filter { $0.1 }.map(\.0) + zip(matches, isExact).filter { !$0.1 }.map(\.0)
+    }
+
     static func exactTitlesFirst(_ matches: [TextSearchStore.LibraryMatch], query: String)
         -> [TextSearchStore.LibraryMatch]
     {
-        let wanted = query.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
-        let exact = matches.filter {
-            $0.title.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil) == wanted
-        }
-        return exact + matches.filter { match in !exact.contains { $0.bookID == match.bookID } }
+        exactTitlesFirst(matches, query: query, title: \.title)
     }
 }
 
