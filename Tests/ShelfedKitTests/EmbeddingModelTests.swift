@@ -57,6 +57,16 @@ struct EmbeddingModelTests {
 
     /// Punctuation, accents, ligatures, CJK, Hangul, emoji, numbers, control and zero-width characters and words
     /// too long to split give exactly the reference tokenizer's ids.
+    /// A question in words has a word the model knows whole; keys mashed, an ISBN or a number have none.
+    @Test func aQuestionInWordsIsToldFromNoise() {
+        for question in ["a lighthouse keeper's long winter", "Dune", "Ñandú and the RIVER", "children at sea"] {
+            #expect(tokenizer.knowsAWholeWord(in: question), "\(question)")
+        }
+        for noise in ["xqzvbn wkrtpl", "9780441172719", "978-0-441-17271-9", "1984", "zzkq", "ab cd", "!!!"] {
+            #expect(!tokenizer.knowsAWholeWord(in: noise), "\(noise)")
+        }
+    }
+
     @Test(arguments: EmbeddingModelFiles.reference.tokenizer.indices)
     func tokenizerMatchesTheReference(index: Int) {
         let reference = EmbeddingModelFiles.reference.tokenizer[index]

@@ -128,6 +128,14 @@ struct MeaningPagesTests {
                 #expect(page.text.contains("href=\"/books/\(alicesBook)\""))
                 #expect(!page.text.contains("Bob's own prophet") && !page.text.contains("9780306406157"))
 
+                // Keys mashed, or a bare ISBN Google does not know: nothing is near noise, so nothing is offered.
+                for noise in ["/search?q=xqzvbn+wkrtpl", "/search?q=9780441172719"] {
+                    let answer = try await alice.get(noise)
+                    #expect(answer.status == .ok)
+                    #expect(!answer.text.contains("meaning-heading"), "\(noise)")
+                    #expect(Self.resultTitles(answer.text).isEmpty, "\(noise)")
+                }
+
                 // Google Books down: the same offer, under the friendly failure.
                 fake.failGoogle(.status(503), .status(503), .status(503))
                 let down = try await alice.get("/search?q=the+prophet+of+the+desert+tribes")

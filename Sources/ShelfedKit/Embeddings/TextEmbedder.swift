@@ -110,6 +110,14 @@ public final class TextEmbedder: Sendable {
         try await interactive.runIfActive { [self] in loaded()?.0.ids(for: text, maxTokens: maxTokens) }
     }
 
+    /// Whether `text` has a word the model knows whole (`WordPieceTokenizer.knowsAWholeWord`), or nil without a
+    /// model. It opens the model as embedding the question next would.
+    public func knowsAWord(in text: String) async throws -> Bool? {
+        let known = try await interactive.runIfActive { [self] in loaded()?.0.knowsAWholeWord(in: text) }
+        scheduleUnload()
+        return known
+    }
+
     /// Whether the weights are open right now (for tests and the memory benchmark).
     public var isLoaded: Bool { state.withLockedValue { $0.encoder != nil } }
 

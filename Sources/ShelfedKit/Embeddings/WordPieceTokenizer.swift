@@ -67,6 +67,17 @@ public struct WordPieceTokenizer: Sendable {
         return ids
     }
 
+    /// Whether `text` holds a word of three letters or more that the model knows whole: a question in words. Keys
+    /// mashed ("xqzvbn wkrtpl"), a bare ISBN or a number have none, and the books nearest to them in meaning are
+    /// noise, so no "Close in meaning" is offered for them (issue 36, part 2). A cosine floor could not tell noise
+    /// from a paraphrase with this model.
+    public func knowsAWholeWord(in text: String) -> Bool {
+        words(in: normalized(text)).contains { word in
+            word.count >= 3 && word.allSatisfy { $0.properties.isAlphabetic }
+                && vocabulary[String(String.UnicodeScalarView(word))] != nil
+        }
+    }
+
     func normalized(_ text: String) -> [Unicode.Scalar] {
         var cleaned = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {

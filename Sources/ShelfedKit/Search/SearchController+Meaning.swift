@@ -6,9 +6,11 @@ extension SearchController {
 
     /// When Google Books finds nothing or cannot answer: the books this server already knows (shared provider rows
     /// and the person's own) closest in meaning to what was typed, each addable or marked as on a shelf. Empty
-    /// without a model, and for a query too short to mean anything.
+    /// without a model, for a query too short to mean anything, and for one with no word the model knows (keys
+    /// mashed, a bare ISBN: Google finding nothing is the answer, not the books nearest to noise).
     func meaningMatches(for text: String, userID: Int64) async throws -> [SearchResultView] {
         guard TextSearchStore.ftsQuery(text) != nil,
+            try await meaning.embedder?.knowsAWord(in: text) == true,
             let (_, matches) = try await meaning.catalog(
                 userID: userID, matching: text, hybrid: true, limit: Self.meaningMatchLimit, offset: 0)
         else { return [] }
