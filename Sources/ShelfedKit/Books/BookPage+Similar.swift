@@ -43,3 +43,41 @@ extension BookPage {
         }
     }
 }
+
+extension BookPage.SimilarSection {
+    /// The list as markup, built in Swift like the shelf cards: eight books of a dozen fields, each looked up through
+    /// Mustache's context stack with its dynamic casts, were the largest part of the book page's rendering (issue 36,
+    /// part 9). The markup is the one the template had; empty when there are no books.
+    var booksHTML: HTMLFragment {
+        guard !books.isEmpty else { return HTMLFragment() }
+        var html: HTMLFragment = "<ol class=\"results text-results\">\n"
+        for item in books {
+            let alt = item.hasCover ? "Cover of \(item.title)" : "No cover"
+            html += "    <li class=\"result\">\n"
+            html += "      <img src=\"\(item.coverURL)\" alt=\"\(alt)\" width=\"64\" height=\"96\" loading=\"lazy\">\n"
+            html += "      <div class=\"result-body\">\n"
+            if let path = item.path {
+                html += "        <h3 class=\"result-title\"><a href=\"\(path)\">\(item.title)</a></h3>\n"
+            } else {
+                html += "        <h3 class=\"result-title\">\(item.title)</h3>\n"
+            }
+            if let authors = item.authors { html += "        <p class=\"card-authors\">\(authors)</p>\n" }
+            html += "        <p class=\"passage\">\(item.reasons)"
+            if let shelf = item.shelfTitle { html += " · On your \(shelf) shelf" }
+            html += "</p>\n"
+            for (field, value) in [("volume_id", item.addVolumeID), ("isbn", item.addISBN)] {
+                guard let value else { continue }
+                html += "        <form method=\"post\" action=\"\(item.addPath)\" class=\"inline-form\">"
+                html += "<input type=\"hidden\" name=\"_csrf\" value=\"\(item.csrf)\">"
+                html += "<input type=\"hidden\" name=\"\(field)\" value=\"\(value)\">"
+                html += "<input type=\"hidden\" name=\"shelf\" value=\"want_to_read\">"
+                html += "<input type=\"hidden\" name=\"return_to\" value=\"\(item.returnTo)\">"
+                html += "<button type=\"submit\" class=\"button\">Add to Want to read</button></form>\n"
+            }
+            html += "      </div>\n"
+            html += "    </li>\n"
+        }
+        html += "  </ol>"
+        return html
+    }
+}

@@ -7,6 +7,7 @@ extension BookPage.QuickRating: MustacheParent {
         switch key {
         case "path": self.path
         case "stars": self.stars
+        case "starsHTML": self.starsHTML
         case "summary": self.summary
         default: nil
         }

@@ -124,6 +124,7 @@ extension BookPage.SimilarSection: MustacheParent {
     func child(named key: String) -> Any? {
         switch key {
         case "books": self.books
+        case "booksHTML": self.booksHTML
         case "note": self.note
         default: nil
         }
