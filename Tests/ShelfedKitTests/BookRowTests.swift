@@ -71,4 +71,12 @@ import Testing
         let slow = String(name.lowercased().unicodeScalars.filter { $0.properties.isAlphabetic }.map(Character.init))
         #expect(SimilarBooks.nameKey(name) == slow)
     }
+
+    /// Lists of ids for `json_each(?)` are written as the encoder writes them.
+    @Test func idListsAreTheEncodersJSON() throws {
+        for ids: [Int64] in [[], [7], [1, -2, Int64.max, Int64.min]] {
+            let encoded = String(decoding: try JSONEncoder().encode(ids), as: UTF8.self)
+            #expect(SimilarBooks.jsonList(ids) == encoded)
+        }
+    }
 }

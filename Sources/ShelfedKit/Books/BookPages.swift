@@ -204,20 +204,15 @@ struct BookPage: Sendable {
         finishedError = errors["finished_at"]
         reviewPath = Paths.bookReview(book.id!)
         let chosen = (review?.rating ?? entry.userBook.rating.map { String($0) }).flatMap(Double.init)
-        let choices = (1...20).map { quarter in
-            let value = Double(quarter) / 4
-            let spoken = Self.starsLabel(value)
-            return StarChoice(
-                id: "rating-\(quarter)", value: quarter % 4 == 0 ? String(quarter / 4) : String(value),
-                shown: quarter % 4 == 0
-                    ? "★"
-                    : spoken.replacingOccurrences(of: " stars", with: "★")
-                        .replacingOccurrences(of: " star", with: "★"),
-                spoken: spoken, filled: quarter / 4, checked: chosen == value)
+        // The twenty choices are the same on every page but for the one checked.
+        let choices = Self.starChoices.map { choice, value in
+            StarChoice(
+                id: choice.id, value: choice.value, shown: choice.shown, spoken: choice.spoken, filled: choice.filled,
+                checked: chosen == value)
         }
         noRating = chosen == nil
-        let whole = choices.filter { $0.filled * 4 == Int($0.id.dropFirst(7))! }
-        let quarters = choices.filter { $0.filled * 4 != Int($0.id.dropFirst(7))! }
+        let whole = choices.enumerated().filter { ($0.offset + 1) % 4 == 0 }.map(\.element)
+        let quarters = choices.enumerated().filter { ($0.offset + 1) % 4 != 0 }.map(\.element)
         wholeStarsHTML = Self.radios(whole, whole: true)
         quarterStarsHTML = Self.radios(quarters, whole: false)
         quarterChosen = quarters.contains { $0.checked }
@@ -240,6 +235,20 @@ struct BookPage: Sendable {
             userBook.shelf != .wantToRead || userBook.startedAt != nil || userBook.finishedAt != nil || dates != nil
         reviewOpen = ratingError != nil || reviewError != nil || notesError != nil
         datesOpen = startedError != nil || finishedError != nil
+    }
+
+    /// The review form's twenty star choices, ¼ to 5, none checked, each with its value.
+    static let starChoices: [(choice: StarChoice, value: Double)] = (1...20).map { quarter in
+        let value = Double(quarter) / 4
+        let spoken = starsLabel(value)
+        let choice = StarChoice(
+            id: "rating-\(quarter)", value: quarter % 4 == 0 ? String(quarter / 4) : String(value),
+            shown: quarter % 4 == 0
+                ? "★"
+                : spoken.replacingOccurrences(of: " stars", with: "★")
+                    .replacingOccurrences(of: " star", with: "★"),
+            spoken: spoken, filled: quarter / 4, checked: false)
+        return (choice, value)
     }
 
     /// "4¾ stars", "1 star": quarter steps as a reader says them.

@@ -184,6 +184,11 @@ struct SimilarBooks: Sendable {
         (try? JSONEncoder().encode(values)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
     }
 
+    /// Ids written directly: an encoder for every list of ids was a fortieth of a book page.
+    static func jsonList(_ ids: [Int64]) -> String {
+        "[" + ids.map(String.init).joined(separator: ",") + "]"
+    }
+
     /// Books in the queue past which the stored lists are not used: during an import, the live search is as quick.
     static let pendingLimit = 256
 
