@@ -121,7 +121,7 @@ struct SimilarBooks: Sendable {
         let categories = Set(book.categories.map { $0.lowercased() })
         // Only what the scoring reads: a whole `Book` is decoded for the few kept (decoding every candidate
         // through Codable was a third of a book page).
-        let candidates = try Row.fetchAll(
+        let candidates = try Row.fetchCursor(
             db.cachedStatement(
                 sql: """
                     SELECT book.id, book.authors, book.categories, book.series, book.series_position,
@@ -138,15 +138,19 @@ struct SimilarBooks: Sendable {
             let shelf: Shelf?
         }
         var found: [Scored] = []
-        for row in candidates {
-            guard let cosine = MeaningVector.dot(vector, stored: row["meaning"]) else { continue }
-            let candidateAuthors = Book.strings(row["authors"])
+        // Columns by position, in the order selected above (by name, each lookup compared names case-insensitively),
+        // the vector read in place.
+        while let row = try candidates.next() {
+            guard let cosine = try row.withUnsafeData(atIndex: 7, { MeaningVector.dot(vector, stored: $0) }) else {
+                continue
+            }
+            let candidateAuthors = Book.strings(row[1])
             let sameAuthor = !authors.isDisjoint(with: candidateAuthors.map(Self.nameKey))
-            let shared = Book.strings(row["categories"]).filter { categories.contains($0.lowercased()) }
-            let series: String? = row["series"]
+            let shared = Book.strings(row[2]).filter { categories.contains($0.lowercased()) }
+            let series: String? = row[3]
             let sameSeries = book.series != nil && series?.caseInsensitiveCompare(book.series!) == .orderedSame
             var reasons: [String] = []
-            if sameSeries, let place = series.flatMap({ SeriesPlace(name: $0, position: row["series_position"]) }) {
+            if sameSeries, let place = series.flatMap({ SeriesPlace(name: $0, position: row[4]) }) {
                 reasons.append(place.phrase)
             }
             if sameAuthor {
@@ -159,8 +163,8 @@ struct SimilarBooks: Sendable {
                 cosine: cosine, sameAuthor: sameAuthor, sharedCategories: shared.count, sameSeries: sameSeries)
             found.append(
                 Scored(
-                    id: row["id"], isbn13: row["isbn13"], score: score, reasons: reasons,
-                    shelf: (row["my_shelf"] as String?).flatMap(Shelf.init(rawValue:))))
+                    id: row[0], isbn13: row[5], score: score, reasons: reasons,
+                    shelf: (row[6] as String?).flatMap(Shelf.init(rawValue:))))
         }
         // The same book twice (a shared row and someone's own copy of it) is shown once.
         var seen = Set<String>()
