@@ -50,6 +50,20 @@ import Testing
         #expect(ChildProcess.reap(pid) == .exited(-1))
     }
 
+    /// Cancelled (the server stopping), a program that ignores SIGTERM is killed five seconds later, and reaped.
+    @Test func aCancelledWaitStopsEvenAProgramThatIgnoresSIGTERM() async throws {
+        let pid = try ChildProcess.start(
+            "/bin/sh", ["-c", "trap '' TERM; i=0; while [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done"],
+            environment: ["PATH": "/usr/bin:/bin"])
+        let waiting = Task { await ChildProcess.wait(for: pid, timeout: nil) }
+        try await Task.sleep(for: .milliseconds(200))
+        waiting.cancel()
+        let (ending, stopped) = await waiting.value
+        #expect(stopped)
+        #expect(ending == .signalled(SIGKILL))
+        #expect(ChildProcess.reap(pid) == .exited(-1))
+    }
+
     @Test func aProgramThatIsNotThereIsAnError() {
         #expect(throws: ChildProcess.Failure.self) {
             try ChildProcess.start("/nonexistent/tesseract", [], environment: [:])

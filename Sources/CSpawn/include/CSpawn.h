@@ -10,4 +10,8 @@
 /// with the child's id in `*pid`, or the errno value that stopped it.
 int shelfed_spawn(const char *path, char *const argv[], char *const envp[], int out_fd, int err_fd, pid_t *pid);
 
+/// A pipe whose two ends close on exec (pipe2 with O_CLOEXEC, which Swift's Glibc module does not show): 0, or -1
+/// with errno set.
+int shelfed_pipe(int ends[2]);
+
 #endif

@@ -70,8 +70,13 @@ enum ChildProcess {
                 kill(pid, SIGTERM)
                 askedToStop = now
             }
-            // Cancelled, the sleep returns at once; the loop still waits for the program to go.
-            try? await Task.sleep(for: Task.isCancelled ? .milliseconds(10) : interval)
+            // A cancelled task's own sleep returns at once, which would spin this loop until the program goes: after
+            // cancellation the pause is a detached task's, which nothing cancels.
+            if Task.isCancelled {
+                await Task.detached { try? await Task.sleep(for: interval) }.value
+            } else {
+                try? await Task.sleep(for: interval)
+            }
         }
     }
 
@@ -94,7 +99,10 @@ enum ChildProcess {
         of executable: String, _ arguments: [String], environment: [String: String], limit: Int = 64 * 1024
     ) throws -> (ending: Ending, printed: String) {
         var ends: [Int32] = [0, 0]
-        guard pipe(&ends) == 0 else { throw Failure(description: "no pipe: \(String(cString: strerror(errno)))") }
+        // Close-on-exec, so another program started meanwhile does not hold this pipe open.
+        guard shelfed_pipe(&ends) == 0 else {
+            throw Failure(description: "no pipe: \(String(cString: strerror(errno)))")
+        }
         let (reading, writing) = (ends[0], ends[1])
         let pid: pid_t
         do {
@@ -117,10 +125,12 @@ enum ChildProcess {
         }
         close(reading)
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        var result = waitpid(pid, &status, 0)
+        while result == -1 && errno == EINTR { result = waitpid(pid, &status, 0) }
         let signal = status & 0x7f
-        return (
-            signal == 0 ? .exited((status >> 8) & 0xff) : .signalled(signal), String(decoding: printed, as: UTF8.self)
-        )
+        // Not waited for (it cannot be ours): a failure, never a success read from an untouched status.
+        let ending: Ending =
+            result != pid ? .exited(-1) : signal == 0 ? .exited((status >> 8) & 0xff) : .signalled(signal)
+        return (ending, String(decoding: printed, as: UTF8.self))
     }
 }

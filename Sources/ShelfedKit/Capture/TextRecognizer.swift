@@ -135,7 +135,10 @@ public struct TextRecognizer: Sendable {
         let (ending, stopped) = await ChildProcess.wait(for: pid, timeout: timeout)
         try Task.checkCancellation()
         if stopped || ending.byASignal {
-            throw ContinuousClock.now - started >= timeout ? Failure.timedOut : Failure.failed("tesseract was stopped")
+            guard ContinuousClock.now - started < timeout else { throw Failure.timedOut }
+            // Which program and which signal: out of memory (9), a crash (11), or the server stopping (15).
+            let signal = if case .signalled(let number) = ending { " by signal \(number)" } else { "" }
+            throw Failure.failed("\(program.lastPathComponent) running tesseract was stopped\(signal)")
         }
         guard ending.succeeded else {
             let errorText = (try? Data(contentsOf: errorFile)) ?? Data()
