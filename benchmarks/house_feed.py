@@ -77,7 +77,8 @@ def main():
         assert page.count('<li><strong><a href="/house/members/') == MEMBERS - 1, \
             "the other five members should be In the house"
         measure(server, session, base + "/", "home page with the house feed")
-        measure(server, session, base + "/house", "the house feed page")
+        measure(server, session, base + "/house/feed", "the house feed page")
+        measure(server, session, base + "/house", "the house library page")
         measure(server, session, f"{base}/books/{viewer_book}", "book page with In the house (5 members)")
         database = sqlite3.connect(data_dir / "data" / "shelfed.sqlite", timeout=10)
         database.execute("UPDATE user SET shares_reading = 0")

@@ -270,4 +270,28 @@ import Testing
         let borrowerID: Int64?
         let name: String
     }
+
+    /// The house library's page walks the catalog by title and finds each book's copies by index: sorting every copy
+    /// in the house per page made it the slowest page of a large house.
+    @Test func theHouseLibraryWalksTitlesInsteadOfSortingEveryCopy() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("house-\(UUID().uuidString).sqlite")
+        defer { try? FileManager.default.removeItem(at: path) }
+        let database = try AppDatabase(path: path.path)
+        let plan = try await database.writer.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    EXPLAIN QUERY PLAN SELECT book.title FROM book
+                    CROSS JOIN user_book ON user_book.book_id = book.id AND user_book.owned = 1
+                    JOIN user ON user.id = user_book.user_id
+                    LEFT JOIN loan ON loan.user_book_id = user_book.id AND loan.returned_on IS NULL
+                    WHERE user_book.owned = 1 AND (user.id = 1 OR user.shares_reading = 1)
+                    ORDER BY book.title COLLATE NOCASE, user.display_name LIMIT 60
+                    """
+            ).map { $0["detail"] as String }.joined(separator: "\n")
+        }
+        #expect(plan.contains("SCAN book USING") && plan.contains("INDEX book_by_title"), "\(plan)")
+        #expect(plan.contains("user_book_owned"), "\(plan)")
+        #expect(!plan.contains("USE TEMP B-TREE FOR ORDER BY"), "\(plan)")
+    }
 }

@@ -202,6 +202,7 @@ extension AppDatabase {
         migrator.registerMigration("v36 community rating", migrate: migrateToCommunityRating)
         migrator.registerMigration("v37 for you", migrate: migrateToForYou)
         migrator.registerMigration("v38 shelf counts", migrate: migrateToShelfCounts)
+        migrator.registerMigration("v39 house library indexes", migrate: migrateToHouseLibraryIndexes)
         return migrator
     }
 }

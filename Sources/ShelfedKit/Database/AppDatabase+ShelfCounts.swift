@@ -40,4 +40,14 @@ extension AppDatabase {
                 END;
                 """)
     }
+
+    /// The house library walks the catalog in title order and finds each book's owned copies by index, instead of
+    /// sorting every copy in the house per page (`LoanStore.houseLibrary`).
+    static func migrateToHouseLibraryIndexes(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE INDEX book_by_title ON book(title COLLATE NOCASE);
+                CREATE INDEX user_book_owned ON user_book(book_id, user_id) WHERE owned = 1;
+                """)
+    }
 }
