@@ -280,14 +280,10 @@ import Testing
         let plan = try await database.writer.read { db in
             try Row.fetchAll(
                 db,
-                sql: """
-                    EXPLAIN QUERY PLAN SELECT book.title FROM book
-                    CROSS JOIN user_book ON user_book.book_id = book.id AND user_book.owned = 1
-                    JOIN user ON user.id = user_book.user_id
-                    LEFT JOIN loan ON loan.user_book_id = user_book.id AND loan.returned_on IS NULL
-                    WHERE user_book.owned = 1 AND (user.id = 1 OR user.shares_reading = 1)
-                    ORDER BY book.title COLLATE NOCASE, user.display_name LIMIT 60
-                    """
+                sql: "EXPLAIN QUERY PLAN "
+                    + LoanStore.houseLibrarySQL(
+                        where: "user_book.owned = 1 AND (user.id = 1 OR user.shares_reading = 1)"),
+                arguments: ["limit": 60, "offset": 0]
             ).map { $0["detail"] as String }.joined(separator: "\n")
         }
         #expect(plan.contains("SCAN book USING") && plan.contains("INDEX book_by_title"), "\(plan)")

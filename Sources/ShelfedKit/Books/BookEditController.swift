@@ -54,7 +54,7 @@ struct BookEditController: Sendable {
                 return try renderer.render(page, template: "library/edit", status: .conflict)
                     .response(from: request, context: context)
             case .notFound:
-                throw AppError.notFound("This book is not in your library. It may have been removed.")
+                throw LibraryStore.notInLibrary
             }
         }
     }
@@ -125,7 +125,7 @@ struct BookEditController: Sendable {
                 bookID: entry.bookID, for: context.userID, file: name, now: clock.now())
         else {
             covers.remove(name)
-            throw AppError.notFound("This book is not in your library. It may have been removed.")
+            throw LibraryStore.notInLibrary
         }
         if let unused { covers.remove(unused) }
         return .seeOther(ActionNotice.link(Paths.book(bookID), adding: [("saved", "cover")]))

@@ -36,12 +36,12 @@ struct BookPageBuilder: Sendable {
     /// The page of the route's book, its entry read in the same transaction as the rest; 404 as `requireEntry`.
     func page(_ context: SignedInContext) async throws -> (entry: LibraryEntry, page: BookPage) {
         let (userID, today) = (context.userID, clock.today())
-        guard let bookID = BoundedNumber.id(context.parameters.get("id")) else { throw Self.notFound }
+        guard let bookID = BoundedNumber.id(context.parameters.get("id")) else { throw LibraryStore.notInLibrary }
         let parts = try await library.db.read { db -> Parts? in
             guard let entry = try LibraryStore.entry(bookID: bookID, of: userID, db) else { return nil }
             return try Parts(entry, findsSimilar: findsSimilar, db)
         }
-        guard let parts else { throw Self.notFound }
+        guard let parts else { throw LibraryStore.notInLibrary }
         return (parts.entry, BookPage(parts, context: context, typed: Typed(), today: today, timeZone: clock.timeZone))
     }
 
@@ -55,8 +55,6 @@ struct BookPageBuilder: Sendable {
     func refused(_ page: BookPage) throws -> Response {
         try renderer.render(page, template: "library/book", status: .unprocessableContent).response
     }
-
-    private static var notFound: AppError { .notFound("This book is not in your library. It may have been removed.") }
 
     /// What the page reads from the database, all in one transaction.
     struct Parts: Sendable {

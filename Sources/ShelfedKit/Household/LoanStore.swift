@@ -254,16 +254,8 @@ struct LoanStore: Sendable {
             // the page is full: sorting every copy in the house and counting them in the same query cost 24 ms of a
             // page at 4,800 copies (issue 36, part 9; `benchmarks/house_feed.py`). The count is a query of its own.
             let rows = try Row.fetchAll(
-                db.cachedStatement(
-                    sql: """
-                        SELECT book.title, book.author_names, book.cover_path, user.display_name, user.id AS owner_id,
-                            user_book.location, loan.borrower_name, loan.lent_on, user_book.book_id
-                        FROM book CROSS JOIN user_book ON user_book.book_id = book.id AND user_book.owned = 1
-                        JOIN user ON user.id = user_book.user_id
-                        LEFT JOIN loan ON loan.user_book_id = user_book.id AND loan.returned_on IS NULL
-                        WHERE \(matching)
-                        ORDER BY book.title COLLATE NOCASE, user.display_name LIMIT :limit OFFSET :offset
-                        """), arguments: StatementArguments(arguments))
+                db.cachedStatement(sql: Self.houseLibrarySQL(where: matching)), arguments: StatementArguments(arguments)
+            )
             arguments["limit"] = nil
             arguments["offset"] = nil
             let total =
@@ -284,6 +276,19 @@ struct LoanStore: Sendable {
             }
             return (copies, total)
         }
+    }
+
+    /// A page of the house library's copies matching `conditions`, by title (`:limit`, `:offset`).
+    static func houseLibrarySQL(where conditions: String) -> String {
+        """
+        SELECT book.title, book.author_names, book.cover_path, user.display_name, user.id AS owner_id,
+            user_book.location, loan.borrower_name, loan.lent_on, user_book.book_id
+        FROM book CROSS JOIN user_book ON user_book.book_id = book.id AND user_book.owned = 1
+        JOIN user ON user.id = user_book.user_id
+        LEFT JOIN loan ON loan.user_book_id = user_book.id AND loan.returned_on IS NULL
+        WHERE \(conditions)
+        ORDER BY book.title COLLATE NOCASE, user.display_name LIMIT :limit OFFSET :offset
+        """
     }
 
     private static func loan(_ row: Row) -> Loan {

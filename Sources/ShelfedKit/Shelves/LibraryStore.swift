@@ -187,10 +187,13 @@ public struct LibraryStore: Sendable {
     /// malformed or someone else's ids.
     public func requireEntry(bookID: Int64?, of userID: Int64) async throws -> LibraryEntry {
         guard let bookID, let entry = try await entry(bookID: bookID, of: userID) else {
-            throw AppError.notFound("This book is not in your library. It may have been removed.")
+            throw Self.notInLibrary
         }
         return entry
     }
+
+    /// The 404 every page and the API answer for a book id that is unknown, malformed or someone else's.
+    static var notInLibrary: AppError { .notFound("This book is not in your library. It may have been removed.") }
 
     static func request(of userID: Int64, filter: Filter) -> QueryInterfaceRequest<UserBook> {
         let request = UserBook.filter(Column("user_id") == userID)
