@@ -24,8 +24,7 @@ public struct APIKeyStore: Sendable {
 
     /// Makes a new key for `userID` and returns it: 40 lowercase hex digits (160 random bits).
     public func create(for userID: Int64, label: String, now: Date) async throws -> String {
-        var generator = SystemRandomNumberGenerator()
-        let key = (0..<20).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+        let key = RandomHex.secret(byteCount: 20)
         let digest = Self.digest(of: key)
         let label = Self.cleanLabel(label)
         try await db.write { db in
@@ -89,15 +88,7 @@ public struct APIKeyStore: Sendable {
     }
 
     static func digest(of key: String) -> String {
-        // Hex by table: String(format:) per byte cost more than the hash itself, on every API request.
-        let hexDigits = Array("0123456789abcdef".utf8)
-        var hex: [UInt8] = []
-        hex.reserveCapacity(64)
-        for byte in SHA256.hash(data: Data(key.utf8)) {
-            hex.append(hexDigits[Int(byte >> 4)])
-            hex.append(hexDigits[Int(byte & 0xF)])
-        }
-        return String(decoding: hex, as: UTF8.self)
+        RandomHex.hex(SHA256.hash(data: Data(key.utf8)))
     }
 
     /// A label a person can read on the Devices page: no control characters, at most 100 characters.

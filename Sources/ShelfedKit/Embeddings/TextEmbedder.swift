@@ -193,7 +193,7 @@ public final class TextEmbedder: Sendable {
     /// Refuses weights whose sha256 is not the recorded one (a damaged or swapped file).
     static func verify(_ path: String) throws {
         let data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
-        let digest = SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+        let digest = RandomHex.hex(SHA256.hash(data: data))
         guard digest == weightsSHA256 else {
             throw SafeTensorsFile.Damaged(description: "model.safetensors does not match its recorded sha256")
         }

@@ -256,8 +256,7 @@ struct HouseholdStore: Sendable {
 
     /// 32 random bytes as 64 lowercase hex digits: too many to guess, safe in a path.
     static func newToken() -> String {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+        RandomHex.secret(byteCount: 32)
     }
 
     static func isWellFormed(_ token: String) -> Bool {

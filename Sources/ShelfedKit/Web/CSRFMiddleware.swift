@@ -118,8 +118,7 @@ struct CSRFMiddleware: RouterMiddleware {
     }
 
     static func makeToken() -> String {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+        RandomHex.secret(byteCount: 32)
     }
 
     static func isWellFormed(_ token: String) -> Bool {
