@@ -18,7 +18,7 @@ import Testing
             publishedDate: "1965", description: "Spice.\nSand.", pageCount: 412, categories: ["Fiction", "SF"],
             language: "en", coverPath: "covers/1.jpg", source: .google, createdAt: when, updatedAt: when,
             ownerUserId: nil, series: "Dune", seriesPosition: 1.5, communityRating: 4.27, communityRatings: 12,
-            communitySource: "Goodreads")
+            communitySource: "Goodreads", kind: .movie, runtimeMinutes: 139)
         var entry = UserBook(
             id: nil, userId: 1, bookId: 0, shelf: .didNotFinish, favourite: true, rating: 3.75, review: "Good",
             currentPage: 120, addedAt: when, startedAt: "2026-01-02", finishedAt: nil, updatedAt: when,

@@ -30,6 +30,8 @@ extension Book {
         communityRating = row["community_rating"]
         communityRatings = row["community_ratings"]
         communitySource = row["community_source"]
+        kind = (row["kind"] as String?).flatMap(TitleKind.init(rawValue:)) ?? .book
+        runtimeMinutes = row["runtime_minutes"]
     }
 
     /// A JSON array of strings as the catalog keeps authors and categories; empty for anything else.

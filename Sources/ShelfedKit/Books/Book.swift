@@ -34,6 +34,10 @@ public struct Book: Codable, Sendable, Identifiable, FetchableRecord, MutablePer
     public var communityRating: Double? = nil
     public var communityRatings: Int? = nil
     public var communitySource: String? = nil
+    /// A book, a film or a TV show (DESIGN §17); fixed once written.
+    public var kind: TitleKind = .book
+    /// A film's running time; nil for books and for shows.
+    public var runtimeMinutes: Int? = nil
 
     var community: CommunityRating? {
         communitySource.flatMap { CommunityRating(average: communityRating, count: communityRatings, source: $0) }

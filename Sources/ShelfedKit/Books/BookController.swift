@@ -32,6 +32,7 @@ struct BookController: Sendable {
         form.authors = query["authors"] ?? ""
         form.isbn = query["isbn"] ?? ""
         if let shelf = query["shelf"], Shelf(rawValue: shelf) != nil { form.shelf = shelf }
+        if let kind = query["kind"], TitleKind(rawValue: kind) != nil { form.kind = kind }
         return try renderer.render(NewBookPage(context: context, form: form), template: "library/new")
     }
 

@@ -57,7 +57,10 @@ extension BookPage {
 
         init(_ entry: LibraryEntry, today: String) {
             let userBook = entry.userBook
-            shelfTitle = userBook.shelf.title
+            let kind = entry.book.kind
+            // Films and shows have no page progress yet: their episodes and viewings come in the next slices.
+            let tracksPages = kind.hasPages
+            shelfTitle = userBook.shelf.title(for: kind)
             func day(_ text: String?) -> String? { text.map { HumanDay.text($0, today: today) } }
             bar =
                 userBook.shelf == .reading
@@ -68,18 +71,27 @@ extension BookPage {
             switch userBook.shelf {
             case .wantToRead:
                 line = nil
-                next = [Next(value: Shelf.reading.rawValue, label: "Start reading", primary: true)]
+                next = [
+                    Next(
+                        value: kind == .movie ? Shelf.read.rawValue : Shelf.reading.rawValue,
+                        label: kind == .book ? "Start reading" : kind == .movie ? "Watched it" : "Start watching",
+                        primary: true)
+                ]
                 readAgainPath = nil
                 showsProgress = false
             case .reading:
                 line = day(userBook.startedAt).map { "since \($0)" }
-                next = [Next(value: Shelf.read.rawValue, label: "Finished", primary: false)]
+                next = [
+                    Next(value: Shelf.read.rawValue, label: tracksPages ? "Finished" : "Watched it", primary: false)
+                ]
                 readAgainPath = nil
-                showsProgress = true
+                showsProgress = tracksPages
             case .read:
-                line = day(userBook.finishedAt).map { "finished \($0)" } ?? "date unknown"
+                line =
+                    day(userBook.finishedAt).map { tracksPages ? "finished \($0)" : "watched \($0)" } ?? "date unknown"
                 next = []
-                readAgainPath = Paths.bookReadAgain(entry.bookID)
+                // Watching again opens a new viewing (DESIGN §17), which comes with the viewings slice.
+                readAgainPath = tracksPages ? Paths.bookReadAgain(entry.bookID) : nil
                 showsProgress = false
             case .didNotFinish:
                 let position = ProgressValues.position(
@@ -89,7 +101,7 @@ extension BookPage {
                     .joined(separator: " ").nilIfEmpty
                 next = [Next(value: Shelf.reading.rawValue, label: "Pick it up again", primary: true)]
                 readAgainPath = nil
-                showsProgress = true
+                showsProgress = tracksPages
             }
         }
     }

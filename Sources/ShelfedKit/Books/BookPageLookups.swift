@@ -72,6 +72,8 @@ extension BookPage: MustacheParent {
         case "recommend": self.recommend
         case "quickRating": self.quickRating
         case "community": self.community
+        case "byline": self.byline
+        case "kindLine": self.kindLine
         case "state": self.state
         case "description": self.description
         case "showsDates": self.showsDates

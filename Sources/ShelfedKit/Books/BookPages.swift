@@ -6,9 +6,25 @@ struct NewBookPage: Sendable {
         let selected: Bool
     }
 
+    /// The kinds a person can add, as links that switch the form.
+    struct KindChoice: Sendable {
+        let label: String
+        let path: String
+        let current: Bool
+    }
+
     let chrome: PageChrome
     let form: NewBookValues
     let shelves: [ShelfOption]
+    let kind: String
+    let heading: String
+    let creatorsLabel: String
+    let dateLabel: String
+    let hasPages: Bool
+    let isMovie: Bool
+    let kinds: [KindChoice]
+    let runtimeError: String?
+    let kindError: String?
     let titleError: String?
     let isbnError: String?
     let pageCountError: String?
@@ -18,11 +34,23 @@ struct NewBookPage: Sendable {
     let existingBookPath: String?
 
     init(context: some PageContext, form: NewBookForm, errors: FieldErrors = .init(), existingBookID: Int64? = nil) {
-        chrome = PageChrome(title: "Add a book", context: context, tab: .shelves)
+        let titleKind = form.titleKind
+        heading = "Add a \(titleKind.noun)"
+        chrome = PageChrome(title: heading, context: context, tab: .shelves)
         self.form = NewBookValues(form)
         shelves = Shelf.allCases.map {
-            ShelfOption(value: $0.rawValue, label: $0.title, selected: $0.rawValue == form.shelf)
+            ShelfOption(value: $0.rawValue, label: $0.title(for: titleKind), selected: $0.rawValue == form.shelf)
         }
+        kind = titleKind.rawValue
+        creatorsLabel = titleKind.creatorsLabel
+        dateLabel = titleKind.dateLabel
+        hasPages = titleKind.hasPages
+        isMovie = titleKind == .movie
+        kinds = [("Book", TitleKind.book), ("Film", .movie), ("TV show", .show)].map { label, kind in
+            KindChoice(label: label, path: Paths.newTitle(kind), current: kind == titleKind)
+        }
+        runtimeError = errors["runtime"]
+        kindError = errors["kind"]
         titleError = errors["title"]
         isbnError = errors["isbn"]
         pageCountError = errors["page_count"]
@@ -36,7 +64,7 @@ struct NewBookPage: Sendable {
 /// The typed values of the manual-add form, as Mustache reads them.
 struct NewBookValues: Sendable {
     let title, subtitle, authors, isbn, pageCount, publishedDate, publisher, description: String
-    let series, seriesPosition: String
+    let series, seriesPosition, runtime: String
 
     init(_ form: NewBookForm) {
         title = form.title
@@ -49,6 +77,7 @@ struct NewBookValues: Sendable {
         description = form.description
         series = form.series
         seriesPosition = form.seriesPosition
+        runtime = form.runtime
     }
 }
 
@@ -127,6 +156,10 @@ struct BookPage: Sendable {
     let quickRating: QuickRating?
     /// "4.03 on Goodreads": what readers elsewhere think, when known.
     let community: String?
+    /// "by Frank Herbert", "Directed by Denis Villeneuve"; nil without names.
+    let byline: String?
+    /// "Film · 2021 · 2 h 35 min", "TV show · 2022"; nil for a book, whose page has said what it is all along.
+    let kindLine: String?
     /// The shelf, its one next step, and progress while reading.
     let state: ShelfState
     let description: DescriptionLead?
@@ -193,7 +226,7 @@ struct BookPage: Sendable {
         descriptionParagraphs = (book.description ?? "").components(separatedBy: "\n")
             .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         shelfButtons = Shelf.allCases.map {
-            ShelfButton(value: $0.rawValue, label: $0.title, current: $0 == entry.userBook.shelf)
+            ShelfButton(value: $0.rawValue, label: $0.title(for: book.kind), current: $0 == entry.userBook.shelf)
         }
         datesPath = Paths.bookDates(book.id!)
         removePath = Paths.bookRemove(book.id!)
@@ -228,6 +261,8 @@ struct BookPage: Sendable {
         let userBook = entry.userBook
         quickRating = userBook.shelf == .wantToRead ? nil : QuickRating(bookID: book.id!, rating: userBook.rating)
         community = book.community?.text
+        byline = Self.byline(book)
+        kindLine = Self.kindLine(book)
         state = ShelfState(entry, today: today)
         description = DescriptionLead(descriptionParagraphs)
         // …and always when dates were typed and refused: the form comes back with them.

@@ -28,6 +28,8 @@ struct CatalogWriter {
         var externalIDs: [String: String] = [:]
         var series: SeriesPlace? = nil
         var community: CommunityRating? = nil
+        var kind: TitleKind = .book
+        var runtimeMinutes: Int? = nil
     }
 
     /// Someone's new shelf entry for a catalog row.
@@ -53,15 +55,16 @@ struct CatalogWriter {
             sql: """
                 INSERT INTO book (google_volume_id, isbn10, isbn13, title, subtitle, authors, publisher, published_date,
                     description, page_count, categories, language, source, created_at, updated_at, owner_user_id,
-                    external_ids, series, series_position, community_rating, community_ratings, community_source)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    external_ids, series, series_position, community_rating, community_ratings, community_source, kind,
+                    runtime_minutes)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
         ).execute(arguments: [
             row.googleVolumeID, row.isbn10, row.isbn13, row.title, row.subtitle, Self.jsonArray(row.authors),
             row.publisher, row.publishedDate, row.description, row.pageCount, Self.jsonArray(row.categories),
             row.language, row.source.rawValue, now, now, row.owner, Self.jsonObject(row.externalIDs),
             row.series?.name, row.series?.position, row.community?.average, row.community?.count,
-            row.community?.source,
+            row.community?.source, row.kind.rawValue, row.runtimeMinutes,
         ])
         let bookID = db.lastInsertedRowID
         let author = try db.cachedStatement(sql: "INSERT INTO book_author (book_id, position, name) VALUES (?, ?, ?)")

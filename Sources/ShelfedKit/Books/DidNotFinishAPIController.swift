@@ -41,7 +41,7 @@ struct DidNotFinishAPIController: Sendable {
 
     /// POST /api/v1/books/:id/did-not-finish `{"reason": …}`
     @Sendable func stop(_ request: Request, context: APIContext) async throws -> Response {
-        let entry = try await library.requireEntry(
+        let entry = try await library.requireBookEntry(
             bookID: BoundedNumber.id(context.parameters.get("id")), of: context.userID)
         let body = try await JSONBody.decode(Body.self, from: request)
         let reason = body.reason?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""

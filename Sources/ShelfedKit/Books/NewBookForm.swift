@@ -15,11 +15,15 @@ struct NewBookForm: Sendable, Decodable {
     var series = ""
     var seriesPosition = ""
     var shelf = Shelf.wantToRead.rawValue
+    /// `book`, `movie` or `show`; only the add form sends it (a title keeps its kind).
+    var kind = TitleKind.book.rawValue
+    /// A film's running time in minutes.
+    var runtime = ""
 
     init() {}
 
     enum CodingKeys: String, CodingKey {
-        case title, subtitle, authors, isbn, publisher, description, shelf, series
+        case title, subtitle, authors, isbn, publisher, description, shelf, series, kind, runtime
         case seriesPosition = "series_position"
         case pageCount = "page_count"
         case publishedDate = "published_date"
@@ -38,12 +42,20 @@ struct NewBookForm: Sendable, Decodable {
         series = try form.optionalTrimmed(.series) ?? ""
         seriesPosition = try form.optionalTrimmed(.seriesPosition) ?? ""
         shelf = try form.optionalTrimmed(.shelf) ?? Shelf.wantToRead.rawValue
+        kind = try form.optionalTrimmed(.kind) ?? TitleKind.book.rawValue
+        runtime = try form.optionalTrimmed(.runtime) ?? ""
     }
+
+    /// The kind asked for; a book when the field is missing or unknown (`validate` says so for an unknown one).
+    var titleKind: TitleKind { TitleKind(rawValue: kind) ?? .book }
 
     /// The validated book and shelf, or a message per invalid field.
     func validate() -> Result<(NewBook, Shelf), FieldErrors> {
         var errors = FieldErrors()
-        if title.isEmpty { errors["title"] = "Enter the book's title." }
+        let titleKind = TitleKind(rawValue: kind)
+        if titleKind == nil { errors["kind"] = "Choose a book, a film or a TV show." }
+        let noun = (titleKind ?? .book).noun
+        if title.isEmpty { errors["title"] = "Enter the \(noun)'s title." }
         if title.count > CatalogLimits.title {
             errors["title"] = "Keep the title to \(CatalogLimits.spelled(CatalogLimits.title)) characters or fewer."
         }
@@ -59,6 +71,20 @@ struct NewBookForm: Sendable, Decodable {
             pages = BoundedNumber.parse(pageCount, in: BoundedNumber.pageCount)
             if pages == nil {
                 errors["page_count"] = "Enter the number of pages as a whole number, like 320."
+            }
+        }
+        if titleKind != .book {
+            // A film's or show's form has no such fields; a request that sends them is told, not ignored.
+            if !isbn.isEmpty { errors["isbn"] = "A \(noun) has no ISBN. Leave it empty." }
+            if !pageCount.isEmpty { errors["page_count"] = "A \(noun) has no pages. Leave it empty." }
+        }
+        var minutes: Int?
+        if !runtime.isEmpty {
+            minutes = BoundedNumber.parse(runtime, in: BoundedNumber.runtimeMinutes)
+            if titleKind != .movie {
+                errors["runtime"] = "Only a film has a running time here. Leave it empty."
+            } else if minutes == nil {
+                errors["runtime"] = "Enter the running time in minutes as a whole number, like 139."
             }
         }
         if !publishedDate.isEmpty, !CalendarDate.isValidPublishedDate(publishedDate) {
@@ -98,7 +124,11 @@ struct NewBookForm: Sendable, Decodable {
             errors["description"] = "Remove the invisible control characters from the description."
         }
         guard let chosenShelf = Shelf(rawValue: shelf) else {
-            errors["shelf"] = "Choose Want to read, Reading, Read or Did not finish."
+            let (want, now, done, stopped) = (
+                Shelf.wantToRead.title(for: titleKind ?? .book), Shelf.reading.title(for: titleKind ?? .book),
+                Shelf.read.title(for: titleKind ?? .book), Shelf.didNotFinish.title(for: titleKind ?? .book)
+            )
+            errors["shelf"] = "Choose \(want), \(now), \(done) or \(stopped)."
             return .failure(errors)
         }
         guard errors.isEmpty else { return .failure(errors) }
@@ -114,6 +144,8 @@ struct NewBookForm: Sendable, Decodable {
         book.description = description.isEmpty ? nil : description
         book.series = seriesPlace
         book.source = .manual
+        book.kind = titleKind ?? .book
+        book.runtimeMinutes = minutes
         return .success((book, chosenShelf))
     }
 }

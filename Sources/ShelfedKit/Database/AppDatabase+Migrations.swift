@@ -203,6 +203,7 @@ extension AppDatabase {
         migrator.registerMigration("v37 for you", migrate: migrateToForYou)
         migrator.registerMigration("v38 shelf counts", migrate: migrateToShelfCounts)
         migrator.registerMigration("v39 house library indexes", migrate: migrateToHouseLibraryIndexes)
+        migrator.registerMigration("v40 title kinds", migrate: migrateToTitleKinds)
         return migrator
     }
 }

@@ -179,13 +179,13 @@ struct ProgressAPIController: Sendable {
     }
 
     private func requireBook(_ context: APIContext) async throws -> LibraryEntry {
-        try await library.requireEntry(bookID: BoundedNumber.id(context.parameters.get("id")), of: context.userID)
+        try await library.requireBookEntry(bookID: BoundedNumber.id(context.parameters.get("id")), of: context.userID)
     }
 
     private func requireEntry(_ context: APIContext) async throws -> (JournalEntry, LibraryEntry) {
         guard let id = BoundedNumber.id(context.parameters.get("entryID")),
             let (entry, bookID) = try await journal.entry(id, of: context.userID)
         else { throw HTTPError(.notFound, message: "There is no such journal entry.") }
-        return (entry, try await library.requireEntry(bookID: bookID, of: context.userID))
+        return (entry, try await library.requireBookEntry(bookID: bookID, of: context.userID))
     }
 }

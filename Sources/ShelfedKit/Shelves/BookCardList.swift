@@ -48,7 +48,7 @@ enum BookCardList {
         if !item.authors.isEmpty {
             html += "<p class=\"card-authors\">\(item.authors)</p>"
         }
-        html += "<p class=\"card-meta\"><span class=\"badge\">\(item.shelf.title)</span>"
+        html += "<p class=\"card-meta\"><span class=\"badge\">\(item.shelfTitle)</span>"
         if let rating = item.rating { html += " \(Stars.html(rating))" }
         if let started = item.startedAt { html += " <span>Started \(started)</span>" }
         if let finished = item.finishedAt { html += " <span>Finished \(finished)</span>" }
@@ -63,7 +63,7 @@ enum BookCardList {
         for shelf in Shelf.allCases where shelf != item.shelf && (shelf != .didNotFinish || item.shelf == .reading) {
             html += """
                 <button type="submit" formaction="\(Paths.bookShelf(item.bookID))\(nearQuery)" name="shelf" \
-                value="\(shelf.rawValue)" class="chip">→ \(shelf.title)</button>
+                value="\(shelf.rawValue)" class="chip">→ \(shelf.title(for: item.kind))</button>
                 """
         }
         // A link, not a button: choosing lists is a page of its own (every list, ticked where the book is).

@@ -60,6 +60,8 @@ struct LibraryAPIController: Sendable {
     /// PATCH /api/v1/books/:id: 200 with the book as changed; nothing is written when any field is invalid.
     @Sendable func update(_ request: Request, context: APIContext) async throws -> Response {
         let bookID = try requireBookID(context)
+        // A film's or show's id is not a book's here (DESIGN §17): 404 before anything is read or written.
+        _ = try await library.requireBookEntry(bookID: bookID, of: context.userID)
         let body = try await JSONBody.decode(BookChangeRequest.self, from: request)
         if let shelfID = body.shelfID { _ = try Self.shelf(shelfID) }
         guard
@@ -73,7 +75,9 @@ struct LibraryAPIController: Sendable {
 
     /// DELETE /api/v1/books/:id: removes the book and the user's photos of it; 204.
     @Sendable func delete(_ request: Request, context: APIContext) async throws -> Response {
-        guard let removed = try await library.remove(bookID: try requireBookID(context), for: context.userID)
+        let bookID = try requireBookID(context)
+        _ = try await library.requireBookEntry(bookID: bookID, of: context.userID)
+        guard let removed = try await library.remove(bookID: bookID, for: context.userID)
         else { throw Self.notInLibrary }
         media.remove(removed.flatMap(\.files))
         return Response(status: .noContent)

@@ -17,13 +17,18 @@ public struct LibraryItem: Sendable, Equatable {
     public let stoppedAt: String?
     public let currentPage: Int?
     public let currentPercent: Double?
+    /// A book, a film or a show: the words its shelf is named with.
+    public let kind: TitleKind
+
+    /// The shelf's name as this title's card says it (Want to read, Want to watch).
+    var shelfTitle: String { shelf.title(for: kind) }
 
     /// The columns `init(row:)` reads, in order, for a query over `user_book` joined to `book`.
     static let selection = """
         book.id, book.title, book.cover_path, user_book.shelf, user_book.favourite,
         user_book.started_at, user_book.finished_at,
         book.author_names, user_book.rating, user_book.stopped_at, user_book.current_page,
-        user_book.current_percent
+        user_book.current_percent, book.kind
         """
 
     init(row: Row) {
@@ -39,6 +44,7 @@ public struct LibraryItem: Sendable, Equatable {
         stoppedAt = row[9]
         currentPage = row[10]
         currentPercent = row[11]
+        kind = (row[12] as String?).flatMap(TitleKind.init(rawValue:)) ?? .book
     }
 
     init(_ entry: LibraryEntry) {
@@ -54,12 +60,14 @@ public struct LibraryItem: Sendable, Equatable {
         stoppedAt = entry.userBook.stoppedAt
         currentPage = entry.userBook.currentPage
         currentPercent = entry.userBook.currentPercent
+        kind = entry.book.kind
     }
 
     /// "Stopped 2026-03-02 at page 212" for a card on Did not finish; nil on any other shelf.
     var stopSummary: String? {
         let position = ProgressValues.position(percent: currentPercent, page: currentPage)
         guard shelf == .didNotFinish, stoppedAt != nil || position != nil else { return nil }
-        return "Stopped" + (stoppedAt.map { " \($0)" } ?? "") + (position.map { " at \($0)" } ?? "")
+        return (kind == .book ? "Stopped" : "Stopped watching") + (stoppedAt.map { " \($0)" } ?? "")
+            + (position.map { " at \($0)" } ?? "")
     }
 }

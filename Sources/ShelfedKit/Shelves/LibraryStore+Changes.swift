@@ -17,6 +17,8 @@ public struct NewBook: Sendable {
     public var source: Book.Source = .manual
     var series: SeriesPlace? = nil
     var community: CommunityRating? = nil
+    public var kind: TitleKind = .book
+    public var runtimeMinutes: Int? = nil
 
     public init(title: String) {
         self.title = title
@@ -56,7 +58,8 @@ extension LibraryStore {
                         isbn13: new.isbn?.isbn13, googleVolumeID: new.googleVolumeId, publisher: new.publisher,
                         publishedDate: new.publishedDate, description: new.description, pageCount: new.pageCount,
                         categories: new.categories, language: new.language, source: new.source,
-                        owner: new.isShared ? nil : userID, series: new.series, community: new.community),
+                        owner: new.isShared ? nil : userID, series: new.series, community: new.community,
+                        kind: new.kind, runtimeMinutes: new.runtimeMinutes),
                     at: nowValue)
             if try Self.request(of: userID, filter: .all).filter(Column("book_id") == bookID).fetchCount(db) > 0 {
                 throw AlreadyInLibrary(bookID: bookID)
@@ -172,8 +175,11 @@ extension LibraryStore {
         let authors = CatalogWriter.jsonArray(new.authors)
         let olderAuthors = String(decoding: try JSONEncoder().encode(new.authors), as: UTF8.self)
         return try Int64.fetchOne(
-            db, sql: owned + " AND book.title = ? COLLATE NOCASE AND lower(book.authors) IN (lower(?), lower(?))",
-            arguments: [userID, new.title, authors, olderAuthors])
+            db,
+            sql: owned
+                + " AND book.title = ? COLLATE NOCASE AND lower(book.authors) IN (lower(?), lower(?)) AND book.kind = ?",
+            // The book and its film may share a title and, typed without names, their empty authors.
+            arguments: [userID, new.title, authors, olderAuthors, new.kind.rawValue])
     }
 }
 

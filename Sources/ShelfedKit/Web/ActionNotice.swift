@@ -99,15 +99,17 @@ struct ActionNotice: Sendable {
         switch done {
         case "moved", "moved-back", "added":
             let shelf = entry.userBook.shelf
+            let shelfTitle = shelf.title(for: entry.book.kind)
             var message: HTMLFragment =
                 switch done {
-                case "added": "Added <em>\(title)</em> to \(shelf.title)."
-                case "moved": "Moved <em>\(title)</em> to \(shelf.title)."
-                default: "Moved <em>\(title)</em> back to \(shelf.title)."
+                case "added": "Added <em>\(title)</em> to \(shelfTitle)."
+                case "moved": "Moved <em>\(title)</em> to \(shelfTitle)."
+                default: "Moved <em>\(title)</em> back to \(shelfTitle)."
                 }
             var actions: HTMLFragment = ""
             if query["ask"] == "finished", shelf == .read, entry.userBook.finishedAt == nil {
-                message += " <span class=\"toast-question\">Finished today, or when?</span>"
+                let question = entry.book.kind == .book ? "Finished today, or when?" : "Watched today, or when?"
+                message += " <span class=\"toast-question\">\(question)</span>"
                 actions += """
                     <form method="post" action="\(Paths.bookDates(bookID))" class="toast-form">\(hidden)\
                     <input type="hidden" name="started_at" value="\(entry.userBook.startedAt ?? "")">\

@@ -11,6 +11,8 @@ enum BoundedNumber {
     static let searchStart = 0...1_000
     static let searchLimit = 1...40
     static let pageCount = 1...100_000
+    /// A film's or episode's minutes; the schema's check (`migrateToTitleKinds`) allows the same.
+    static let runtimeMinutes = 1...60_000
     static let year = 1...9_999
     static let readingGoal = 0...1_000
 

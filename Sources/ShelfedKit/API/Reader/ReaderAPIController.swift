@@ -74,7 +74,7 @@ struct ReaderAPIController: Sendable {
 
     /// GET /api/v1/shelves
     @Sendable func shelves(_ request: Request, context: APIContext) async throws -> Response {
-        let counts = try await library.counts(of: context.userID)
+        let counts = try await library.bookCounts(of: context.userID)
         let entries = Shelf.readerOrder.map {
             ShelvesResponse.Entry(id: $0.readerID, name: $0.readerName, bookCount: counts[$0])
         }
@@ -120,7 +120,7 @@ struct ReaderAPIController: Sendable {
 
     /// GET /api/v1/books/:id
     @Sendable func book(_ request: Request, context: APIContext) async throws -> Response {
-        let entry = try await library.requireEntry(
+        let entry = try await library.requireBookEntry(
             bookID: BoundedNumber.id(context.parameters.get("id")), of: context.userID)
         return JSONBody.response(BookResponse(book: ReaderBookDetail(entry)))
     }

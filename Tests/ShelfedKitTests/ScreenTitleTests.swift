@@ -1,0 +1,160 @@
+import Foundation
+import GRDB
+import HummingbirdTesting
+import Testing
+
+@testable import ShelfedKit
+
+/// Films and TV shows in the catalog beside books (issue 37, first slice): their kind, added by hand, the shelves'
+/// words for them, and the book contracts (DESIGN §6) untouched by them.
+@Suite struct ScreenTitleTests {
+    static let film = [
+        "kind": "movie", "title": "Dune", "authors": "Denis Villeneuve", "published_date": "2021", "runtime": "155",
+    ]
+
+    @Test func rowsWrittenBeforeAreBooksAndAKindNeverChanges() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kinds-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("shelfed.sqlite").path
+        let old = try DatabaseQueue(path: path)
+        try AppDatabase.migrator.migrate(old, upTo: "v39 house library indexes")
+        try old.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO book (title, authors, categories, source, created_at, updated_at)
+                    VALUES ('Emma', '["Jane Austen"]', '[]', 'manual', '2026-01-01', '2026-01-01')
+                    """)
+        }
+        try old.close()
+
+        let database = try AppDatabase(path: path)
+        try database.writer.write { db in
+            #expect(try String.fetchOne(db, sql: "SELECT kind FROM book WHERE title = 'Emma'") == "book")
+            #expect(throws: DatabaseError.self) {
+                try db.execute(sql: "UPDATE book SET kind = 'movie' WHERE title = 'Emma'")
+            }
+            #expect(throws: DatabaseError.self) {
+                try db.execute(
+                    sql: """
+                        INSERT INTO book (title, authors, categories, source, created_at, updated_at, kind)
+                        VALUES ('Odd', '[]', '[]', 'manual', '2026-01-01', '2026-01-01', 'podcast')
+                        """)
+            }
+            #expect(throws: DatabaseError.self) {
+                try db.execute(
+                    sql: """
+                        INSERT INTO book (title, authors, categories, source, created_at, updated_at, kind,
+                            runtime_minutes)
+                        VALUES ('Long', '[]', '[]', 'manual', '2026-01-01', '2026-01-01', 'movie', 60001)
+                        """)
+            }
+            // Other columns of a film change as before; only its kind is fixed.
+            try db.execute(sql: "UPDATE book SET title = 'Emma.' WHERE title = 'Emma'")
+            #expect(try String.fetchOne(db, sql: "SELECT kind FROM book WHERE title = 'Emma.'") == "book")
+        }
+    }
+
+    @Test func aFilmAddedByHandSpeaksOfWatching() async throws {
+        try await TestApp().run { client in
+            let web = WebSession(client)
+            try await web.register("alice")
+            let form = try await web.get("/books/new?kind=movie")
+            #expect(form.status == .ok)
+            #expect(form.text.contains("<h1>Add a film</h1>"))
+            #expect(form.text.contains("Directed by") && form.text.contains("name=\"runtime\""))
+            #expect(!form.text.contains("name=\"isbn\"") && !form.text.contains("name=\"page_count\""))
+            #expect(form.text.contains(">Want to watch</option>") && !form.text.contains(">Want to read</option>"))
+
+            let id = try await web.addBook(Self.film)
+            let page = try await web.get("/books/\(id)").text
+            #expect(page.contains("Film · 2021 · 2 h 35 min"))
+            #expect(page.contains("Directed by Denis Villeneuve"))
+            #expect(page.contains("Want to watch") && page.contains("Watched it"))
+            #expect(!page.contains("Start reading") && !page.contains("I&#39;m on page"))
+
+            // "Watched it" moves it to Watched, and the shelf's card and toast say so.
+            let moved = try await web.post("/books/\(id)/shelf", ["shelf": "read"])
+            #expect(moved.status == .seeOther)
+            let shelf = try await web.get("/shelves/read").text
+            #expect(shelf.contains("<span class=\"badge\">Watched</span>"))
+            #expect(shelf.contains("→ Stopped watching") || shelf.contains("→ Want to watch"))
+
+            let show = try await web.addBook(["kind": "show", "title": "Severance", "published_date": "2022"])
+            let showPage = try await web.get("/books/\(show)").text
+            #expect(showPage.contains("TV show · 2022") && showPage.contains("Start watching"))
+        }
+    }
+
+    @Test func wrongFilmInputKeepsWhatWasTypedAndSaysWhy() async throws {
+        try await TestApp().run { client in
+            let web = WebSession(client)
+            try await web.register("alice")
+            for (field, value, message) in [
+                ("runtime", "two hours", "Enter the running time in minutes"),
+                ("runtime", "99999", "Enter the running time in minutes"),
+                ("isbn", "9780441172719", "A film has no ISBN"),
+                ("page_count", "300", "A film has no pages"),
+            ] {
+                var fields = Self.film
+                fields[field] = value
+                let response = try await web.post("/books", fields)
+                #expect(response.status == .unprocessableContent, "\(field)=\(value)")
+                #expect(response.text.contains(message), "\(field)=\(value)")
+                #expect(response.text.contains("value=\"Denis Villeneuve\""))
+            }
+            let showWithRuntime = try await web.post("/books", ["kind": "show", "title": "Severance", "runtime": "50"])
+            #expect(showWithRuntime.status == .unprocessableContent)
+            #expect(showWithRuntime.text.contains("Only a film has a running time"))
+            let unknown = try await web.post("/books", ["kind": "podcast", "title": "Serial"])
+            #expect(unknown.status == .unprocessableContent)
+            #expect(unknown.text.contains("Choose a book, a film or a TV show."))
+            #expect(try await web.get("/shelves").text.contains("Your shelves are empty"))
+        }
+    }
+
+    @Test func aBookAndItsFilmWithTheSameTitleAreTwoTitles() async throws {
+        try await TestApp().run { client in
+            let web = WebSession(client)
+            try await web.register("alice")
+            let book = try await web.addBook(["title": "Arrival"])
+            let film = try await web.addBook(["kind": "movie", "title": "Arrival"])
+            #expect(book != film)
+            let again = try await web.post("/books", ["kind": "movie", "title": "arrival"])
+            #expect(again.status == .conflict)
+            #expect(again.text.contains("/books/\(film)"))
+        }
+    }
+
+    /// The Reader app sees exactly what it saw before films and shows came in (DESIGN §17).
+    @Test func theBookContractsAnswerAsBeforeWithFilmsInTheLibrary() async throws {
+        try await TestApp().run { client in
+            let (web, api, ids) = try await ReaderAPITests.aliceWithBooks(client)
+            _ = try await web.post("/books/\(ids[1])/favourite", ["favourite": "1"])
+            let paths = ["/api/v1/shelves", "/api/v1/books", "/api/v1/shelves/1", "/api/v1/shelves/2"]
+            var before: [String: String] = [:]
+            for path in paths { before[path] = try await api.get(path).text }
+
+            let film = try await web.addBook(Self.film.merging(["shelf": "reading"]) { $1 })
+            _ = try await web.post("/books/\(film)/favourite", ["favourite": "1"])
+            let show = try await web.addBook(["kind": "show", "title": "Severance", "shelf": "want_to_read"])
+            for path in paths {
+                #expect(try await api.get(path).text == before[path], "\(path) changed with films in the library")
+            }
+            // The web shelves count them all.
+            #expect(try await web.get("/shelves").text.contains("Severance"))
+
+            for id in [film, show] {
+                #expect(try await api.get("/api/v1/books/\(id)").status == .notFound)
+                let patch = try await api.send(.patch, "/api/v1/books/\(id)", json: ["rating": 4])
+                #expect(patch.status == .notFound)
+                #expect(try await api.send(.delete, "/api/v1/books/\(id)").status == .notFound)
+                #expect(try await api.get("/api/v1/books/\(id)/progress").status == .notFound)
+            }
+            // Nothing the refused calls touched was written.
+            let page = try await web.get("/books/\(film)").text
+            #expect(page.contains("Dune") && page.contains("Watching"))
+            #expect(try await api.get("/api/v1/books/\(ids[0])").status == .ok)
+        }
+    }
+}
