@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import HummingbirdTesting
 import Testing
+import ZIPFoundation
 
 @testable import ShelfedKit
 
@@ -155,6 +156,56 @@ import Testing
             let page = try await web.get("/books/\(film)").text
             #expect(page.contains("Dune") && page.contains("Watching"))
             #expect(try await api.get("/api/v1/books/\(ids[0])").status == .ok)
+        }
+    }
+
+    /// Until films and shows get figures of their own, a watched film is never counted as a book read: not on the
+    /// profile, the year's statistics, the year in review or the house challenge.
+    @Test func aWatchedFilmIsNotABookRead() async throws {
+        let app = TestApp()
+        try await app.run { client in
+            let web = WebSession(client)
+            try await web.register("alice")
+            // Both finished on the same day, the same way.
+            for fields in [["title": "Emma"], Self.film] {
+                let id = try await web.addBook(fields.merging(["shelf": "read"]) { $1 })
+                let dated = try await web.post("/books/\(id)/dates", ["started_at": "", "finished_at": "2026-03-10"])
+                #expect(dated.status == .seeOther)
+            }
+            let statistics = StatisticsStore(db: try app.database())
+            #expect(try await statistics.allTime(of: 1).booksRead == 1)
+            #expect(try await statistics.year(2026, of: 1).booksFinished == 1)
+            #expect(try await statistics.review(2026, of: 1).finished.map(\.title) == ["Emma"])
+            _ = try await web.post("/profile/sharing", ["shares": "1"])
+            let challenge = try await web.post("/household/challenge", ["measure": "books", "goal": "10"])
+            #expect(challenge.status == .seeOther)
+            #expect(try await web.get("/").text.contains("1 book of 10"))
+        }
+    }
+
+    /// A Goodreads file is for books; the person's own export keeps every title with its kind.
+    @Test func exportsKeepFilmsOutOfGoodreadsAndInTheirOwnFile() async throws {
+        try await TestApp().run { client in
+            let web = WebSession(client)
+            try await web.register("alice")
+            _ = try await web.addBook(["title": "Emma", "authors": "Jane Austen"])
+            _ = try await web.addBook(Self.film)
+            let goodreads = try await web.get("/export/goodreads")
+            #expect(goodreads.status == .ok)
+            #expect(goodreads.text.contains("Emma") && !goodreads.text.contains("Dune"))
+            let download = try await web.get("/profile/my-data")
+            #expect(download.status == .ok)
+            let zip = FileManager.default.temporaryDirectory.appendingPathComponent("mine-\(UUID().uuidString).zip")
+            defer { try? FileManager.default.removeItem(at: zip) }
+            try Data(buffer: download.body).write(to: zip)
+            let archive = try Archive(url: zip, accessMode: .read)
+            var json = Data()
+            _ = try archive.extract(try #require(archive["my-data.json"]), consumer: { json.append($0) })
+            let mine = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
+            let books = try #require(mine["books"] as? [[String: Any]])
+            let film = try #require(books.first { $0["title"] as? String == "Dune" })
+            #expect(film["kind"] as? String == "movie" && film["runtimeMinutes"] as? Int == 155)
+            #expect(books.first { $0["title"] as? String == "Emma" }?["kind"] as? String == "book")
         }
     }
 }

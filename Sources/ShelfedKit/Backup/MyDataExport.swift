@@ -3,6 +3,9 @@ import Foundation
 /// One person's data, in plain JSON that any program can read.
 struct MyDataExport: Encodable {
     struct BookEntry: Encodable {
+        /// `book`, `movie` or `show` (issue 37); a film's running time beside it.
+        let kind: String
+        let runtimeMinutes: Int?
         let title: String
         let subtitle: String?
         let authors: [String]

@@ -54,13 +54,14 @@ struct MyDataStore: Sendable {
             sql: """
                 SELECT user_book.*, user_book.id AS entry_id, book.title, book.subtitle, book.authors, book.isbn13,
                     book.isbn10, book.publisher, book.published_date, book.page_count, book.external_ids, book.series,
-                    book.series_position
+                    book.series_position, book.kind, book.runtime_minutes
                 FROM user_book JOIN book ON book.id = user_book.book_id WHERE user_book.user_id = ?
                 ORDER BY user_book.added_at, user_book.id
                 """, arguments: [userID]
         ).map { row in
             let entryID: Int64 = row["entry_id"]
             return MyDataExport.BookEntry(
+                kind: row["kind"], runtimeMinutes: row["runtime_minutes"],
                 title: row["title"], subtitle: row["subtitle"],
                 authors: (try? decoder.decode([String].self, from: Data((row["authors"] as String).utf8))) ?? [],
                 isbn13: row["isbn13"], isbn10: row["isbn10"], publisher: row["publisher"],

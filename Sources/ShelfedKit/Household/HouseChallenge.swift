@@ -81,7 +81,7 @@ struct HouseChallengeStore: Sendable {
         else { return nil }
         let challenge = Challenge(year: year, measure: measure, goal: row[1])
         let (from, to) = (String(format: "%04d-", year), String(format: "%04d-", year + 1))
-        // The reads finished in the year, as `StatisticsStore.finishedReads` counts them, for every sharing
+        // The books (never films or shows) finished in the year, as `StatisticsStore.finishedReads` counts them, for every sharing
         // member at once; the range (not LIKE) lets SQLite read only the year from the finish-date index.
         let contributions = try Row.fetchAll(
             db.cachedStatement(
@@ -98,8 +98,9 @@ struct HouseChallengeStore: Sendable {
                         WHERE read_through.finished_at >= :from AND read_through.finished_at < :to
                             AND user_book.user_id IN (SELECT id FROM sharing)
                     )
-                    SELECT sharing.id, sharing.display_name, COUNT(finish.id) AS books
+                    SELECT sharing.id, sharing.display_name, COUNT(book.id) AS books
                     FROM sharing LEFT JOIN finish ON finish.user_id = sharing.id
+                        LEFT JOIN book ON book.id = finish.book_id AND book.kind = 'book'
                     GROUP BY sharing.id
                     """), arguments: ["from": from, "to": to]
         ).map { row in

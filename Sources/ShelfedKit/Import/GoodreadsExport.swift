@@ -3,7 +3,8 @@ import GRDB
 
 /// The user's library as a Goodreads export (the 24-column header of today's Goodreads), which Shelfed and the
 /// other trackers' Goodreads importers read. Every cell a spreadsheet could run as a formula is neutralised, except
-/// the deliberate `="…"` ISBNs, which hold digits only.
+/// the deliberate `="…"` ISBNs, which hold digits only. Books only: a film in a Goodreads file would land in another
+/// tracker as a book (films get a Letterboxd-compatible export of their own).
 struct GoodreadsExport: Sendable {
     let db: AppDatabase
 
@@ -33,7 +34,7 @@ struct GoodreadsExport: Sendable {
                             UNION SELECT user_book.started_at, user_book.finished_at
                                 WHERE user_book.finished_at IS NOT NULL)) AS dated_reads
                     FROM user_book JOIN book ON book.id = user_book.book_id
-                    WHERE user_book.user_id = ? ORDER BY user_book.added_at, user_book.id
+                    WHERE user_book.user_id = ? AND book.kind = 'book' ORDER BY user_book.added_at, user_book.id
                     """, arguments: [userID])
             while let row = try rows.next() {
                 csv += Self.line(row, lists: lists[row["entry_id"]] ?? [])

@@ -65,6 +65,7 @@ public struct StatisticsStore: Sendable {
         self.db = db
     }
 
+    /// Books only: films and shows watched get their own figures (issue 37), never counted as books read.
     /// Every read finished in a year as `finish` (entry_id, book_id, finished_on) joined with its `book`: the current
     /// read of each book on the Read shelf and the earlier reads kept for any book. Arguments: user id, `yyyy-%`,
     /// user id, `yyyy-%`.
@@ -77,7 +78,7 @@ public struct StatisticsStore: Sendable {
             SELECT user_book.id, user_book.book_id, read_through.finished_at FROM read_through
             JOIN user_book ON user_book.id = read_through.user_book_id
             WHERE user_book.user_id = ? AND read_through.finished_at LIKE ?
-        ) AS finish JOIN book ON book.id = finish.book_id
+        ) AS finish JOIN book ON book.id = finish.book_id AND book.kind = 'book'
         """
 
     public func year(_ year: Int, of userID: Int64) async throws -> YearStatistics {
@@ -124,8 +125,10 @@ public struct StatisticsStore: Sendable {
                     db,
                     sql: """
                         SELECT names.value AS name, COUNT(*) AS n \(finished.replacingOccurrences(
-                            of: "JOIN book ON book.id = finish.book_id",
-                            with: "JOIN book ON book.id = finish.book_id JOIN json_each(book.\(column)) AS names"))
+                            of: "JOIN book ON book.id = finish.book_id AND book.kind = 'book'",
+                            with:
+                                "JOIN book ON book.id = finish.book_id AND book.kind = 'book' JOIN json_each(book.\(column)) AS names"
+                        ))
                         GROUP BY names.value ORDER BY n DESC, names.value LIMIT \(Self.ranked)
                         """, arguments: arguments
                 ).map { YearStatistics.RankedName(name: $0["name"], count: $0["n"]) }
@@ -151,7 +154,7 @@ public struct StatisticsStore: Sendable {
                         SELECT user_book.id, user_book.book_id, read_through.finished_at FROM read_through
                         JOIN user_book ON user_book.id = read_through.user_book_id
                         WHERE user_book.user_id = ? AND read_through.finished_at IS NOT NULL
-                    ) AS finish JOIN book ON book.id = finish.book_id
+                    ) AS finish JOIN book ON book.id = finish.book_id AND book.kind = 'book'
                     GROUP BY year ORDER BY year
                     """, arguments: [userID, userID])
             for row in rows {
@@ -166,7 +169,7 @@ public struct StatisticsStore: Sendable {
                 sql: """
                     SELECT COUNT(*) AS books,
                         SUM(user_book.shelf = 'read' AND user_book.finished_at IS NULL) AS undated
-                    FROM user_book JOIN book ON book.id = user_book.book_id
+                    FROM user_book JOIN book ON book.id = user_book.book_id AND book.kind = 'book'
                     WHERE user_book.user_id = ? AND (user_book.shelf = 'read' OR EXISTS (
                         SELECT 1 FROM read_through WHERE read_through.user_book_id = user_book.id
                             AND read_through.finished_at IS NOT NULL))
