@@ -35,7 +35,8 @@ struct ShelfListPage: Sendable {
             <p class="muted search-links"><a href="\(Paths.librarySearch)">Search my library</a> · \
             <a href="\(Paths.quotes)">Search my quotes</a> · <a href="\(Paths.lists)">Lists</a> · \
             <a href="\(Paths.seriesIndex)">Series</a> · <a href="\(Paths.genres)">Genres</a> · \
-            <a href="\(Paths.house)">The house library</a></p>\n
+            <a href="\(Paths.house)">The house library</a> · \
+            <a href="\(Paths.newTitle(.movie))">Add a film or TV show</a></p>\n
             """
         body.reserveCapacity(2_000 + page.items.count * 900)
         if !tabs.isEmpty {
