@@ -208,4 +208,98 @@ import ZIPFoundation
             #expect(books.first { $0["title"] as? String == "Emma" }?["kind"] as? String == "book")
         }
     }
+
+    /// A rewatch is a new dated viewing and never overwrites one before (DESIGN §17); two on one day are two.
+    @Test func aFilmWatchedAgainKeepsEveryViewing() async throws {
+        try await TestApp().run { client in
+            let web = WebSession(client)
+            try await web.register("alice")
+            let film = try await web.addBook(Self.film.merging(["shelf": "read"]) { $1 })
+            _ = try await web.post("/books/\(film)/dates", ["started_at": "", "finished_at": "2026-03-10"])
+            let first = try await web.get("/books/\(film)").text
+            #expect(first.contains("Watched it again on") && first.contains(#"max="2026-03-15""#))
+            #expect(!first.contains("seen ") && !first.contains("Earlier viewings"))
+
+            // Today (the test clock's 2026-03-15) when no day is given; then twice on one earlier day.
+            let again = try await web.post("/books/\(film)/read-again", ["watched_on": ""])
+            #expect(again.status == .seeOther)
+            #expect(again.headers[.location]?.contains("saved=watched-again") == true)
+            for _ in 0..<2 {
+                #expect(
+                    try await web.post("/books/\(film)/read-again", ["watched_on": "2025-12-24"]).status == .seeOther)
+            }
+            let page = try await web.get("/books/\(film)").text
+            #expect(page.contains("seen 4 times"))
+            #expect(page.contains("Earlier viewings"))
+            #expect(page.components(separatedBy: #"Watched <time datetime="2025-12-24">"#).count == 3)
+            let latestFirst = try #require(page.range(of: #"Watched <time datetime="2026-03-10">"#))
+            let older = try #require(page.range(of: #"Watched <time datetime="2025-12-24">"#))
+            #expect(latestFirst.lowerBound < older.lowerBound)
+            #expect(page.contains("Dune") && page.contains("Watched</span>"))
+
+            // Refused with the day typed kept (escaped) and why; nothing written.
+            for bad in ["yesterday", "2026-03-16", "2026-02-30", "<script>"] {
+                let refused = try await web.post("/books/\(film)/read-again", ["watched_on": bad])
+                #expect(refused.status == .unprocessableContent, "\(bad)")
+                #expect(refused.text.contains("Enter the day you watched it"), "\(bad)")
+                #expect(refused.text.contains("aria-invalid=\"true\" aria-describedby=\"watched_on-error\""))
+                #expect(!refused.text.contains(#"value="<script>""#))
+            }
+            #expect(try await web.get("/books/\(film)").text.contains("seen 4 times"))
+
+            // A book read again goes back to Reading, as before.
+            let book = try await web.addBook(["title": "Emma", "shelf": "read"])
+            _ = try await web.post("/books/\(book)/dates", ["started_at": "", "finished_at": "2026-03-01"])
+            _ = try await web.post("/books/\(book)/read-again", [:])
+            #expect(try await web.get("/books/\(book)").text.contains(#"<span class="shelf-badge">Reading</span>"#))
+
+            // A film not yet watched has nothing to watch again; another person's film is a 404.
+            let waiting = try await web.addBook(["kind": "movie", "title": "Arrival"])
+            #expect(try await web.post("/books/\(waiting)/read-again", ["watched_on": ""]).status == .seeOther)
+            #expect(!(try await web.get("/books/\(waiting)").text.contains("seen ")))
+            let bob = WebSession(client)
+            try await bob.register("bob")
+            #expect(try await bob.post("/books/\(film)/read-again", ["watched_on": ""]).status == .notFound)
+        }
+    }
+
+    /// A show on Watching is on the home page without a page box, and no page can be noted for it.
+    @Test func aShowBeingWatchedHasNoPageToNote() async throws {
+        try await TestApp().run { client in
+            let web = WebSession(client)
+            try await web.register("alice")
+            let show = try await web.addBook(["kind": "show", "title": "Severance", "shelf": "reading"])
+            let book = try await web.addBook(["title": "Emma", "shelf": "reading"])
+            let home = try await web.get("/").text
+            #expect(home.contains("id=\"progress-\(show)\"") && home.contains("id=\"page-\(book)\""))
+            #expect(!home.contains("id=\"page-\(show)\""))
+            #expect(home.contains(">Watched it</button>") && home.contains(">Finished it</button>"))
+            let refused = try await web.post("/books/\(show)/progress", ["page": "12"])
+            #expect(refused.status == .unprocessableContent)
+            #expect(refused.text.contains("A film or TV show has no pages to note"))
+            #expect(try await web.post("/books/\(book)/progress", ["page": "12"]).status == .seeOther)
+        }
+    }
+
+    /// The house reads "Sam watched *Dune*", not "finished".
+    @Test func theFeedTellsOfWatching() async throws {
+        try await TestApp().run { client in
+            let sam = WebSession(client)
+            try await sam.register("sam")
+            _ = try await sam.post("/profile/sharing", ["shares": "1"])
+            let film = try await sam.addBook(Self.film.merging(["shelf": "read"]) { $1 })
+            _ = try await sam.post("/books/\(film)/dates", ["started_at": "", "finished_at": "2026-03-14"])
+            _ = try await sam.addBook(["kind": "show", "title": "Severance", "shelf": "reading"])
+            _ = try await sam.addBook(["title": "Emma", "shelf": "reading"])
+            let bob = WebSession(client)
+            try await bob.register("bob")
+            let lines = try await bob.get("/house/feed").text.components(separatedBy: "<li>").dropFirst().map {
+                $0.replacingOccurrences(of: #"<[^>]+>"#, with: "", options: .regularExpression)
+                    .components(separatedBy: "\n")[0]
+            }
+            #expect(lines.contains("yesterday Sam watched Dune"))
+            #expect(lines.contains("today Sam started watching Severance"))
+            #expect(lines.contains("today Sam started Emma"))
+        }
+    }
 }

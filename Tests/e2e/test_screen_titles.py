@@ -60,6 +60,15 @@ def test_a_film_added_by_hand_is_watched_and_rated(server, browser):
     assert driver.find_element(By.CSS_SELECTOR, ".quick-rating-summary").text == "4 stars"
     check_page(driver, "372-film-watched-rated")
 
+    # Watched again on an earlier day: a second viewing, the first kept.
+    day = driver.find_element(By.ID, "watched_on")
+    driver.execute_script("arguments[0].value = '2025-12-24'", day)
+    click_and_wait(driver, driver.find_element(By.CSS_SELECTOR, "form.watch-again button"))
+    assert "Another viewing is kept" in driver.find_element(By.CSS_SELECTOR, ".toast").text
+    assert "seen 2 times" in driver.find_element(By.CSS_SELECTOR, ".shelf-line").text
+    assert no_sideways_scroll(driver)
+    check_page(driver, "375-film-watched-again")
+
     driver.get(server + "/shelves/read")
     badges = [badge.text for badge in driver.find_elements(By.CSS_SELECTOR, ".card .badge")]
     assert badges == ["Watched"]

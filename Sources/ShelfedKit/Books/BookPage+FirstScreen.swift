@@ -54,13 +54,29 @@ extension BookPage {
         let readAgainPath: String?
         /// "I'm on page …": while reading, or to note where one stopped.
         let showsProgress: Bool
+        /// A watched film's "Watched it again on ‹day›": where it posts, the day offered (today, or what a refused
+        /// form typed) and why it was refused.
+        let watchAgainPath: String?
+        let watchDay: String
+        let watchedOnError: String?
+        /// Today: no viewing is later.
+        let latestDay: String
 
-        init(_ entry: LibraryEntry, today: String) {
+        /// `earlierViewings`: how many times a film was watched before its latest viewing.
+        init(
+            _ entry: LibraryEntry, today: String, earlierViewings: Int = 0, watchDay: String? = nil,
+            watchedOnError: String? = nil
+        ) {
             let userBook = entry.userBook
             let kind = entry.book.kind
             // Films and shows have no page progress yet: their episodes and viewings come in the next slices.
             let tracksPages = kind.hasPages
             shelfTitle = userBook.shelf.title(for: kind)
+            let watchesAgain = kind == .movie && userBook.shelf == .read
+            watchAgainPath = watchesAgain ? Paths.bookReadAgain(entry.bookID) : nil
+            self.watchDay = watchDay ?? today
+            latestDay = today
+            self.watchedOnError = watchesAgain ? watchedOnError : nil
             func day(_ text: String?) -> String? { text.map { HumanDay.text($0, today: today) } }
             bar =
                 userBook.shelf == .reading
@@ -87,8 +103,10 @@ extension BookPage {
                 readAgainPath = nil
                 showsProgress = tracksPages
             case .read:
+                let times = earlierViewings + 1
                 line =
-                    day(userBook.finishedAt).map { tracksPages ? "finished \($0)" : "watched \($0)" } ?? "date unknown"
+                    (day(userBook.finishedAt).map { tracksPages ? "finished \($0)" : $0 } ?? "date unknown")
+                    + (watchesAgain && times > 1 ? " · seen \(times) times" : "")
                 next = []
                 // Watching again opens a new viewing (DESIGN §17), which comes with the viewings slice.
                 readAgainPath = tracksPages ? Paths.bookReadAgain(entry.bookID) : nil

@@ -24,6 +24,8 @@ struct BookPageBuilder: Sendable {
         var progress: JournalSection.Typed? = nil
         var dates: (started: String, finished: String)? = nil
         var review: ReviewValues? = nil
+        /// A film's "Watched it again on" day.
+        var watchDay: String? = nil
         var errors = FieldErrors()
     }
 
@@ -76,7 +78,10 @@ struct BookPageBuilder: Sendable {
             let (bookID, userID) = (entry.bookID, entry.userBook.userId)
             self.entry = entry
             photos = try PhotoStore.latest(ofBook: bookID, userID: userID, limit: 6, db)
-            earlierReads = try ReadHistory.earlier(than: entry.userBook, db)
+            earlierReads =
+                entry.book.kind == .movie
+                ? try ReadHistory.earlierViewings(of: entry.userBookID, db)
+                : try ReadHistory.earlier(than: entry.userBook, db)
             journal = try ReadingJournal.entries(of: entry.userBookID, db)
             series = try SeriesStore.place(of: entry.book, for: userID, db)
             house = try HouseholdSharing.inTheHouse(bookID: bookID, isbn13: entry.book.isbn13, for: userID, db)
@@ -105,7 +110,7 @@ extension BookPage {
             galleryPath: Paths.bookPhotos(bookID), newPhotoPath: Paths.newBookPhoto(bookID))
         self.init(
             context: context, entry: entry, photos: strip, dates: typed.dates, review: typed.review,
-            errors: typed.errors, earlierReads: parts.earlierReads, today: today)
+            errors: typed.errors, earlierReads: parts.earlierReads, today: today, typedWatchDay: typed.watchDay)
         journal = JournalSection(
             entry: entry, journal: parts.journal, today: today, typed: typed.progress,
             errors: typed.progress == nil ? .init() : typed.errors)

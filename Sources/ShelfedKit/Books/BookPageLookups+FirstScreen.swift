@@ -35,6 +35,10 @@ extension BookPage.ShelfState: MustacheParent {
         case "next": self.next
         case "readAgainPath": self.readAgainPath
         case "showsProgress": self.showsProgress
+        case "watchAgainPath": self.watchAgainPath
+        case "watchDay": self.watchDay
+        case "watchedOnError": self.watchedOnError
+        case "latestDay": self.latestDay
         default: nil
         }
     }

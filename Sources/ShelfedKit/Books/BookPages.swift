@@ -196,7 +196,13 @@ struct BookPage: Sendable {
         let then: String?
         let second: String?
 
-        init(_ read: ReadThrough) {
+        init(_ read: ReadThrough, kind: TitleKind = .book) {
+            if kind == .movie {
+                // A viewing is a day, not a span.
+                (lead, first, then, second) =
+                    read.finishedOn.map { ("Watched ", $0, nil, nil) } ?? ("Watched, date unknown", nil, nil, nil)
+                return
+            }
             switch (read.startedOn, read.finishedOn) {
             case (let started?, let finished?):
                 (lead, first, then, second) = ("Started ", started, ", finished ", finished)
@@ -210,7 +216,7 @@ struct BookPage: Sendable {
     init(
         context: some PageContext, entry: LibraryEntry, photos: PhotoStrip,
         dates: (started: String, finished: String)? = nil, review: ReviewValues? = nil, errors: FieldErrors = .init(),
-        earlierReads: [ReadThrough] = [], today: String
+        earlierReads: [ReadThrough] = [], today: String, typedWatchDay: String? = nil
     ) {
         self.photos = photos
         let book = entry.book
@@ -256,14 +262,17 @@ struct BookPage: Sendable {
         reviewError = errors["comments"]
         notesError = errors["private_notes"]
         readWithoutDate = entry.userBook.shelf == .read && entry.userBook.finishedAt == nil
-        self.earlierReads = earlierReads.map(EarlierRead.init)
+        self.earlierReads = earlierReads.map { EarlierRead($0, kind: book.kind) }
         hasEarlierReads = !earlierReads.isEmpty
         let userBook = entry.userBook
         quickRating = userBook.shelf == .wantToRead ? nil : QuickRating(bookID: book.id!, rating: userBook.rating)
         community = book.community?.text
         byline = Self.byline(book)
         kindLine = Self.kindLine(book)
-        state = ShelfState(entry, today: today)
+        state = ShelfState(
+            entry, today: today, earlierViewings: earlierReads.count,
+            watchDay: errors["watched_on"] == nil ? nil : typedWatchDay,
+            watchedOnError: errors["watched_on"])
         description = DescriptionLead(descriptionParagraphs)
         // …and always when dates were typed and refused: the form comes back with them.
         showsDates =

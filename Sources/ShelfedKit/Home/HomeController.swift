@@ -183,6 +183,8 @@ struct HomePage: Sendable {
         let progressPath: String
         let shelfPath: String
         let csrf: String
+        /// A film or show on Watching has no page to note (its episodes come with issue 37's shows slice).
+        let tracksPages: Bool
 
         init(_ item: LibraryItem, progress: (progress: ReadingProgress, byPercent: Bool)?, csrf: String) {
             bookID = item.bookID
@@ -197,6 +199,7 @@ struct HomePage: Sendable {
             progressPath = Paths.bookProgress(item.bookID)
             shelfPath = Paths.bookShelf(item.bookID)
             self.csrf = csrf
+            tracksPages = item.kind.hasPages
         }
     }
 

@@ -19,31 +19,38 @@ extension HomePage {
                     "aria-label=\"Progress in \(item.title)\">\(bar.percent) %</progress> <span>\(bar.summary)</span>"
                 html += "</div>\n"
             }
-            html += "      <form method=\"post\" action=\"\(item.progressPath)\" class=\"progress-update\">\n"
-            html += "        <input type=\"hidden\" name=\"_csrf\" value=\"\(item.csrf)\">\n"
-            html += "        <input type=\"hidden\" name=\"return_to\" value=\"/\">\n"
-            if item.byPercent {
-                html += "        <input id=\"percent-\(item.bookID)\" aria-label=\"Percent read of \(item.title)\" "
-                html += "name=\"percent\" type=\"number\" inputmode=\"decimal\" min=\"0\" max=\"100\" step=\"0.1\" "
-                html += "placeholder=\"%\">\n"
-            } else {
-                html += "        <input id=\"page-\(item.bookID)\" aria-label=\"Page you are on in \(item.title)\" "
-                html += "name=\"page\" type=\"number\" inputmode=\"numeric\" min=\"0\""
-                if let pageCount = item.pageCount { html += " max=\"\(pageCount)\"" }
-                html += " placeholder=\"Page\">\n"
-            }
-            html += "        <button type=\"submit\" class=\"button\">Update</button>\n"
-            html += "      </form>\n"
+            if item.tracksPages { html += progressForm(item) }
             html += "      <form method=\"post\" action=\"\(item.shelfPath)\" class=\"inline\">\n"
             html += "        <input type=\"hidden\" name=\"_csrf\" value=\"\(item.csrf)\">\n"
             html += "        <input type=\"hidden\" name=\"return_to\" value=\"/\">\n"
             html +=
-                "        <button type=\"submit\" name=\"shelf\" value=\"read\" class=\"chip\">Finished it</button>\n"
+                "        <button type=\"submit\" name=\"shelf\" value=\"read\" class=\"chip\">\(item.tracksPages ? "Finished it" : "Watched it")</button>\n"
             html += "      </form>\n"
             html += "    </div>\n"
             html += "  </li>\n"
         }
         html += "  </ol>"
+        return html
+    }
+
+    /// "Page … Update" (or percent) for a book in progress.
+    private static func progressForm(_ item: ProgressItem) -> HTMLFragment {
+        var html: HTMLFragment =
+            "      <form method=\"post\" action=\"\(item.progressPath)\" class=\"progress-update\">\n"
+        html += "        <input type=\"hidden\" name=\"_csrf\" value=\"\(item.csrf)\">\n"
+        html += "        <input type=\"hidden\" name=\"return_to\" value=\"/\">\n"
+        if item.byPercent {
+            html += "        <input id=\"percent-\(item.bookID)\" aria-label=\"Percent read of \(item.title)\" "
+            html += "name=\"percent\" type=\"number\" inputmode=\"decimal\" min=\"0\" max=\"100\" step=\"0.1\" "
+            html += "placeholder=\"%\">\n"
+        } else {
+            html += "        <input id=\"page-\(item.bookID)\" aria-label=\"Page you are on in \(item.title)\" "
+            html += "name=\"page\" type=\"number\" inputmode=\"numeric\" min=\"0\""
+            if let pageCount = item.pageCount { html += " max=\"\(pageCount)\"" }
+            html += " placeholder=\"Page\">\n"
+        }
+        html += "        <button type=\"submit\" class=\"button\">Update</button>\n"
+        html += "      </form>\n"
         return html
     }
 }

@@ -71,9 +71,13 @@ struct HouseFeedSection: Sendable {
         let books = Int(item.pageOrPercent ?? 0)
         let (before, after): (String, String) =
             switch item.kind {
-            case .started: ("started", "")
-            case .finished: ("finished", item.rating.map { " · \(BookPage.starsLabel($0))" } ?? "")
-            case .stopped: ("put down", "")
+            case .started: (item.titleKind == .book ? "started" : "started watching", "")
+            case .finished:
+                (
+                    item.titleKind == .book ? "finished" : "watched",
+                    item.rating.map { " · \(BookPage.starsLabel($0))" } ?? ""
+                )
+            case .stopped: (item.titleKind == .book ? "put down" : "stopped watching", "")
             case .progress: (amount, "")
             case .photo: ("shared a photo from", item.pageOrPercent.map { ", page \(Int($0))" } ?? "")
             case .list: ("shared the list", "")

@@ -128,6 +128,8 @@ struct HouseholdSharing: Sendable {
         var sharedID: Int64? = nil
         /// The book the line is about, for a book line: opened in Shelfed when the viewer has no copy.
         var bookID: Int64? = nil
+        /// A book, a film or a show: the verbs its line is told with ("watched", not "finished").
+        var titleKind: TitleKind = .book
         /// For progress: pages (or percent) read that day, from the place the day before; nil for a first update.
         var readThatDay: Double? = nil
     }
@@ -227,7 +229,7 @@ struct HouseholdSharing: Sendable {
                         COALESCE(happened.label, book.title, list.name) AS title,
                         happened.page, happened.percent, happened.rating,
                         (\(Self.viewersCopy)) AS mine, happened.shared_id, happened.page_before,
-                        happened.percent_before, happened.book_id
+                        happened.percent_before, happened.book_id, book.kind AS title_kind
                     FROM happened JOIN sharing ON sharing.id = happened.user_id
                     LEFT JOIN book ON book.id = happened.book_id
                     LEFT JOIN list ON happened.kind = 'list' AND list.id = happened.shared_id
@@ -255,7 +257,8 @@ struct HouseholdSharing: Sendable {
                     ? ImportFormat(rawValue: row["title"] ?? "")?.displayName ?? "a file" : row["title"] ?? "",
                 pageOrPercent: now, byPercent: percent != nil,
                 rating: row["rating"], viewerBookID: kind == .imported ? nil : row["mine"],
-                sharedID: row["shared_id"], bookID: row["book_id"])
+                sharedID: row["shared_id"], bookID: row["book_id"],
+                titleKind: (row["title_kind"] as String?).flatMap(TitleKind.init(rawValue:)) ?? .book)
             if kind == .progress, let now, let before, now > before { item.readThatDay = now - before }
             return item
         }

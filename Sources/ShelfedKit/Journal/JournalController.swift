@@ -23,6 +23,10 @@ struct JournalController: Sendable {
     @Sendable func add(_ request: Request, context: SignedInContext) async throws -> Response {
         let entry = try await library.requireEntry(
             bookID: BoundedNumber.id(context.parameters.get("id")), of: context.userID)
+        guard entry.book.kind.hasPages else {
+            throw HTTPError(
+                .unprocessableContent, message: "A film or TV show has no pages to note. Open it to mark it watched.")
+        }
         var request = request
         let form = try await request.formFields()
         let typed = Self.typed(form)
@@ -52,6 +56,7 @@ struct JournalController: Sendable {
     @Sendable func readAgain(_ request: Request, context: SignedInContext) async throws -> Response {
         let entry = try await library.requireEntry(
             bookID: BoundedNumber.id(context.parameters.get("id")), of: context.userID)
+        if entry.book.kind == .movie { return try await watchAgain(entry, request: request, context: context) }
         let bookID = entry.bookID
         guard
             try await library.readAgain(bookID: bookID, for: context.userID, now: clock.now(), today: clock.today())
@@ -137,5 +142,30 @@ struct JournalController: Sendable {
         JournalSection.Typed(
             readOn: form["read_on"] ?? "", page: form["page"] ?? "", percent: form["percent"] ?? "",
             note: form["note"] ?? "")
+    }
+
+    /// A film's "Watched it again on ‹day›" (`watched_on`, today when empty): a new dated viewing, the ones before
+    /// kept. A day that is not a date, or later than today, shows the page again with the day typed and why.
+    private func watchAgain(_ entry: LibraryEntry, request: Request, context: SignedInContext) async throws
+        -> Response
+    {
+        var request = request
+        let today = clock.today()
+        let typed = (try await request.formFields()).trimmed("watched_on") ?? ""
+        let day = typed.isEmpty ? today : typed
+        guard CalendarDate.isValidDay(day), day <= today else {
+            var errors = FieldErrors()
+            errors["watched_on"] = "Enter the day you watched it, like \(today), no later than today."
+            let page = try await pages.page(
+                entry, context: context,
+                typed: BookPageBuilder.Typed(watchDay: String(typed.prefix(40)), errors: errors))
+            return try pages.refused(page)
+        }
+        guard try await library.watchAgain(bookID: entry.bookID, on: day, for: context.userID, now: clock.now())
+        else {
+            // Not on Watched (yet): the page shows where the film is.
+            return .seeOther(Paths.book(entry.bookID))
+        }
+        return .seeOther(ActionNotice.link(Paths.book(entry.bookID), adding: [("saved", "watched-again")]))
     }
 }

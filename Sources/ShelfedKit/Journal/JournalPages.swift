@@ -211,6 +211,7 @@ extension HomePage.ProgressItem: MustacheParent {
         case "progressPath": progressPath
         case "shelfPath": shelfPath
         case "csrf": csrf
+        case "tracksPages": tracksPages
         default: nil
         }
     }

@@ -54,6 +54,7 @@ struct ActionNotice: Sendable {
         "journal": "Saved the journal entry.",
         "journal-deleted": "Deleted the journal entry.",
         "read-again": "A new read starts today; the one you finished is kept under Earlier reads.",
+        "watched-again": "Another viewing is kept; the ones before are listed under Earlier viewings.",
         "stop": "Saved: you did not finish this one.",
         "copy": "Saved your copy's details.",
         "list": "Saved the list.",

@@ -1,0 +1,52 @@
+import Foundation
+import GRDB
+
+// A film's viewings (DESIGN §17): every time it was watched, each with its day (or none, when the person did not
+// say). The latest lives on the shelf entry like a book's finish date; every other one is a row of `read_through`,
+// written as an event — never merged with another of the same day, so a film seen twice on a Sunday has two — and
+// never overwritten by a rewatch.
+
+extension LibraryStore {
+    /// Records that the person watched their film again on `day` (`yyyy-mm-dd`, already checked to be no later than
+    /// today). A day after the latest viewing becomes the latest and the one before is kept; an earlier day is kept
+    /// beside it. False when the id is not the person's film on Watched.
+    func watchAgain(bookID: Int64, on day: String, for userID: Int64, now: Date) async throws -> Bool {
+        try await db.write { db in
+            guard let entry = try Self.entry(bookID: bookID, of: userID, db), entry.book.kind == .movie,
+                entry.userBook.shelf == .read
+            else { return false }
+            var userBook = entry.userBook
+            if let latest = userBook.finishedAt, day < latest {
+                try ReadHistory.keepViewing(ReadThrough(startedOn: nil, finishedOn: day), of: entry.userBookID, db)
+            } else {
+                let latest = ReadThrough(startedOn: userBook.startedAt, finishedOn: userBook.finishedAt)
+                try ReadHistory.keepViewing(latest, of: entry.userBookID, db)
+                userBook.startedAt = nil
+                userBook.finishedAt = day
+            }
+            userBook.updatedAt = now
+            try userBook.update(db)
+            return true
+        }
+    }
+}
+
+extension ReadHistory {
+    /// Keeps one viewing as it was, even beside another of the same day.
+    static func keepViewing(_ viewing: ReadThrough, of entryID: Int64, _ db: Database) throws {
+        try db.execute(
+            sql: "INSERT INTO read_through (user_book_id, started_at, finished_at) VALUES (?, ?, ?)",
+            arguments: [entryID, viewing.startedOn, viewing.finishedOn])
+    }
+
+    /// A film's viewings before its latest, latest first and the undated last, at most `limit`.
+    static func earlierViewings(of entryID: Int64, limit: Int = 100, _ db: Database) throws -> [ReadThrough] {
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT started_at, finished_at FROM read_through WHERE user_book_id = ?
+                ORDER BY finished_at IS NULL, finished_at DESC, id DESC LIMIT ?
+                """, arguments: [entryID, limit]
+        ).map { ReadThrough(startedOn: $0["started_at"], finishedOn: $0["finished_at"]) }
+    }
+}
