@@ -48,7 +48,6 @@ def test_a_film_added_by_hand_is_watched_and_rated(server, browser):
     assert "Want to watch" in driver.find_element(By.CSS_SELECTOR, ".shelf-badge").text
     watched = driver.find_element(By.CSS_SELECTOR, ".shelf-next")
     assert watched.text == "Watched it"
-    assert not driver.find_elements(By.ID, "page"), "a film has no page progress"
     assert no_sideways_scroll(driver)
     check_page(driver, "371-film-want-to-watch")
 
@@ -83,3 +82,7 @@ def test_a_film_added_by_hand_is_watched_and_rated(server, browser):
     assert driver.find_element(By.CSS_SELECTOR, ".kind-line").text == "TV show"
     assert driver.find_element(By.CSS_SELECTOR, ".shelf-next").text == "Start watching"
     check_page(driver, "374-show-want-to-watch")
+    click_and_wait(driver, driver.find_element(By.CSS_SELECTOR, ".shelf-next"))
+    assert "Watching" in driver.find_element(By.CSS_SELECTOR, ".shelf-badge").text
+    assert not driver.find_elements(By.ID, "page"), "a show being watched has no page box"
+    assert driver.find_element(By.CSS_SELECTOR, ".shelf-next").text == "Watched it"

@@ -117,7 +117,11 @@ extension BookPage {
                 line =
                     ([day(userBook.stoppedAt).map { "stopped \($0)" }, position.map { "at \($0)" }].compactMap { $0 })
                     .joined(separator: " ").nilIfEmpty
-                next = [Next(value: Shelf.reading.rawValue, label: "Pick it up again", primary: true)]
+                next = [
+                    Next(
+                        value: Shelf.reading.rawValue, label: tracksPages ? "Pick it up again" : "Back to watching",
+                        primary: true)
+                ]
                 readAgainPath = nil
                 showsProgress = tracksPages
             }

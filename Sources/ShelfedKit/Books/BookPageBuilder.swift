@@ -63,6 +63,8 @@ struct BookPageBuilder: Sendable {
         let entry: LibraryEntry
         let photos: (photos: [Photo], count: Int)
         let earlierReads: [ReadThrough]
+        /// A film's viewings before its latest, all counted (the page lists at most a hundred).
+        let earlierViewingCount: Int
         let journal: (entries: [JournalEntry], total: Int)
         let series: (place: SeriesPlace, next: SeriesStore.Member?)?
         let house: [HouseholdSharing.HouseCopy]
@@ -82,6 +84,8 @@ struct BookPageBuilder: Sendable {
                 entry.book.kind == .movie
                 ? try ReadHistory.earlierViewings(of: entry.userBookID, db)
                 : try ReadHistory.earlier(than: entry.userBook, db)
+            earlierViewingCount =
+                entry.book.kind == .movie ? try ReadHistory.earlierViewingCount(of: entry.userBookID, db) : 0
             journal = try ReadingJournal.entries(of: entry.userBookID, db)
             series = try SeriesStore.place(of: entry.book, for: userID, db)
             house = try HouseholdSharing.inTheHouse(bookID: bookID, isbn13: entry.book.isbn13, for: userID, db)
@@ -110,10 +114,14 @@ extension BookPage {
             galleryPath: Paths.bookPhotos(bookID), newPhotoPath: Paths.newBookPhoto(bookID))
         self.init(
             context: context, entry: entry, photos: strip, dates: typed.dates, review: typed.review,
-            errors: typed.errors, earlierReads: parts.earlierReads, today: today, typedWatchDay: typed.watchDay)
-        journal = JournalSection(
-            entry: entry, journal: parts.journal, today: today, typed: typed.progress,
-            errors: typed.progress == nil ? .init() : typed.errors)
+            errors: typed.errors, earlierReads: parts.earlierReads, today: today, typedWatchDay: typed.watchDay,
+            earlierViewingCount: parts.earlierViewingCount)
+        // Page progress and its journal are a book's; a show's episodes come in their own slice (issue 37).
+        if entry.book.kind.hasPages {
+            journal = JournalSection(
+                entry: entry, journal: parts.journal, today: today, typed: typed.progress,
+                errors: typed.progress == nil ? .init() : typed.errors)
+        }
         if entry.userBook.shelf == .didNotFinish { stop = StopSection(entry) }
         copy = CopySection(entry)
         series = parts.series.map(SeriesLine.init)

@@ -216,7 +216,7 @@ struct BookPage: Sendable {
     init(
         context: some PageContext, entry: LibraryEntry, photos: PhotoStrip,
         dates: (started: String, finished: String)? = nil, review: ReviewValues? = nil, errors: FieldErrors = .init(),
-        earlierReads: [ReadThrough] = [], today: String, typedWatchDay: String? = nil
+        earlierReads: [ReadThrough] = [], today: String, typedWatchDay: String? = nil, earlierViewingCount: Int = 0
     ) {
         self.photos = photos
         let book = entry.book
@@ -270,7 +270,7 @@ struct BookPage: Sendable {
         byline = Self.byline(book)
         kindLine = Self.kindLine(book)
         state = ShelfState(
-            entry, today: today, earlierViewings: earlierReads.count,
+            entry, today: today, earlierViewings: earlierViewingCount,
             watchDay: errors["watched_on"] == nil ? nil : typedWatchDay,
             watchedOnError: errors["watched_on"])
         description = DescriptionLead(descriptionParagraphs)

@@ -17,13 +17,15 @@ struct LibraryMatch: Sendable {
     /// the same book listed twice (two editions in one file, or the same file imported twice at once).
     private var madeByJob: [Int64: String] = [:]
 
-    /// The user's library as the import starts: user_book id by external id and by title key.
+    /// The user's books as the import starts: user_book id by external id and by title key. Films and shows are left
+    /// out, so a book row never lands on a film of the same title (issue 37).
     init(_ db: Database, userID: Int64) throws {
         let rows = try Row.fetchCursor(
             db,
             sql: """
                 SELECT user_book.id, book.title, book.authors, book.external_ids
-                FROM user_book JOIN book ON book.id = user_book.book_id WHERE user_book.user_id = ?
+                FROM user_book JOIN book ON book.id = user_book.book_id
+                WHERE user_book.user_id = ? AND book.kind = 'book'
                 """, arguments: [userID])
         while let row = try rows.next() {
             let entryID: Int64 = row[0]

@@ -76,7 +76,7 @@ struct ProfileAPIController: Sendable {
             }
             year = parsed
         }
-        async let counts = library.counts(of: context.userID)
+        async let counts = library.bookCounts(of: context.userID)
         async let photoCount = photos.count(of: context.userID)
         async let statistics = statistics.year(year, of: context.userID)
         let (shelves, photos, stats) = try await (counts, photoCount, statistics)

@@ -51,7 +51,9 @@ enum BookCardList {
         html += "<p class=\"card-meta\"><span class=\"badge\">\(item.shelfTitle)</span>"
         if let rating = item.rating { html += " \(Stars.html(rating))" }
         if let started = item.startedAt { html += " <span>Started \(started)</span>" }
-        if let finished = item.finishedAt { html += " <span>Finished \(finished)</span>" }
+        if let finished = item.finishedAt {
+            html += item.kind == .book ? " <span>Finished \(finished)</span>" : " <span>Watched \(finished)</span>"
+        }
         if let stopped = item.stopSummary { html += " <span>\(stopped)</span>" }
         html += """
             </p><div class="card-actions"><button type="submit" formaction="\(Paths.bookFavourite(item.bookID))\(nearQuery)" \

@@ -31,6 +31,28 @@ enum ReadHistory {
         ).map { ReadThrough(startedOn: $0["started_at"], finishedOn: $0["finished_at"]) }
     }
 
+    /// Takes back the kept read `latestFinished` found, when it becomes the current read again.
+    static func forgetLatestFinished(of entryID: Int64, _ db: Database) throws {
+        try db.execute(
+            sql: """
+                DELETE FROM read_through WHERE id = (
+                    SELECT id FROM read_through WHERE user_book_id = ? AND finished_at IS NOT NULL
+                    ORDER BY id DESC LIMIT 1)
+                """, arguments: [entryID])
+    }
+
+    /// Keeps the read an entry is moved away from: a book's as `keep` does (one of each), a film's viewing as the
+    /// event it is (`keepViewing`), since two viewings of one day are two.
+    static func keepForMove(_ read: ReadThrough, of entry: UserBook, _ entryID: Int64, _ db: Database) throws {
+        let kind = try String.fetchOne(
+            db.cachedStatement(sql: "SELECT kind FROM book WHERE id = ?"), arguments: [entry.bookId])
+        if kind == TitleKind.movie.rawValue {
+            try keepViewing(read, of: entryID, db)
+        } else {
+            try keep(read, of: entryID, db)
+        }
+    }
+
     /// Every kept read that is not the current one, latest first, for the book page.
     static func earlier(than entry: UserBook, _ db: Database) throws -> [ReadThrough] {
         guard let id = entry.id else { return [] }
@@ -83,7 +105,7 @@ extension UserBook {
             if finishedAt == today {
                 finishedAt = nil
             } else if let finishedAt, let id {
-                try ReadHistory.keep(ReadThrough(startedOn: startedAt, finishedOn: finishedAt), of: id, db)
+                try ReadHistory.keepForMove(ReadThrough(startedOn: startedAt, finishedOn: finishedAt), of: self, id, db)
                 startedAt = today
                 self.finishedAt = nil
             } else if startedAt == nil {
@@ -94,6 +116,8 @@ extension UserBook {
             if startedAt == today || (stoppedToday && startedAt == nil), let id,
                 let kept = try ReadHistory.latestFinished(of: id, db)
             {
+                // The kept read is the current one again, so it is no longer kept: a film would count it twice.
+                try ReadHistory.forgetLatestFinished(of: id, db)
                 startedAt = kept.startedOn
                 finishedAt = kept.finishedOn
             } else if leavingUnsureUndated, startedAt == nil, !wasReading {
@@ -105,7 +129,7 @@ extension UserBook {
             if finishedAt == today {
                 finishedAt = nil
             } else if let finishedAt, let id {
-                try ReadHistory.keep(ReadThrough(startedOn: startedAt, finishedOn: finishedAt), of: id, db)
+                try ReadHistory.keepForMove(ReadThrough(startedOn: startedAt, finishedOn: finishedAt), of: self, id, db)
                 startedAt = nil
                 self.finishedAt = nil
             }

@@ -49,4 +49,10 @@ extension ReadHistory {
                 """, arguments: [entryID, limit]
         ).map { ReadThrough(startedOn: $0["started_at"], finishedOn: $0["finished_at"]) }
     }
+
+    /// How many viewings a film has before its latest: all of them, where the page lists at most a hundred.
+    static func earlierViewingCount(of entryID: Int64, _ db: Database) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM read_through WHERE user_book_id = ?", arguments: [entryID])
+            ?? 0
+    }
 }

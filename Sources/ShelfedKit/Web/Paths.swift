@@ -47,12 +47,12 @@ enum Paths {
         Route.searchVolume.link(volumeID)
     }
 
-    /// The manual-add form filled in from a search that could not be answered.
     /// The manual-add form for a book, a film or a TV show.
     static func newTitle(_ kind: TitleKind) -> String {
         kind == .book ? newBook : newBook + "?kind=" + kind.rawValue
     }
 
+    /// The manual-add form filled in from a search that could not be answered.
     static func newBook(prefilledFrom request: SearchRequest) -> String {
         guard !request.text.isEmpty else { return newBook }
         if let isbn = request.isbn { return newBook + "?isbn=" + queryEscape(isbn.isbn13) }
