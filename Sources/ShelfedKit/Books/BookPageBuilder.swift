@@ -84,8 +84,13 @@ struct BookPageBuilder: Sendable {
                 entry.book.kind == .movie
                 ? try ReadHistory.earlierViewings(of: entry.userBookID, db)
                 : try ReadHistory.earlier(than: entry.userBook, db)
+            // Counted apart only when the list was cut short.
             earlierViewingCount =
-                entry.book.kind == .movie ? try ReadHistory.earlierViewingCount(of: entry.userBookID, db) : 0
+                entry.book.kind != .movie
+                ? 0
+                : earlierReads.count < ReadHistory.listedViewings
+                    ? earlierReads.count
+                    : try ReadHistory.earlierViewingCount(of: entry.userBookID, db)
             journal = try ReadingJournal.entries(of: entry.userBookID, db)
             series = try SeriesStore.place(of: entry.book, for: userID, db)
             house = try HouseholdSharing.inTheHouse(bookID: bookID, isbn13: entry.book.isbn13, for: userID, db)

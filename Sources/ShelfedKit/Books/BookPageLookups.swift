@@ -217,17 +217,6 @@ extension BookPage.LoanSection: MustacheParent {
     }
 }
 
-extension BookPage.LoanSection.Borrower: MustacheParent {
-    func child(named key: String) -> Any? {
-        switch key {
-        case "id": self.id
-        case "name": self.name
-        case "selected": self.selected
-        default: nil
-        }
-    }
-}
-
 extension BookPage.RecommendSection: MustacheParent {
     func child(named key: String) -> Any? {
         switch key {

@@ -124,11 +124,8 @@ struct NewBookForm: Sendable, Decodable {
             errors["description"] = "Remove the invisible control characters from the description."
         }
         guard let chosenShelf = Shelf(rawValue: shelf) else {
-            let (want, now, done, stopped) = (
-                Shelf.wantToRead.title(for: titleKind ?? .book), Shelf.reading.title(for: titleKind ?? .book),
-                Shelf.read.title(for: titleKind ?? .book), Shelf.didNotFinish.title(for: titleKind ?? .book)
-            )
-            errors["shelf"] = "Choose \(want), \(now), \(done) or \(stopped)."
+            let words = Shelf.allCases.map { $0.title(for: titleKind ?? .book) }
+            errors["shelf"] = "Choose \(words.dropLast().joined(separator: ", ")) or \(words[words.count - 1])."
             return .failure(errors)
         }
         guard errors.isEmpty else { return .failure(errors) }

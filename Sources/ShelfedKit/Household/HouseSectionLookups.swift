@@ -96,7 +96,7 @@ extension HouseLibraryPage.Copy: MustacheParent {
     }
 }
 
-extension HouseLibraryPage.Owner: MustacheParent {
+extension MemberChoice: MustacheParent {
     func child(named key: String) -> Any? {
         switch key {
         case "id": self.id

@@ -1,5 +1,12 @@
 import Foundation
 
+/// A member offered in a select (who borrows a copy; whose copies the house library shows), chosen or not.
+struct MemberChoice: Sendable {
+    let id: Int64
+    let name: String
+    let selected: Bool
+}
+
 extension BookPage {
     /// Lending the person's copy: on loan to whom since when (with "Returned"), or the form to lend it.
     struct LoanSection: Sendable {
@@ -10,11 +17,7 @@ extension BookPage {
             var dueOn = ""
         }
 
-        struct Borrower: Sendable {
-            let id: Int64
-            let name: String
-            let selected: Bool
-        }
+        typealias Borrower = MemberChoice
 
         let onLoan: String?
         let isOverdue: Bool
@@ -72,11 +75,7 @@ struct HouseLibraryPage: Sendable {
         let path: String?
     }
 
-    struct Owner: Sendable {
-        let id: Int64
-        let name: String
-        let selected: Bool
-    }
+    typealias Owner = MemberChoice
 
     let chrome: PageChrome
     let copies: [Copy]

@@ -39,8 +39,13 @@ extension ReadHistory {
             arguments: [entryID, viewing.startedOn, viewing.finishedOn])
     }
 
+    /// How many earlier viewings a film's page lists.
+    static let listedViewings = 100
+
     /// A film's viewings before its latest, latest first and the undated last, at most `limit`.
-    static func earlierViewings(of entryID: Int64, limit: Int = 100, _ db: Database) throws -> [ReadThrough] {
+    static func earlierViewings(of entryID: Int64, limit: Int = listedViewings, _ db: Database) throws
+        -> [ReadThrough]
+    {
         try Row.fetchAll(
             db,
             sql: """
