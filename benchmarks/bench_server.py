@@ -28,7 +28,8 @@ def running_server(binary=BINARY, wrapper=(), **settings):
 
     `wrapper` is a command the server runs under (scripts/link_order.py records it with perf)."""
     # Nothing a benchmark does reaches the real book services: without a fake, they point at a closed port.
-    for name in ("SHELFED_GOOGLE_BOOKS_URL", "SHELFED_OPEN_LIBRARY_URL", "SHELFED_OPEN_LIBRARY_COVERS_URL"):
+    for name in ("SHELFED_GOOGLE_BOOKS_URL", "SHELFED_OPEN_LIBRARY_URL", "SHELFED_OPEN_LIBRARY_COVERS_URL",
+                 "SHELFED_TMDB_URL", "SHELFED_TMDB_IMAGES_URL", "SHELFED_TVMAZE_URL", "SHELFED_WIKIDATA_URL"):
         settings.setdefault(name, "http://127.0.0.1:9")
     data_dir = pathlib.Path(tempfile.mkdtemp(prefix="shelfed-bench-"))
     port = free_port()

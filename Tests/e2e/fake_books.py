@@ -1,5 +1,5 @@
-"""A small fake Google Books / Open Library / Gemini for the browser suite: serves the answers written for the tests in
-Tests/Fixtures on 127.0.0.1."""
+"""A small fake Google Books / Open Library / Gemini / TVmaze / Wikidata for the browser suite: serves the answers
+written for the tests in Tests/Fixtures on 127.0.0.1."""
 import http.server
 import json
 import pathlib
@@ -66,7 +66,22 @@ class Handler(http.server.BaseHTTPRequestHandler):
         elif url.path.startswith("/ol/authors/"):
             # Open Library's author record, cut down to the fields Shelfed reads.
             self.send_bytes(b'{"name": "Garth Nix", "key": "/authors/OL382982A"}', "application/json")
-        elif url.path.startswith("/gcovers/"):
+        elif url.path == "/tvmaze/search/shows":
+            if query.get("q", [""])[0].lower() == "severance":
+                self.send_tvmaze("search_shows_severance.json")
+            else:
+                self.send_bytes(b"[]", "application/json")
+        elif url.path == "/tvmaze/shows/44778":
+            self.send_tvmaze("show_44778.json")
+        elif url.path.startswith("/tvmaze/shows/"):
+            # TVmaze's "no such show": 404 with an empty body that still claims to be JSON.
+            self.send_response(404)
+            self.send_header("Content-Type", "application/json; charset=UTF-8")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+        elif url.path == "/wikidata/w/api.php":
+            self.send_wikidata(query)
+        elif url.path.startswith("/gcovers/") or url.path.startswith("/tvmaze/images/"):
             self.send_bytes((FIXTURES / "images" / "Portrait_1.jpg").read_bytes(), "image/jpeg")
         else:
             self.send_error(404)
@@ -93,6 +108,27 @@ class Handler(http.server.BaseHTTPRequestHandler):
         # Keep the browser and the server on this machine.
         body = GOOGLE_COVER_HOST.sub(self.server.base_url + "/gcovers", body)
         self.send_bytes(body.encode(), "application/json; charset=UTF-8")
+
+    def send_tvmaze(self, name):
+        body = (FIXTURES / "tvmaze" / name).read_text(encoding="utf-8")
+        body = body.replace("http://static.tvmaze.com/", self.server.base_url + "/tvmaze/images/")
+        self.send_bytes(body.encode(), "application/json; charset=UTF-8")
+
+    def send_wikidata(self, query):
+        action = query.get("action", [""])[0]
+        if action == "query":
+            found = query.get("srsearch", [""])[0].lower().startswith("dune ")
+            name = "search_dune.json" if found else None
+        elif action == "wbgetentities":
+            props, ids = query.get("props", [""])[0], query.get("ids", [""])[0]
+            if "claims" in props:
+                name = "entity_Q37550044.json" if ids == "Q37550044" else None
+            else:
+                name = "labels_dune.json" if "descriptions" in props else "people_Q37550044.json"
+        else:
+            name = None
+        body = (FIXTURES / "wikidata" / name).read_bytes() if name else b'{"query": {"search": []}, "entities": {}}'
+        self.send_bytes(body, "application/json; charset=utf-8")
 
     def send_item(self, volume_id):
         for name in SEARCHES.values():

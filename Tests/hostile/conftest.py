@@ -42,6 +42,8 @@ class Server:
                    SHELFED_GOOGLE_BOOKS_URL=fake_books.base_url + "/books/v1",
                    SHELFED_OPEN_LIBRARY_URL=fake_books.base_url + "/ol",
                    SHELFED_OPEN_LIBRARY_COVERS_URL=fake_books.base_url + "/olcovers",
+                   SHELFED_TVMAZE_URL=fake_books.base_url + "/tvmaze", SHELFED_WIKIDATA_URL=fake_books.base_url + "/wikidata",
+                   SHELFED_TMDB_URL="http://127.0.0.1:9", SHELFED_TMDB_IMAGES_URL="http://127.0.0.1:9",
                    SHELFED_GEMINI_API_KEY="test-key", SHELFED_GEMINI_URL=fake_books.base_url + "/gemini")
         env.update(extra_env or {})  # a test's own settings, e.g. SHELFED_MAX_CONNECTIONS
         self.log = open(self.data_dir / "server.log", "a")

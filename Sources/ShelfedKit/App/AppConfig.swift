@@ -167,6 +167,8 @@ extension AppConfig {
             ("SHELFED_GOOGLE_BOOKS_URL", \SearchSettings.googleBooksURL),
             ("SHELFED_OPEN_LIBRARY_URL", \SearchSettings.openLibraryURL),
             ("SHELFED_OPEN_LIBRARY_COVERS_URL", \SearchSettings.openLibraryCoversURL),
+            ("SHELFED_TMDB_URL", \SearchSettings.tmdbURL), ("SHELFED_TMDB_IMAGES_URL", \SearchSettings.tmdbImagesURL),
+            ("SHELFED_TVMAZE_URL", \SearchSettings.tvmazeURL), ("SHELFED_WIKIDATA_URL", \SearchSettings.wikidataURL),
         ] {
             guard let url = value(name) else { continue }
             guard url.hasPrefix("http://") || url.hasPrefix("https://") else {
@@ -175,6 +177,14 @@ extension AppConfig {
             config.search[keyPath: keyPath] = url.trimmingSuffix("/")
         }
         config.search.googleBooksAPIKey = value("SHELFED_GOOGLE_BOOKS_API_KEY")
+        if let token = value("SHELFED_TMDB_TOKEN") {
+            guard TMDBClient.isPlausibleToken(token) else {
+                throw InvalidSetting(
+                    name: "SHELFED_TMDB_TOKEN", value: "…",
+                    expected: "TMDB's API read access token, as its settings show it")
+            }
+            config.search.tmdbToken = token
+        }
         if let megabytes = value("SHELFED_MAX_UPLOAD_MB") {
             guard let number = Int(megabytes), (1...1024).contains(number) else {
                 throw InvalidSetting(

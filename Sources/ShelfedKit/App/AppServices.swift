@@ -46,6 +46,8 @@ struct AppServices: Sendable {
     let throttle: LoginThrottle
     let signIn: SignInService
     let search: BookSearchService
+    /// Films and shows from TMDB, TVmaze and Wikidata (DESIGN §17), with the same cache and breakers.
+    let titles: TitleSearchService
     /// Each person's own searches of the last week, for trending searches.
     let searchHistory: SearchHistory
     let covers: CoverStore
@@ -113,6 +115,8 @@ struct AppServices: Sendable {
         signIn = SignInService(users: users, hasher: hasher, throttle: throttle, now: clock.now)
         // One search service for the pages, the API, adding books and enrichment: they share its cache and breakers.
         search = BookSearchService(
+            settings: config.search, database: database, clock: clock, logger: logger, http: http)
+        titles = TitleSearchService(
             settings: config.search, database: database, clock: clock, logger: logger, http: http)
         searchHistory = SearchHistory(db: database)
         covers = CoverStore(

@@ -199,7 +199,8 @@ func buildRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
     let textSearch = TextSearchController(store: services.textSearch, meaning: services.meaning, renderer: renderer)
     textSearch.addRoutes(to: signedIn)
     FindController(
-        textSearch: textSearch, search: services.search, library: library, history: services.searchHistory,
+        textSearch: textSearch, search: services.search, titles: services.titles, library: library,
+        history: services.searchHistory,
         renderer: renderer, pageWait: config.search.pageWait, clock: clock
     ).addRoutes(to: signedIn)
     SearchController(
@@ -207,6 +208,12 @@ func buildRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
         meaning: services.meaning, history: services.searchHistory, renderer: renderer,
         pageWait: config.search.pageWait, clock: clock
     ).addRoutes(to: signedIn)
+    TitleSearchController(
+        titles: services.titles, library: library, books: services.books, users: users, renderer: renderer,
+        pageWait: config.search.pageWait, clock: clock
+    ).addRoutes(to: signedIn)
+    TMDBTokenController(titles: services.titles, users: users, renderer: renderer, clock: clock)
+        .addRoutes(to: signedIn)
     ScanController(
         scanner: services.scanner, media: media, renderer: renderer, maxUploadBytes: config.maxUploadBytes,
         library: library, clock: clock

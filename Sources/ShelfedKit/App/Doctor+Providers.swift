@@ -71,16 +71,69 @@ extension Doctor {
     }
 
     /// The HTTP status of a GET, or nil when nothing answered within five seconds.
-    func status(of url: String) async -> Int? {
+    func status(of url: String, headers: [(String, String)] = []) async -> Int? {
         do {
             var request = HTTPClientRequest(url: url)
             request.headers.add(name: "User-Agent", value: "Shelfed doctor")
+            request.headers.add(contentsOf: headers)
             let response = try await http.execute(request, timeout: .seconds(5))
             _ = try? await response.body.collect(upTo: 1 << 20)
             return Int(response.status.code)
         } catch {
             return nil
         }
+    }
+
+    /// TMDB with the household's token (typed in Settings, else `SHELFED_TMDB_TOKEN`); without one, TVmaze, which
+    /// then answers for shows (Wikidata's films need nothing checked beyond the internet connection).
+    func filmsAndShows() async -> Check {
+        let name = "Films and TV shows"
+        guard let token = householdSetting("tmdb_token") ?? config.search.tmdbToken else {
+            switch await status(of: config.search.tvmazeURL + "/shows/1") {
+            case .some(let code) where code < 500:
+                return .ok(name, "no TMDB token: shows from TVmaze, films from Wikidata (no posters)")
+            case .some(let code):
+                return Check(
+                    name: name, status: .warning, detail: "TVmaze answers \(code).", fix: "Try again later.")
+            case .none:
+                return Check(
+                    name: name, status: .warning, detail: "\(config.search.tvmazeURL) cannot be reached.",
+                    fix: "Check the server's internet connection (and SHELFED_TVMAZE_URL).")
+            }
+        }
+        let url: String
+        var headers: [(String, String)] = []
+        if TMDBClient.isV3Key(token) {
+            url = config.search.tmdbURL + "/configuration?api_key=" + Paths.queryEscape(token)
+        } else {
+            url = config.search.tmdbURL + "/configuration"
+            headers.append(("Authorization", "Bearer " + token))
+        }
+        switch await status(of: url, headers: headers) {
+        case .some(200): return .ok(name, "TMDB accepts the household's token")
+        case .some(401):
+            return Check(
+                name: name, status: .problem, detail: "TMDB refuses the household's token.",
+                fix: "Copy the \"API Read Access Token\" from themoviedb.org → Settings → API into Settings → TMDB "
+                    + "(or SHELFED_TMDB_TOKEN). Meanwhile shows come from TVmaze and films from Wikidata.")
+        case .some(let code):
+            return Check(name: name, status: .warning, detail: "TMDB answers \(code).", fix: "Try again later.")
+        case .none:
+            return Check(
+                name: name, status: .problem, detail: "\(config.search.tmdbURL) cannot be reached.",
+                fix: "Check the server's internet connection (and SHELFED_TMDB_URL).")
+        }
+    }
+
+    /// A value the admin set in the app (`household_setting`), read without opening the database for writing.
+    func householdSetting(_ key: String) -> String? {
+        guard FileManager.default.fileExists(atPath: config.databasePath) else { return nil }
+        var configuration = Configuration()
+        configuration.readonly = true
+        let value = try? DatabaseQueue(path: config.databasePath, configuration: configuration).read { db in
+            try String.fetchOne(db, sql: "SELECT value FROM household_setting WHERE key = ?", arguments: [key])
+        }
+        return value ?? nil
     }
 
     func budgetLeft() -> Int? {

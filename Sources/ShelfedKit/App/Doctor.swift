@@ -45,6 +45,7 @@ public struct Doctor: Sendable {
         checks.append(await googleBooks())
         checks.append(await openLibrary())
         checks.append(await gemini())
+        checks.append(await filmsAndShows())
         checks.append(memory())
         checks.append(lastBackup())
         return checks

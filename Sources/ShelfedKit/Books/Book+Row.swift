@@ -32,6 +32,7 @@ extension Book {
         communitySource = row["community_source"]
         kind = (row["kind"] as String?).flatMap(TitleKind.init(rawValue:)) ?? .book
         runtimeMinutes = row["runtime_minutes"]
+        castNames = Self.strings(row["cast_names"])
     }
 
     /// A JSON array of strings as the catalog keeps authors and categories; empty for anything else.

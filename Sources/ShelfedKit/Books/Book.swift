@@ -6,6 +6,15 @@ import GRDB
 public struct Book: Codable, Sendable, Identifiable, FetchableRecord, MutablePersistableRecord {
     public enum Source: String, Codable, Sendable {
         case google, openlibrary, manual, `import`
+        case tmdb, tvmaze, wikidata
+
+        /// A provider's row is shared by everyone who adds it; what a person typed or imported stays theirs.
+        var isProvider: Bool {
+            switch self {
+            case .google, .openlibrary, .tmdb, .tvmaze, .wikidata: true
+            case .manual, .import: false
+            }
+        }
     }
 
     public var id: Int64?
@@ -38,6 +47,8 @@ public struct Book: Codable, Sendable, Identifiable, FetchableRecord, MutablePer
     public var kind: TitleKind = .book
     /// A film's running time; nil for books and for shows.
     public var runtimeMinutes: Int? = nil
+    /// A film's or show's first names billed, from its provider.
+    public var castNames: [String] = []
 
     var community: CommunityRating? {
         communitySource.flatMap { CommunityRating(average: communityRating, count: communityRatings, source: $0) }

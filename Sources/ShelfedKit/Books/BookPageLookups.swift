@@ -74,6 +74,8 @@ extension BookPage: MustacheParent {
         case "community": self.community
         case "byline": self.byline
         case "kindLine": self.kindLine
+        case "castLine": self.castLine
+        case "providerCredit": self.providerCredit
         case "state": self.state
         case "description": self.description
         case "showsDates": self.showsDates

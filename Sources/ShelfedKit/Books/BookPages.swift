@@ -77,6 +77,10 @@ struct BookPage: Sendable {
     let byline: String?
     /// "Film · 2021 · 2 h 35 min", "TV show · 2022"; nil for a book, whose page has said what it is all along.
     let kindLine: String?
+    /// "With Adam Scott, Britt Lower": a film's or show's first names billed.
+    let castLine: String?
+    /// Whose data a film or show shows, where its provider asks to be named (TVmaze's CC BY-SA).
+    let providerCredit: ProviderCredit?
     /// The shelf, its one next step, and progress while reading.
     let state: ShelfState
     let description: DescriptionLead?
@@ -186,6 +190,8 @@ struct BookPage: Sendable {
         community = book.community?.text
         byline = Self.byline(book)
         kindLine = Self.kindLine(book)
+        castLine = book.castNames.isEmpty ? nil : "With " + book.castNames.joined(separator: ", ")
+        providerCredit = ProviderCredit(book.source)
         state = ShelfState(
             entry, today: today, earlierViewings: earlierViewingCount,
             watchDay: errors["watched_on"] == nil ? nil : typedWatchDay,

@@ -30,6 +30,9 @@ struct CatalogWriter {
         var community: CommunityRating? = nil
         var kind: TitleKind = .book
         var runtimeMinutes: Int? = nil
+        var providerKey: String? = nil
+        var castNames: [String] = []
+        var seasons: [ScreenSeason] = []
     }
 
     /// Someone's new shelf entry for a catalog row.
@@ -56,22 +59,42 @@ struct CatalogWriter {
                 INSERT INTO book (google_volume_id, isbn10, isbn13, title, subtitle, authors, publisher, published_date,
                     description, page_count, categories, language, source, created_at, updated_at, owner_user_id,
                     external_ids, series, series_position, community_rating, community_ratings, community_source, kind,
-                    runtime_minutes)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    runtime_minutes, provider_key, cast_names, provider_checked_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
         ).execute(arguments: [
             row.googleVolumeID, row.isbn10, row.isbn13, row.title, row.subtitle, Self.jsonArray(row.authors),
             row.publisher, row.publishedDate, row.description, row.pageCount, Self.jsonArray(row.categories),
             row.language, row.source.rawValue, now, now, row.owner, Self.jsonObject(row.externalIDs),
             row.series?.name, row.series?.position, row.community?.average, row.community?.count,
-            row.community?.source, row.kind.rawValue, row.runtimeMinutes,
+            row.community?.source, row.kind.rawValue, row.runtimeMinutes, row.providerKey,
+            Self.jsonArray(row.castNames), row.providerKey == nil ? nil : now,
         ])
         let bookID = db.lastInsertedRowID
+        try insertEpisodes(of: row.seasons, for: bookID)
         let author = try db.cachedStatement(sql: "INSERT INTO book_author (book_id, position, name) VALUES (?, ?, ?)")
         for (position, name) in row.authors.enumerated() {
             try author.execute(arguments: [bookID, position, name])
         }
         return bookID
+    }
+
+    /// A show's episodes, each (season, number) once; already bounded by `ScreenLimits`.
+    func insertEpisodes(of seasons: [ScreenSeason], for bookID: Int64) throws {
+        guard !seasons.isEmpty else { return }
+        let episode = try db.cachedStatement(
+            sql: """
+                INSERT INTO episode (book_id, season, number, title, air_date, runtime_minutes) VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT (book_id, season, number) DO UPDATE SET title = excluded.title,
+                    air_date = excluded.air_date, runtime_minutes = excluded.runtime_minutes
+                """)
+        for season in seasons {
+            for item in season.episodes {
+                try episode.execute(arguments: [
+                    bookID, season.number, item.number, item.title, item.airDate, item.runtimeMinutes,
+                ])
+            }
+        }
     }
 
     /// Writes the shelf entry; its id.

@@ -61,7 +61,9 @@ extension BookPage {
         guard book.kind != .book else { return nil }
         let noun = book.kind == .movie ? "Film" : "TV show"
         let year = book.publishedDate.map { String($0.prefix(4)) }
-        return [noun, year, book.runtimeMinutes.map(runningTime)].compactMap { $0 }.joined(separator: " · ")
+        // A show's running time is its episodes'.
+        let runtime = book.runtimeMinutes.map { book.kind == .show ? runningTime($0) + " episodes" : runningTime($0) }
+        return [noun, year, runtime].compactMap { $0 }.joined(separator: " · ")
     }
 
     /// "2 h 35 min", "45 min", "3 h".

@@ -204,6 +204,7 @@ extension AppDatabase {
         migrator.registerMigration("v38 shelf counts", migrate: migrateToShelfCounts)
         migrator.registerMigration("v39 house library indexes", migrate: migrateToHouseLibraryIndexes)
         migrator.registerMigration("v40 title kinds", migrate: migrateToTitleKinds)
+        migrator.registerMigration("v41 screen providers", migrate: migrateToScreenProviders)
         return migrator
     }
 }

@@ -15,6 +15,12 @@ enum DescriptionText {
                     text += "\n"
                 }
                 index = html.index(after: close)
+                // A script's or a style's text is code, not words to show (a TVmaze summary has carried one).
+                if ["script", "style"].contains(name), !tag.hasPrefix("/") {
+                    let end = html[index...].range(of: "</" + name, options: .caseInsensitive)
+                    index = end.flatMap { html[$0.upperBound...].firstIndex(of: ">") }.map { html.index(after: $0) }
+                        ?? html.endIndex
+                }
             } else if character == "&", let semicolon = html[index...].prefix(10).firstIndex(of: ";") {
                 let entity = String(html[html.index(after: index)..<semicolon])
                 if let decoded = decode(entity) {

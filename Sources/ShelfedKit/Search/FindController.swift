@@ -8,6 +8,7 @@ import Hummingbird
 struct FindController: Sendable {
     let textSearch: TextSearchController
     let search: BookSearchService
+    let titles: TitleSearchService
     let library: LibraryStore
     let history: SearchHistory
     let renderer: PageRenderer
@@ -17,6 +18,7 @@ struct FindController: Sendable {
     static let libraryShown = 5
     static let quotesShown = 3
     static let booksShown = 5
+    static let titlesShown = 4
 
     func addRoutes(to router: RouterGroup<SignedInContext>) {
         router.get(Route.find.routerPath, use: index)
@@ -50,6 +52,10 @@ struct FindController: Sendable {
             page.quotesMore = quotes.count > Self.quotesShown ? "All \(quotes.count) quotes" : nil
         }
         try await history.record(query, userID: userID, now: clock.now())
+        // Films and shows are asked for at the same time as books: both wait at most `pageWait`, not one after the other.
+        async let screen = Self.outcome { [titles, pageWait] in
+            try await resultWithin(pageWait) { try await titles.search(query, kind: nil) }
+        }
         do {
             let answer = try await resultWithin(pageWait) { [search] in
                 try await search.search(SearchRequest(text: query))
@@ -64,7 +70,29 @@ struct FindController: Sendable {
         } catch let failure as UpstreamFailure {
             page.booksFailure = failure.userMessage
         }
+        switch await screen {
+        case .success(let answer):
+            let shown = Array(
+                Self.exactTitlesFirst(answer.results, query: query, title: \.title).prefix(Self.titlesShown))
+            let owned = try await library.screenShelves(of: userID, providerKeys: shown.compactMap(\.providerKey))
+            page.titles = shown.map { TitleResultView($0, inLibrary: $0.providerKey.flatMap { owned[$0] }) }
+            // The full list has the kind filter (films only, shows only), so it is offered even when all are shown.
+            page.titlesMore =
+                answer.results.count > shown.count
+                ? "All \(answer.results.count) films and TV shows"
+                : shown.isEmpty ? nil : "Only films, or only TV shows"
+        case .failure(let failure as UpstreamFailure):
+            page.titlesFailure = TitleSearchController.message(for: failure)
+        case .failure(let error):
+            throw error
+        }
         return try renderer.render(page, template: "search/find")
+    }
+
+    private static func outcome<Value: Sendable>(_ work: @Sendable () async throws -> Value) async -> Result<
+        Value, any Error
+    > {
+        do { return .success(try await work()) } catch { return .failure(error) }
     }
 
     /// Titles equal to the query (ignoring case, accents and the spaces around it) first, the rest in their ranked
@@ -110,6 +138,11 @@ struct FindPage: Sendable {
     let searchPath: String
     var booksFailure: String?
     var rankedBy: String?
+    /// Films and TV shows to add, from TMDB or TVmaze and Wikidata.
+    var titles: [TitleResultView] = []
+    var titlesMore: String?
+    var titlesFailure: String?
+    let titlesPath: String
 
     init(context: some PageContext, query: String) {
         chrome = PageChrome(title: query.isEmpty ? "Search" : "Search: \(query)", context: context, tab: .shelves)
@@ -120,7 +153,10 @@ struct FindPage: Sendable {
         libraryPath = Paths.librarySearch + "?q=" + q
         quotesPath = Paths.quotes + "?q=" + q
         searchPath = Paths.search + "?q=" + q
+        titlesPath = Paths.titleSearch + "?q=" + q
     }
 
-    var nothingAnywhere: Bool { hasQuery && library.isEmpty && quotes.isEmpty && results.isEmpty }
+    var nothingAnywhere: Bool {
+        hasQuery && library.isEmpty && quotes.isEmpty && results.isEmpty && titles.isEmpty
+    }
 }

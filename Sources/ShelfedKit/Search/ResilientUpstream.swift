@@ -9,12 +9,12 @@ struct ResilientUpstream: Sendable {
     let breaker: CircuitBreaker
     let logger: Logger
 
-    func get(_ url: String) async throws -> Data {
+    func get(_ url: String, headers: [(String, String)] = []) async throws -> Data {
         try await breaker.permit()
         var attempt = 1
         while true {
             do {
-                let data = try await client.get(url)
+                let data = try await client.get(url, headers: headers)
                 await breaker.recordSuccess()
                 return data
             } catch let failure as UpstreamFailure {

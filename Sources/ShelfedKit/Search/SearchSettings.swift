@@ -4,6 +4,12 @@ public struct SearchSettings: Sendable {
     public var googleBooksAPIKey: String?
     public var openLibraryURL: String
     public var openLibraryCoversURL: String
+    /// Films and shows (DESIGN §17): TMDB with the household's own token, TVmaze and Wikidata without one.
+    public var tmdbURL = "https://api.themoviedb.org/3"
+    public var tmdbImagesURL = "https://image.tmdb.org/t/p"
+    public var tmdbToken: String? = nil
+    public var tvmazeURL = "https://api.tvmaze.com"
+    public var wikidataURL = "https://www.wikidata.org"
     /// For each call, including reading the body.
     public var timeout: Duration
     /// How long the search page waits for the providers before answering from the cache and the library; the

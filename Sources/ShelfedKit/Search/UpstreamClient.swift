@@ -67,10 +67,13 @@ struct UpstreamClient: Sendable {
     let maxBodyBytes: Int
     static let userAgent = "Shelfed/1.0 (self-hosted reading tracker; https://github.com/shelfed)"
 
-    func get(_ url: String) async throws -> Data {
+    /// `headers` adds to the user agent and `Accept`: TMDB's token goes in `Authorization`, never in the URL (which
+    /// a log line might show).
+    func get(_ url: String, headers: [(String, String)] = []) async throws -> Data {
         var request = HTTPClientRequest(url: url)
         request.headers.add(name: "User-Agent", value: Self.userAgent)
         request.headers.add(name: "Accept", value: "application/json")
+        request.headers.add(contentsOf: headers)
         let response: HTTPClientResponse
         let body: ByteBuffer
         do {

@@ -19,13 +19,18 @@ public struct NewBook: Sendable {
     var community: CommunityRating? = nil
     public var kind: TitleKind = .book
     public var runtimeMinutes: Int? = nil
+    /// A film's or show's provider title ("tmdb:movie:550"), its other ids, first cast names and a show's seasons.
+    var providerKey: String? = nil
+    var externalIDs: [String: String] = [:]
+    var castNames: [String] = []
+    var seasons: [ScreenSeason] = []
 
     public init(title: String) {
         self.title = title
     }
 
     /// Provider data is shared by everyone who adds it; what a person typed or imported stays theirs.
-    var isShared: Bool { source == .google || source == .openlibrary }
+    var isShared: Bool { source.isProvider }
 }
 
 /// The user already has this book; `bookID` is where it is.
@@ -58,8 +63,9 @@ extension LibraryStore {
                         isbn13: new.isbn?.isbn13, googleVolumeID: new.googleVolumeId, publisher: new.publisher,
                         publishedDate: new.publishedDate, description: new.description, pageCount: new.pageCount,
                         categories: new.categories, language: new.language, source: new.source,
-                        owner: new.isShared ? nil : userID, series: new.series, community: new.community,
-                        kind: new.kind, runtimeMinutes: new.runtimeMinutes),
+                        owner: new.isShared ? nil : userID, externalIDs: new.externalIDs, series: new.series,
+                        community: new.community, kind: new.kind, runtimeMinutes: new.runtimeMinutes,
+                        providerKey: new.providerKey, castNames: new.castNames, seasons: new.seasons),
                     at: nowValue)
             if try Self.request(of: userID, filter: .all).filter(Column("book_id") == bookID).fetchCount(db) > 0 {
                 throw AlreadyInLibrary(bookID: bookID)
@@ -148,6 +154,9 @@ extension LibraryStore {
     /// The shared (provider) row for this volume or ISBN-13; owned rows are never matched.
     private static func sharedBook(matching new: NewBook, db: Database) throws -> Book? {
         let shared = Book.filter(Column("owner_user_id") == nil)
+        if let key = new.providerKey {
+            return try shared.filter(Column("provider_key") == key).fetchOne(db)
+        }
         if let volume = new.googleVolumeId,
             let book = try shared.filter(Column("google_volume_id") == volume).fetchOne(db)
         {
@@ -162,6 +171,19 @@ extension LibraryStore {
     /// The catalog id of the user's own entry for this book, whether it sits on a shared or an owned row.
     private static func userCopy(of new: NewBook, userID: Int64, db: Database) throws -> Int64? {
         let owned = "SELECT book.id FROM user_book JOIN book ON book.id = user_book.book_id WHERE user_book.user_id = ?"
+        if let key = new.providerKey,
+            let id = try Int64.fetchOne(db, sql: owned + " AND book.provider_key = ?", arguments: [userID, key])
+        {
+            return id
+        }
+        // The same film from another provider, known by its IMDb id.
+        if let imdb = new.externalIDs["imdb"], new.kind != .book,
+            let id = try Int64.fetchOne(
+                db, sql: owned + " AND book.kind = ? AND json_extract(book.external_ids, '$.imdb') = ?",
+                arguments: [userID, new.kind.rawValue, imdb])
+        {
+            return id
+        }
         if let volume = new.googleVolumeId,
             let id = try Int64.fetchOne(db, sql: owned + " AND book.google_volume_id = ?", arguments: [userID, volume])
         {

@@ -42,6 +42,9 @@ struct ActionNotice: Sendable {
     /// What the redirect after a saved form says: a fixed sentence per form, never text from the link.
     static let savedMessages: [String: String] = [
         "review": "Saved your rating and notes.",
+        "tmdb": "TMDB accepted the token: films and shows now come from TMDB.",
+        "tmdb-unchecked": "Saved the token. TMDB could not be asked just now; a search will tell if it is refused.",
+        "tmdb-forgotten": "Forgot the token typed here.",
         "dates": "Saved the reading dates.",
         "profile": "Saved your profile.",
         "goal": "Saved your reading goal.",

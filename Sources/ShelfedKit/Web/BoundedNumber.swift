@@ -54,6 +54,8 @@ enum BoundedNumber {
 }
 
 extension UInt8 {
+    var isASCIIDigit: Bool { (48...57).contains(self) }
+
     /// An ASCII letter or digit.
     var isASCIIAlphanumeric: Bool {
         (48...57).contains(self) || (65...90).contains(self) || (97...122).contains(self)

@@ -22,6 +22,10 @@ enum Paths {
 
     static let search = Route.search.link()
     static let searchAdd = Route.searchAdd.link()
+    static let titleSearch = Route.titleSearch.link()
+    static let titleAdd = Route.titleAdd.link()
+    static let about = Route.about.link()
+    static let householdTMDB = Route.householdTMDB.link()
     static let scan = Route.scan.link()
     static let quotes = Route.quotes.link()
     static let shelfScan = Route.shelfScan.link()

@@ -19,7 +19,7 @@ enum Route: String, CaseIterable, Sendable {
         bookLend,
         bookReturned, borrowAsk, borrowAnswer, bookRecommend, recommendationDismiss, photoShare, listShare, housePhoto,
         housePhotoFile, houseList, houseChallenge, houseMember, houseBook, houseBookAdd, forYou, forYouSeen
-    case search, searchVolume, searchAdd, find
+    case search, searchVolume, searchAdd, find, titleSearch, titleAdd, about, householdTMDB
     case scan, scanBooks, quotes, librarySearch, shelfScan, shelfScanResult, shelfScanAdd
     case exportGoodreads, imports, importJob, importMapping, importConfirm, importCancel, importEvents,
         importFailedRows, importRetry, importDateOrder, importWithoutDamagedISBNs
@@ -123,6 +123,10 @@ enum Route: String, CaseIterable, Sendable {
         case .shelfScanAdd: "/scan/shelf/:scanID/add"
         case .librarySearch: "/library/search"
         case .find: "/find"
+        case .titleSearch: "/titles/search"
+        case .titleAdd: "/titles/add"
+        case .about: "/about"
+        case .householdTMDB: "/household/tmdb"
         case .exportGoodreads: "/export/goodreads"
         case .imports: "/import"
         case .importJob: "/import/:jobID"

@@ -22,7 +22,7 @@ final class FakeBooksServer: Sendable {
 
     static let fixtures = TestApp.packageRoot.appendingPathComponent("Tests/Fixtures")
 
-    private let state = Mutex(State())
+    let state = Mutex(State())
     private let stopper = Mutex<(@Sendable () async -> Void)?>(nil)
 
     /// Stops answering (connections are refused from then on), as when the internet goes away.
@@ -31,12 +31,14 @@ final class FakeBooksServer: Sendable {
         await stop?()
         try? await Task.sleep(for: .milliseconds(100))
     }
-    private struct State {
+    struct State {
         var port = 0
         var googleFaults: [Fault] = []
         var openLibraryFaults: [Fault] = []
         var requests: [String] = []
         var geminiBodies: [Data] = []
+        /// Faults for the film and show providers, by "tmdb", "tvmaze" or "wikidata".
+        var screenFaults: [String: [Fault]] = [:]
     }
 
     /// The bodies Shelfed posted to the fake Gemini, in order.
@@ -77,11 +79,13 @@ final class FakeBooksServer: Sendable {
     /// retried and a request count came out one too many (tests of a hang set a shorter one).
     /// The page's wait is as generous, for the same reason: under CI's load three failed tries and the fallback once
     /// took longer than the real 2.5 s and a provider failure read as "slow" (a test that wants the wait sets it).
-    func settings(timeout: Duration = .seconds(8)) -> SearchSettings {
+    func settings(timeout: Duration = .seconds(8), tmdbToken: String? = nil) -> SearchSettings {
         SearchSettings(
             googleBooksURL: baseURL + "/books/v1", openLibraryURL: baseURL + "/ol",
             openLibraryCoversURL: baseURL + "/olcovers", timeout: timeout, pageWait: .seconds(10),
-            retry: RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(5), maxRetryAfter: 2), maxBodyBytes: 256 * 1024)
+            retry: RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(5), maxRetryAfter: 2), maxBodyBytes: 256 * 1024
+        )
+        .pointingFilmsAndShows(at: baseURL, token: tmdbToken)
     }
 
     /// Starts the server, runs `body`, stops the server.
@@ -156,7 +160,8 @@ final class FakeBooksServer: Sendable {
             return try Self.geminiAnswer(
                 action: context.parameters.get("action") ?? "", key: request.headers[.init("x-goog-api-key")!] ?? "")
         }
-        for prefix in ["/gcovers/**", "/olcovers/**"] {
+        addScreenRoutes(to: router)
+        for prefix in ["/gcovers/**", "/olcovers/**", "/tmdbimages/**", "/tvmaze/images/**"] {
             router.get(RouterPath(prefix)) { request, _ in
                 self.record(request)
                 let jpeg = try Data(contentsOf: Self.fixtures.appendingPathComponent("images/Portrait_1.jpg"))
@@ -206,7 +211,7 @@ final class FakeBooksServer: Sendable {
         }
     }
 
-    private func record(_ request: Request) {
+    func record(_ request: Request) {
         state.withLock { $0.requests.append(request.uri.description) }
     }
 
@@ -231,7 +236,7 @@ final class FakeBooksServer: Sendable {
         return json(Self.coversHere(String(decoding: data, as: UTF8.self), baseURL: baseURL))
     }
 
-    private func respond(with fault: Fault) async throws -> Response {
+    func respond(with fault: Fault) async throws -> Response {
         switch fault {
         case .status(let code):
             return Response(status: .init(code: code), body: .init(byteBuffer: ByteBuffer(string: "{}")))
@@ -258,7 +263,7 @@ final class FakeBooksServer: Sendable {
         }
     }
 
-    private func json(_ body: String) -> Response {
+    func json(_ body: String) -> Response {
         Response(
             status: .ok, headers: [.contentType: "application/json; charset=UTF-8"],
             body: .init(byteBuffer: ByteBuffer(string: body)))

@@ -51,6 +51,10 @@ struct TestApp {
         // tesseract in every app of a parallel run would starve the timing-sensitive suites of CPU; the suites
         // that test reading run a reader of their own.
         config.ocrWorkers = 0
+        // Film and show providers stay on this machine too: nothing listens on port 9.
+        if !config.search.tmdbURL.hasPrefix("http://127.0.0.1") {
+            config.search = config.search.pointingFilmsAndShows(at: "http://127.0.0.1:9", token: search.tmdbToken)
+        }
     }
 
     /// Runs `body` against the router (or a live server on 127.0.0.1), then deletes the data directory.

@@ -1,0 +1,39 @@
+import Foundation
+
+/// TVmaze, for shows when the household has no TMDB token: no key, and the credit "Data from TVmaze" wherever its
+/// data shows (CC BY-SA).
+struct TVmazeClient: Sendable {
+    let baseURL: String
+    let upstream: ResilientUpstream
+
+    /// `/search/shows?q=`: at most ten hits, best first.
+    func search(_ query: String) async throws -> [ScreenTitle] {
+        let data = try await upstream.get(url("/search/shows", [URLQueryItem(name: "q", value: query)]))
+        guard let hits = try? JSONDecoder().decode([TVmazeSearchHit].self, from: data) else {
+            throw UpstreamFailure.malformed
+        }
+        return hits.compactMap { $0.show?.title(images: TVmazeImages(baseURL: baseURL)) }
+            .prefix(ScreenLimits.searchResults).map { $0 }
+    }
+
+    /// `/shows/{id}` with its episodes, cast and crew embedded: one request for everything a show page needs.
+    func show(id: Int) async throws -> ScreenTitle {
+        let data = try await upstream.get(
+            url(
+                "/shows/\(id)",
+                [
+                    URLQueryItem(name: "embed[]", value: "episodes"), URLQueryItem(name: "embed[]", value: "cast"),
+                    URLQueryItem(name: "embed[]", value: "crew"),
+                ]))
+        guard let show = try? JSONDecoder().decode(TVmazeShow.self, from: data) else { throw UpstreamFailure.malformed }
+        guard let title = show.title(images: TVmazeImages(baseURL: baseURL)) else { throw UpstreamFailure.notFound }
+        return title
+    }
+
+    private func url(_ path: String, _ items: [URLQueryItem]) -> String {
+        var components = URLComponents(string: baseURL + path)!
+        components.queryItems = items
+        components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
+        return components.string!
+    }
+}

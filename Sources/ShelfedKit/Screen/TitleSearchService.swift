@@ -1,0 +1,205 @@
+import AsyncHTTPClient
+import Foundation
+import GRDB
+import Logging
+
+/// A search for films and shows, and where its answer came from.
+public struct TitleSearchAnswer: Codable, Sendable {
+    public var results: [ScreenTitle]
+    /// `tmdb`, `tvmaze`, `wikidata`, or `tvmaze+wikidata` when both answered a search of every kind.
+    public var source: String
+    public var cached = false
+    /// The household's TMDB token was refused, so the keyless providers answered instead: the admin should know.
+    public var tokenRefused = false
+}
+
+/// Finds films and shows (DESIGN §17): TMDB when the household has a token, else TVmaze for shows and Wikidata for
+/// films. The same SQLite cache, shared in-flight requests, retries and per-provider circuit breakers as the book
+/// search, so the pages answer within the wait whatever the network does.
+public struct TitleSearchService: Sendable {
+    static let queryLifetime: TimeInterval = 24 * 60 * 60
+    /// Details are kept for a week in the cache; the catalog row they fill is refreshed after six months.
+    static let detailsLifetime: TimeInterval = 7 * 24 * 60 * 60
+
+    let tmdbURL: String
+    let tmdbPosters: TMDBPosters
+    let tmdbUpstream: ResilientUpstream
+    let tvmaze: TVmazeClient
+    let wikidata: WikidataClient
+    let cache: SearchCache
+    let tokens: TMDBToken
+    private let searches = RequestCoalescer<TitleSearchAnswer>()
+    private let details = RequestCoalescer<ScreenTitle>()
+
+    public init(
+        settings: SearchSettings, database: AppDatabase, clock: AppClock, logger: Logger,
+        http: @escaping @Sendable () -> HTTPClient
+    ) {
+        func upstream(_ name: String) -> ResilientUpstream {
+            // A show's seasons batched into one answer run to megabytes; a book search's cap would refuse them.
+            ResilientUpstream(
+                name: name,
+                client: UpstreamClient(http: http, timeout: settings.timeout, maxBodyBytes: settings.maxBodyBytes * 4),
+                policy: settings.retry,
+                breaker: CircuitBreaker(
+                    name: name, threshold: settings.breakerThreshold, coolDown: settings.breakerCoolDown, now: clock.now
+                ),
+                logger: logger)
+        }
+        tmdbURL = settings.tmdbURL
+        tmdbPosters = TMDBPosters(baseURL: settings.tmdbImagesURL)
+        tmdbUpstream = upstream("TMDB")
+        tvmaze = TVmazeClient(baseURL: settings.tvmazeURL, upstream: upstream("TVmaze"))
+        wikidata = WikidataClient(baseURL: settings.wikidataURL, upstream: upstream("Wikidata"))
+        cache = SearchCache(db: database, now: clock.now)
+        tokens = TMDBToken(db: database, fromEnvironment: settings.tmdbToken)
+    }
+
+    private func tmdb(_ token: String) -> TMDBClient {
+        TMDBClient(baseURL: tmdbURL, token: token, posters: tmdbPosters, upstream: tmdbUpstream)
+    }
+
+    /// Films and shows matching `query` (`kind` nil: both), from TMDB when there is a token and it is accepted.
+    public func search(_ query: String, kind: TitleKind?) async throws -> TitleSearchAnswer {
+        let query = String(String.UnicodeScalarView(query.unicodeScalars.prefix(SearchRequest.maxTextLength)))
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !query.isEmpty, kind != .book else { return TitleSearchAnswer(results: [], source: "library") }
+        if let token = try await tokens.current() {
+            do {
+                return try await cached("tmdb", query, kind) { try await tmdb(token).search(query, kind: kind) }
+            } catch UpstreamFailure.refused(status: 401) {
+                var answer = try await keyless(query, kind: kind)
+                answer.tokenRefused = true
+                return answer
+            }
+        }
+        return try await keyless(query, kind: kind)
+    }
+
+    /// TVmaze for shows and Wikidata for films; for both, whichever answers (the two asked at once).
+    private func keyless(_ query: String, kind: TitleKind?) async throws -> TitleSearchAnswer {
+        switch kind {
+        case .show: return try await cached("tvmaze", query, kind) { try await tvmaze.search(query) }
+        case .movie: return try await cached("wikidata", query, kind) { try await wikidata.search(query) }
+        default:
+            async let shows = Self.outcome {
+                try await cached("tvmaze", query, .show) { try await tvmaze.search(query) }
+            }
+            async let films = Self.outcome {
+                try await cached("wikidata", query, .movie) { try await wikidata.search(query) }
+            }
+            switch (await films, await shows) {
+            case (.success(let films), .success(let shows)):
+                return TitleSearchAnswer(
+                    results: Self.interleaved(films.results, shows.results), source: "wikidata+tvmaze",
+                    cached: films.cached && shows.cached)
+            case (.success(let answer), .failure), (.failure, .success(let answer)):
+                return answer
+            case (.failure(let failure), .failure):
+                throw failure
+            }
+        }
+    }
+
+    private static func outcome(_ work: () async throws -> TitleSearchAnswer) async -> Result<
+        TitleSearchAnswer, any Error
+    > {
+        do { return .success(try await work()) } catch { return .failure(error) }
+    }
+
+    /// Films and shows one after the other, so neither kind is pushed below the fold.
+    static func interleaved(_ first: [ScreenTitle], _ second: [ScreenTitle]) -> [ScreenTitle] {
+        var merged: [ScreenTitle] = []
+        for index in 0..<max(first.count, second.count) {
+            if index < first.count { merged.append(first[index]) }
+            if index < second.count { merged.append(second[index]) }
+        }
+        return merged
+    }
+
+    private func cached(
+        _ source: String, _ query: String, _ kind: TitleKind?,
+        _ work: @escaping @Sendable () async throws -> [ScreenTitle]
+    ) async throws -> TitleSearchAnswer {
+        let key = "screen:\(source):q:\(kind?.rawValue ?? "all"):\(query.lowercased())"
+        if var answer = try await cache.value(TitleSearchAnswer.self, for: key) {
+            answer.cached = true
+            return answer
+        }
+        return try await searches.value(for: key) { [cache] in
+            let answer = TitleSearchAnswer(results: try await work(), source: source)
+            try await cache.store(answer, for: key, lifetime: Self.queryLifetime)
+            return answer
+        }
+    }
+
+    /// Whether TMDB accepts `token`: nil when it does, else why not.
+    func check(token: String) async -> UpstreamFailure? {
+        do {
+            try await tmdb(token).checkToken()
+            return nil
+        } catch let failure as UpstreamFailure {
+            return failure
+        } catch {
+            return .network
+        }
+    }
+
+    /// One film or show with everything adding it writes: credits, ids, genres, and a show's seasons.
+    public func title(source: ScreenSource, id: String, kind: TitleKind) async throws -> ScreenTitle {
+        let key = "screen:\(source.rawValue):\(kind.rawValue):\(id)"
+        if let cached = try await cache.value(ScreenTitle.self, for: key) { return cached }
+        return try await details.value(for: key) { [self] in
+            let title: ScreenTitle
+            switch (source, kind) {
+            case (.tmdb, .movie), (.tmdb, .show):
+                guard let number = BoundedNumber.id(id), let token = try await tokens.current()
+                else { throw UpstreamFailure.notFound }
+                title =
+                    try await kind == .movie ? tmdb(token).movie(id: Int(number)) : tmdb(token).show(id: Int(number))
+            case (.tvmaze, .show):
+                guard let number = BoundedNumber.id(id) else { throw UpstreamFailure.notFound }
+                title = try await tvmaze.show(id: Int(number))
+            case (.wikidata, .movie):
+                title = try await wikidata.movie(id: id)
+            default:
+                throw UpstreamFailure.notFound
+            }
+            try await cache.store(title, for: key, lifetime: Self.detailsLifetime)
+            return title
+        }
+    }
+}
+
+/// The household's TMDB token: the one the admin typed in Settings, else `SHELFED_TMDB_TOKEN`, else none.
+struct TMDBToken: Sendable {
+    let db: AppDatabase
+    let fromEnvironment: String?
+
+    func current() async throws -> String? {
+        try await typed() ?? fromEnvironment
+    }
+
+    /// The token the admin typed in Settings, if any.
+    func typed() async throws -> String? {
+        try await db.read { db in
+            try String.fetchOne(
+                db.cachedStatement(sql: "SELECT value FROM household_setting WHERE key = 'tmdb_token'"))
+        }
+    }
+
+    /// Keeps `token` (nil: forget it, so the environment's, if any, is used again).
+    func set(_ token: String?, now: Date) async throws {
+        try await db.write { db in
+            if let token {
+                try db.execute(
+                    sql: """
+                        INSERT INTO household_setting (key, value, changed_at) VALUES ('tmdb_token', ?, ?)
+                        ON CONFLICT (key) DO UPDATE SET value = excluded.value, changed_at = excluded.changed_at
+                        """, arguments: [token, now])
+            } else {
+                try db.execute(sql: "DELETE FROM household_setting WHERE key = 'tmdb_token'")
+            }
+        }
+    }
+}
