@@ -18,7 +18,8 @@ enum DescriptionText {
                 // A script's or a style's text is code, not words to show (a TVmaze summary has carried one).
                 if ["script", "style"].contains(name), !tag.hasPrefix("/") {
                     let end = html[index...].range(of: "</" + name, options: .caseInsensitive)
-                    index = end.flatMap { html[$0.upperBound...].firstIndex(of: ">") }.map { html.index(after: $0) }
+                    index =
+                        end.flatMap { html[$0.upperBound...].firstIndex(of: ">") }.map { html.index(after: $0) }
                         ?? html.endIndex
                 }
             } else if character == "&", let semicolon = html[index...].prefix(10).firstIndex(of: ";") {
