@@ -126,7 +126,7 @@ import Testing
     @Test func withTheProvidersDownThePageAnswersWithinTheWaitWithAWayForward() async throws {
         try await FakeBooksServer.run { fake in
             var settings = fake.settings(tmdbToken: FakeBooksServer.tmdbToken)
-            settings.pageWait = .seconds(3)
+            settings.pageWait = .seconds(2)
             let app = TestApp(search: settings)
             try await fake.stop()
             try await app.run { client in
@@ -134,7 +134,9 @@ import Testing
                 try await web.register("alice")
                 let started = ContinuousClock.now
                 let page = try await web.get("/titles/search?q=dune")
-                #expect(ContinuousClock.now - started < .seconds(3.5))
+                // Not the fake's 8 s timeouts and retries: the page's 2 s wait (benchmarks/screen_search.py measures
+                // issue 37's 3 s budget; a loaded test run stretches every clock).
+                #expect(ContinuousClock.now - started < .seconds(5))
                 #expect(page.status == .serviceUnavailable)
                 #expect(page.text.contains("cannot be reached") && page.text.contains("Add it by hand"))
                 let add = try await web.post(
@@ -211,7 +213,7 @@ import Testing
 
                 let refused = try await admin.post("/household/tmdb", ["token": "eyJ.refused-token.for-tests"])
                 #expect(refused.status == .unprocessableContent && refused.text.contains("TMDB refused this token"))
-                #expect(refused.text.contains(#"value="eyJ.refused-token.for-tests""#), "what was typed is kept")
+                #expect(!refused.text.contains("eyJ.refused-token.for-tests"), "a refused secret is not sent back")
                 let garbage = try await admin.post("/household/tmdb", ["token": "not a token\u{7}"])
                 #expect(garbage.status == .unprocessableContent && garbage.text.contains("API Read Access Token"))
 

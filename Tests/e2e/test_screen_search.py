@@ -1,5 +1,6 @@
 """Films and TV shows found and added (issue 37): the search in the header finds a show beside books, one tap puts it
-on Watching with its creator, cast and TVmaze's credit; the film search's kind filter finds a film that Wikidata knows
+on Watching with its creator, cast and TVmaze's credit, three episodes are watched, then the seasons, then it is
+watched again; the film search's kind filter finds a film that Wikidata knows
 (no TMDB token: the keyless mode) and adds it with its director and running time. Axe, no sideways scroll and a
 screenshot at both sizes."""
 import uuid
@@ -38,6 +39,28 @@ def test_a_show_and_a_film_are_found_and_added_without_a_token(server, browser):
     assert "TVmaze" in driver.find_element(By.CSS_SELECTOR, ".provider-credit").text
     assert no_sideways_scroll(driver)
     check_page(driver, "377-show-from-tvmaze")
+
+    # Three episodes (one from Up next, then up to the third), a whole season, then watched again.
+    assert driver.find_element(By.CSS_SELECTOR, ".up-next p").text == "Up next: S1E1 Good News About Hell"
+    click_and_wait(driver, driver.find_element(By.CSS_SELECTOR, ".up-next button"))
+    assert "Marked the episode watched." in driver.find_element(By.CSS_SELECTOR, ".toast").text
+    click_and_wait(driver, driver.find_element(
+        By.CSS_SELECTOR, "button[aria-label='Mark every episode up to S1E3 watched']"))
+    assert driver.find_element(By.CSS_SELECTOR, ".up-next p").text == "Up next: S1E4 The You You Are"
+    assert "3 of 7 episodes watched." in driver.find_element(By.CSS_SELECTOR, ".episodes").text
+    assert no_sideways_scroll(driver)
+    check_page(driver, "380-show-three-episodes")
+    click_and_wait(driver, driver.find_element(By.PARTIAL_LINK_TEXT, "Season 2"))
+    click_and_wait(driver, driver.find_element(By.XPATH, "//button[text()='Mark Season 2 watched']"))
+    click_and_wait(driver, driver.find_element(By.PARTIAL_LINK_TEXT, "Season 1"))
+    click_and_wait(driver, driver.find_element(By.XPATH, "//button[text()='Mark Season 1 watched']"))
+    assert "All caught up: moved to Watched." in driver.find_element(By.CSS_SELECTOR, ".toast").text
+    assert "Watched" in driver.find_element(By.CSS_SELECTOR, ".shelf-badge").text
+    check_page(driver, "381-show-caught-up")
+    click_and_wait(driver, driver.find_element(By.XPATH, "//button[text()='Watch it again']"))
+    assert "Viewing 2: 0 of 7 episodes watched." in driver.find_element(By.CSS_SELECTOR, ".episodes").text
+    assert no_sideways_scroll(driver)
+    check_page(driver, "382-show-watched-again")
 
     driver.get(server + "/titles/search?q=dune")
     click_and_wait(driver, driver.find_element(By.LINK_TEXT, "Films"))

@@ -166,6 +166,7 @@ func buildRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
     ).addRoutes(to: signedIn)
     JournalController(pages: pages, journal: services.journal).addRoutes(to: signedIn)
     DidNotFinishController(pages: pages).addRoutes(to: signedIn)
+    EpisodeController(library: library, clock: clock).addRoutes(to: signedIn)
     BookCopyController(pages: pages).addRoutes(to: signedIn)
     LendingController(pages: pages, loans: services.loans, sharing: services.sharing).addRoutes(to: signedIn)
     RecommendationController(recommendations: services.recommendations, pages: pages)

@@ -60,6 +60,13 @@ struct BookController: Sendable {
         var (entry, page) = try await pages.page(context)
         let query = FormFields(urlEncoded: request.uri.query ?? "")
         page.open(afterSaving: query["saved"])
+        if entry.book.kind == .show {
+            let summary = try await library.showSummary(
+                bookID: entry.bookID, for: context.userID, today: clock.today(),
+                season: query["season"].flatMap { BoundedNumber.parse($0, in: ScreenLimits.seasonNumbers) },
+                from: query["from"].flatMap { BoundedNumber.parse($0, in: 0...Int(Int32.max)) } ?? 0)
+            page.episodes = EpisodesSection(summary, bookID: entry.bookID, today: clock.today())
+        }
         page.chrome.toast = try await ActionNotice.toast(
             query: query, path: Paths.book(entry.bookID),
             userID: context.userID, library: library, csrfToken: context.csrfToken, today: clock.today())

@@ -52,6 +52,8 @@ extension BookPage {
         /// Moves to the next shelf: Start reading, Finished, Pick it up again.
         let next: [Next]
         let readAgainPath: String?
+        /// "Read it again", "Watch it again".
+        let readAgainLabel: String
         /// "I'm on page …": while reading, or to note where one stopped.
         let showsProgress: Bool
         /// A watched film's "Watched it again on ‹day›": where it posts, the day offered (today, or what a refused
@@ -72,6 +74,7 @@ extension BookPage {
             // Films and shows have no page progress yet: their episodes and viewings come in the next slices.
             let tracksPages = kind.hasPages
             shelfTitle = userBook.shelf.title(for: kind)
+            readAgainLabel = tracksPages ? "Read it again" : "Watch it again"
             let watchesAgain = kind == .movie && userBook.shelf == .read
             watchAgainPath = watchesAgain ? Paths.bookReadAgain(entry.bookID) : nil
             self.watchDay = watchDay ?? today
@@ -108,8 +111,8 @@ extension BookPage {
                     (day(userBook.finishedAt).map { tracksPages ? "finished \($0)" : $0 } ?? "date unknown")
                     + (watchesAgain && times > 1 ? " · seen \(times) times" : "")
                 next = []
-                // Watching again opens a new viewing (DESIGN §17), which comes with the viewings slice.
-                readAgainPath = tracksPages ? Paths.bookReadAgain(entry.bookID) : nil
+                // A show watched again opens a new viewing (DESIGN §17); a film's has its day (`watchAgainPath`).
+                readAgainPath = kind != .movie ? Paths.bookReadAgain(entry.bookID) : nil
                 showsProgress = false
             case .didNotFinish:
                 let position = ProgressValues.position(

@@ -34,6 +34,7 @@ extension BookPage.ShelfState: MustacheParent {
         case "bar": self.bar
         case "next": self.next
         case "readAgainPath": self.readAgainPath
+        case "readAgainLabel": self.readAgainLabel
         case "showsProgress": self.showsProgress
         case "watchAgainPath": self.watchAgainPath
         case "watchDay": self.watchDay

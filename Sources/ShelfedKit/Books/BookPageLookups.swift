@@ -63,6 +63,7 @@ extension BookPage: MustacheParent {
         case "hasEarlierReads": self.hasEarlierReads
         case "similar": self.similar
         case "journal": self.journal
+        case "episodes": self.episodes
         case "copy": self.copy
         case "stop": self.stop
         case "series": self.series

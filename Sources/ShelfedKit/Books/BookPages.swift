@@ -55,6 +55,8 @@ struct BookPage: Sendable {
     var similar: SimilarSection?
     /// Progress, the update form and the reading journal.
     var journal: JournalSection?
+    /// A show's seasons and episodes (issue 37); nil for books and films.
+    var episodes: EpisodesSection?
     /// Whether the person owns it, and in what format.
     var copy: CopySection?
     /// When, where and why the person stopped; nil unless the book is on Did not finish.

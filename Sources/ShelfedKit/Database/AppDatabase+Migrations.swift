@@ -205,6 +205,7 @@ extension AppDatabase {
         migrator.registerMigration("v39 house library indexes", migrate: migrateToHouseLibraryIndexes)
         migrator.registerMigration("v40 title kinds", migrate: migrateToTitleKinds)
         migrator.registerMigration("v41 screen providers", migrate: migrateToScreenProviders)
+        migrator.registerMigration("v42 show viewings", migrate: migrateToShowViewings)
         return migrator
     }
 }

@@ -40,6 +40,8 @@ struct HomeController: Sendable {
                 ).items,
                 finished: try LibraryStore.recentlyFinished(db, of: userID, limit: Self.recentCount),
                 progress: reading.isEmpty ? [:] : try ReadingJournal.readingProgress(db, of: userID),
+                upNext: try LibraryStore.upNext(
+                    db, of: userID, bookIDs: reading.filter { $0.kind == .show }.map(\.bookID), today: today),
                 house: household ? try Self.householdRead(db, userID: userID, today: today) : nil
             )
         }
@@ -57,7 +59,8 @@ struct HomeController: Sendable {
             chrome: chrome,
             hasBooks: !addedItems.isEmpty,
             inProgress: readingItems.map { item in
-                HomePage.ProgressItem(item, progress: progress[item.bookID], csrf: context.csrfToken)
+                HomePage.ProgressItem(
+                    item, progress: progress[item.bookID], upNext: read.upNext[item.bookID], csrf: context.csrfToken)
             },
             recentlyAddedCards: addedItems.isEmpty ? nil : cards(addedItems),
             recentlyFinishedCards: finishedItems.isEmpty ? nil : cards(finishedItems))
@@ -183,10 +186,17 @@ struct HomePage: Sendable {
         let progressPath: String
         let shelfPath: String
         let csrf: String
-        /// A film or show on Watching has no page to note (its episodes come with issue 37's shows slice).
+        /// A film or show on Watching has no page to note; a show has its next episode instead.
         let tracksPages: Bool
+        let upNext: EpisodeLine?
+        let episodesPath: String
 
-        init(_ item: LibraryItem, progress: (progress: ReadingProgress, byPercent: Bool)?, csrf: String) {
+        init(
+            _ item: LibraryItem, progress: (progress: ReadingProgress, byPercent: Bool)?, upNext: EpisodeLine? = nil,
+            csrf: String
+        ) {
+            self.upNext = upNext
+            episodesPath = Paths.bookEpisodes(item.bookID)
             bookID = item.bookID
             title = item.title
             authors = item.authors.isEmpty ? nil : item.authors

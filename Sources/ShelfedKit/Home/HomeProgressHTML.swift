@@ -20,6 +20,11 @@ extension HomePage {
                 html += "</div>\n"
             }
             if item.tracksPages { html += progressForm(item) }
+            if let next = item.upNext {
+                html += upNextForm(item, next)
+                html += "    </div>\n  </li>\n"
+                continue
+            }
             html += "      <form method=\"post\" action=\"\(item.shelfPath)\" class=\"inline\">\n"
             html += "        <input type=\"hidden\" name=\"_csrf\" value=\"\(item.csrf)\">\n"
             html += "        <input type=\"hidden\" name=\"return_to\" value=\"/\">\n"
@@ -30,6 +35,22 @@ extension HomePage {
             html += "  </li>\n"
         }
         html += "  </ol>"
+        return html
+    }
+
+    /// "Up next: S2E4 Name" and its one tap, for a show on Watching.
+    private static func upNextForm(_ item: ProgressItem, _ next: EpisodeLine) -> HTMLFragment {
+        var html: HTMLFragment = "      <form method=\"post\" action=\"\(item.episodesPath)\" class=\"up-next\">\n"
+        html += "        <input type=\"hidden\" name=\"_csrf\" value=\"\(item.csrf)\">\n"
+        html += "        <input type=\"hidden\" name=\"return_to\" value=\"/\">\n"
+        html += "        <input type=\"hidden\" name=\"season\" value=\"\(next.season)\">\n"
+        html += "        <input type=\"hidden\" name=\"episode\" value=\"\(next.number)\">\n"
+        html += "        <p>Up next: <strong>\(next.code)</strong>"
+        if let title = next.title { html += " \(title)" }
+        html += "</p>\n"
+        html += "        <button type=\"submit\" class=\"chip\" aria-label=\"Watched \(next.code) of \(item.title)\">"
+        html += "Watched \(next.code)</button>\n"
+        html += "      </form>\n"
         return html
     }
 

@@ -57,6 +57,15 @@ struct JournalController: Sendable {
         let entry = try await library.requireEntry(
             bookID: BoundedNumber.id(context.parameters.get("id")), of: context.userID)
         if entry.book.kind == .movie { return try await watchAgain(entry, request: request, context: context) }
+        if entry.book.kind == .show {
+            // A new viewing of a show watched to the end; one still being watched goes on where it is.
+            guard entry.userBook.shelf == .read,
+                try await library.watchShowAgain(
+                    bookID: entry.bookID, for: context.userID, today: clock.today(), now: clock.now())
+            else { return .seeOther(Paths.book(entry.bookID)) }
+            return .seeOther(
+                ActionNotice.link(Paths.book(entry.bookID), adding: [("saved", "watching-again")], anchor: "episodes"))
+        }
         let bookID = entry.bookID
         guard
             try await library.readAgain(bookID: bookID, for: context.userID, now: clock.now(), today: clock.today())

@@ -212,6 +212,8 @@ extension HomePage.ProgressItem: MustacheParent {
         case "shelfPath": shelfPath
         case "csrf": csrf
         case "tracksPages": tracksPages
+        case "upNext": upNext
+        case "episodesPath": episodesPath
         default: nil
         }
     }

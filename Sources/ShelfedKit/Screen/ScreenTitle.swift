@@ -144,7 +144,9 @@ enum ScreenText {
 
     /// A provider's synopsis as plain text (TVmaze's is HTML).
     static func overview(_ text: String?, html: Bool = false) -> String? {
-        clean(text.map { html ? DescriptionText.plain($0) : $0 }, limit: CatalogLimits.description)
+        // Markup is cut to a bounded length before it is read; what is kept is bounded again as text.
+        let bounded = text.map { String($0.unicodeScalars.prefix(CatalogLimits.description * 4)) }
+        return clean(bounded.map { html ? DescriptionText.plain($0) : $0 }, limit: CatalogLimits.description)
     }
 
     /// The year a `YYYY-MM-DD` (or `YYYY`) date begins with, when it is a plausible one; "" and garbage give nil.

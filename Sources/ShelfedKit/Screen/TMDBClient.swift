@@ -48,12 +48,17 @@ struct TMDBClient: Sendable {
     func show(id: Int) async throws -> ScreenTitle {
         let details = try await showPart(id: id, appending: ["credits", "external_ids"])
         var fetched: [Int: TMDBShow.Season] = [:]
-        for batch in Self.seasonBatches(details.seasonEpisodeCounts).prefix(Self.seasonRequests) {
+        var pending = Self.seasonBatches(details.seasonEpisodeCounts)
+        var requests = 0
+        while !pending.isEmpty, requests < Self.seasonRequests {
+            let batch = pending.removeFirst()
+            requests += 1
             do {
                 let part = try await showPart(id: id, appending: batch.map { "season/\($0)" })
                 fetched.merge(part.appendedSeasons.filter { batch.contains($0.key) }) { kept, _ in kept }
             } catch UpstreamFailure.tooLarge {
-                continue
+                // Too much at once: its seasons one at a time next; a single season too large is left out.
+                if batch.count > 1 { pending.insert(contentsOf: batch.map { [$0] }, at: 0) }
             }
         }
         guard let title = details.title(posters: posters, seasons: fetched) else { throw UpstreamFailure.notFound }
@@ -91,7 +96,8 @@ struct TMDBClient: Sendable {
         return show
     }
 
-    /// A v4 read token goes in `Authorization`; an older 32-character v3 key can only go in the query.
+    /// A v4 read token goes in `Authorization`; an older 32-character v3 key can only go in the query (nothing logs
+    /// these URLs).
     private func get(_ path: String, _ items: [URLQueryItem]) async throws -> Data {
         var components = URLComponents(string: baseURL + path)!
         var query = items

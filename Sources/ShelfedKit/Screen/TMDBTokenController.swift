@@ -33,8 +33,8 @@ struct TMDBTokenController: Sendable {
             return .seeOther(Paths.householdTMDB + "?saved=tmdb-forgotten")
         }
         let token = form.trimmed("token") ?? ""
+        // A refused secret is not sent back into the page: the field comes back empty, with why.
         var page = try await page(context)
-        page.typed = token
         guard TMDBClient.isPlausibleToken(token) else {
             page.error =
                 "Paste TMDB's “API Read Access Token” (a long line of letters, digits and dots) from themoviedb.org → "
@@ -85,6 +85,5 @@ struct TMDBTokenPage: Sendable {
     let state: String
     let canForget: Bool
     let formPath: String
-    var typed = ""
     var error: String?
 }

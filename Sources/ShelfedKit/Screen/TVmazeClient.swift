@@ -16,15 +16,18 @@ struct TVmazeClient: Sendable {
             .prefix(ScreenLimits.searchResults).map { $0 }
     }
 
-    /// `/shows/{id}` with its episodes, cast and crew embedded: one request for everything a show page needs.
+    /// `/shows/{id}` with its episodes, cast and crew embedded: one request for everything a show page needs. A
+    /// daily soap's episodes can make that answer too large to take: the show is then asked for without them, and
+    /// added without its episode list rather than not at all.
     func show(id: Int) async throws -> ScreenTitle {
-        let data = try await upstream.get(
-            url(
-                "/shows/\(id)",
-                [
-                    URLQueryItem(name: "embed[]", value: "episodes"), URLQueryItem(name: "embed[]", value: "cast"),
-                    URLQueryItem(name: "embed[]", value: "crew"),
-                ]))
+        let people = [URLQueryItem(name: "embed[]", value: "cast"), URLQueryItem(name: "embed[]", value: "crew")]
+        let data: Data
+        do {
+            data = try await upstream.get(
+                url("/shows/\(id)", [URLQueryItem(name: "embed[]", value: "episodes")] + people))
+        } catch UpstreamFailure.tooLarge {
+            data = try await upstream.get(url("/shows/\(id)", people))
+        }
         guard let show = try? JSONDecoder().decode(TVmazeShow.self, from: data) else { throw UpstreamFailure.malformed }
         guard let title = show.title(images: TVmazeImages(baseURL: baseURL)) else { throw UpstreamFailure.notFound }
         return title

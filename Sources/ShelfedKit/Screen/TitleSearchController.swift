@@ -30,11 +30,13 @@ struct TitleSearchController: Sendable {
             for: request, context: context, library: library, today: clock.today())
         guard !text.isEmpty else { return try renderer.render(page, template: "titles/search") }
         do {
-            let answer = try await resultWithin(pageWait) { [titles] in try await titles.search(text, kind: kind) }
+            let answer = try await resultWithin(pageWait) { [titles, pageWait] in
+                try await titles.search(text, kind: kind, within: pageWait)
+            }
             let owned = try await library.screenShelves(
                 of: context.userID, providerKeys: answer.results.compactMap(\.providerKey))
             page.results = answer.results.map { TitleResultView($0, inLibrary: $0.providerKey.flatMap { owned[$0] }) }
-            page.credit = TitleSearchPage.credit(for: answer.source)
+            page.credits = TitleSearchPage.credits(for: answer.source)
             if answer.tokenRefused {
                 page.notice =
                     "The household's TMDB token was refused, so these come from TVmaze and Wikidata."

@@ -16,7 +16,7 @@ struct TitleSearchPage: Sendable {
     var failure: String?
     var notice: String?
     var tokenPath: String?
-    var credit: Credit?
+    var credits: [Credit] = []
     let manualAddPath: String
     let findPath: String
 
@@ -48,14 +48,14 @@ struct TitleSearchPage: Sendable {
 
     /// The line under the results naming where they came from (TVmaze asks for it; Wikidata's is CC0 but said all
     /// the same).
-    static func credit(for source: String) -> Credit? {
-        if source.contains("tvmaze") {
-            return Credit(text: "Show data from", link: "https://www.tvmaze.com", name: "TVmaze")
-        }
-        switch source {
-        case "tmdb": return Credit(text: "Data from", link: Paths.about, name: "TMDB")
-        case "wikidata": return Credit(text: "Film data from", link: "https://www.wikidata.org", name: "Wikidata")
-        default: return nil
+    static func credits(for source: String) -> [Credit] {
+        source.split(separator: "+").compactMap { part in
+            switch part {
+            case "tvmaze": Credit(text: "Show data from", link: "https://www.tvmaze.com", name: "TVmaze")
+            case "tmdb": Credit(text: "Data from", link: Paths.about, name: "TMDB")
+            case "wikidata": Credit(text: "Film data from", link: "https://www.wikidata.org", name: "Wikidata")
+            default: nil
+            }
         }
     }
 }

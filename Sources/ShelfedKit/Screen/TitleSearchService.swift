@@ -60,7 +60,11 @@ public struct TitleSearchService: Sendable {
     }
 
     /// Films and shows matching `query` (`kind` nil: both), from TMDB when there is a token and it is accepted.
-    public func search(_ query: String, kind: TitleKind?) async throws -> TitleSearchAnswer {
+    /// `within`: how long a page waits; asking both keyless providers, each gets most of it, so one that hangs does
+    /// not hide the other's answer.
+    public func search(_ query: String, kind: TitleKind?, within: Duration = .seconds(10)) async throws
+        -> TitleSearchAnswer
+    {
         let query = String(String.UnicodeScalarView(query.unicodeScalars.prefix(SearchRequest.maxTextLength)))
             .trimmingCharacters(in: .whitespacesAndNewlines)
         guard !query.isEmpty, kind != .book else { return TitleSearchAnswer(results: [], source: "library") }
@@ -68,25 +72,34 @@ public struct TitleSearchService: Sendable {
             do {
                 return try await cached("tmdb", query, kind) { try await tmdb(token).search(query, kind: kind) }
             } catch UpstreamFailure.refused(status: 401) {
-                var answer = try await keyless(query, kind: kind)
+                var answer = try await keyless(query, kind: kind, within: within)
                 answer.tokenRefused = true
                 return answer
+            } catch UpstreamFailure.circuitOpen {
+                // TMDB is resting after failures of its own: the keyless providers may still answer.
+                return try await keyless(query, kind: kind, within: within)
             }
         }
-        return try await keyless(query, kind: kind)
+        return try await keyless(query, kind: kind, within: within)
     }
 
     /// TVmaze for shows and Wikidata for films; for both, whichever answers (the two asked at once).
-    private func keyless(_ query: String, kind: TitleKind?) async throws -> TitleSearchAnswer {
+    private func keyless(_ query: String, kind: TitleKind?, within: Duration) async throws -> TitleSearchAnswer {
         switch kind {
         case .show: return try await cached("tvmaze", query, kind) { try await tvmaze.search(query) }
         case .movie: return try await cached("wikidata", query, kind) { try await wikidata.search(query) }
         default:
+            // Each within most of the page's wait: one that hangs leaves the other's answer in time.
+            let each = within * 0.9
             async let shows = Self.outcome {
-                try await cached("tvmaze", query, .show) { try await tvmaze.search(query) }
+                try await resultWithin(each) {
+                    try await cached("tvmaze", query, .show) { try await tvmaze.search(query) }
+                }
             }
             async let films = Self.outcome {
-                try await cached("wikidata", query, .movie) { try await wikidata.search(query) }
+                try await resultWithin(each) {
+                    try await cached("wikidata", query, .movie) { try await wikidata.search(query) }
+                }
             }
             switch (await films, await shows) {
             case (.success(let films), .success(let shows)):
@@ -133,10 +146,15 @@ public struct TitleSearchService: Sendable {
         }
     }
 
-    /// Whether TMDB accepts `token`: nil when it does, else why not.
+    /// Whether TMDB accepts `token`: nil when it does, else why not. Asked once, past the breaker: an admin's
+    /// mistyped tokens say nothing about TMDB, and an open breaker must not let an unchecked token through.
     func check(token: String) async -> UpstreamFailure? {
+        let once = ResilientUpstream(
+            name: "TMDB (token check)", client: tmdbUpstream.client, policy: RetryPolicy(maxAttempts: 1),
+            breaker: CircuitBreaker(name: "TMDB (token check)", threshold: 1_000, coolDown: 1, now: { Date() }),
+            logger: tmdbUpstream.logger)
         do {
-            try await tmdb(token).checkToken()
+            try await TMDBClient(baseURL: tmdbURL, token: token, posters: tmdbPosters, upstream: once).checkToken()
             return nil
         } catch let failure as UpstreamFailure {
             return failure

@@ -25,7 +25,7 @@ struct WikidataClient: Sendable {
     func movie(id: String) async throws -> ScreenTitle {
         guard let id = ScreenIDs.wikidataID(id),
             let entity = try await entities([id], props: "labels|descriptions|claims")[id],
-            var title = entity.searchResult()
+            entity.isFilm, var title = entity.searchResult()
         else { throw UpstreamFailure.notFound }
         let directors = Array(entity.items("P57").prefix(ScreenLimits.creators))
         let cast = Array(entity.items("P161").prefix(ScreenLimits.castNames))

@@ -110,7 +110,9 @@ struct WikidataEntity: Decodable {
     /// The running time (P2047) in minutes, when given in minutes or hours.
     var runtimeMinutes: Int? {
         for value in values("P2047") {
-            guard let amount = value.amount.flatMap({ Double($0.drop(while: { $0 == "+" })) }), amount.isFinite
+            // Anyone may edit Wikidata: an amount of 1e20 must be an unknown running time, not a trap.
+            guard let amount = value.amount.flatMap({ Double($0.drop(while: { $0 == "+" })) }),
+                amount.isFinite, amount > 0, amount <= Double(BoundedNumber.runtimeMinutes.upperBound)
             else { continue }
             switch value.unit {
             case "http://www.wikidata.org/entity/Q7727": return ScreenText.minutes(Int(amount.rounded()))

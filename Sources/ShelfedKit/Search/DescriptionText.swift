@@ -6,9 +6,14 @@ enum DescriptionText {
     static func plain(_ html: String) -> String {
         var text = ""
         var index = html.startIndex
+        // Once no `>` is left, every `<` after is text: looking again for each would take time growing with the
+        // square of the length (a summary of 100,000 `<` would hold a core for minutes).
+        var closesLeft = true
         while index < html.endIndex {
             let character = html[index]
-            if character == "<", let close = html[index...].firstIndex(of: ">") {
+            let close = character == "<" && closesLeft ? html[index...].firstIndex(of: ">") : nil
+            if character == "<", close == nil { closesLeft = false }
+            if let close {
                 let tag = html[html.index(after: index)..<close].lowercased()
                 let name = tag.split(whereSeparator: { $0 == " " || $0 == "/" }).first.map(String.init) ?? ""
                 if ["p", "br", "div", "li", "h1", "h2", "h3", "h4", "blockquote"].contains(name) {

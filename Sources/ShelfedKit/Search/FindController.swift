@@ -54,7 +54,7 @@ struct FindController: Sendable {
         try await history.record(query, userID: userID, now: clock.now())
         // Films and shows are asked for at the same time as books: both wait at most `pageWait`, not one after the other.
         async let screen = Self.outcome { [titles, pageWait] in
-            try await resultWithin(pageWait) { try await titles.search(query, kind: nil) }
+            try await resultWithin(pageWait) { try await titles.search(query, kind: nil, within: pageWait) }
         }
         do {
             let answer = try await resultWithin(pageWait) { [search] in

@@ -32,11 +32,13 @@ public enum UpstreamFailure: Error, Sendable, Equatable {
     }
 
     /// Counts against the provider's health; a missing book is an answer, not a failure, and a refusal of
-    /// what we asked (400, 413, 414, 422: a query a user made too long, say) says nothing about the provider.
+    /// what we asked (400, 413, 414, 422: a query a user made too long, say) says nothing about the provider. Nor does
+    /// a refused credential (401: a mistyped TMDB token must not shut TMDB off for the house) or an answer too large
+    /// to take (a soap opera's season).
     var countsAsFailure: Bool {
         switch self {
-        case .notFound, .circuitOpen: false
-        case .refused(let status) where [400, 413, 414, 422].contains(status): false
+        case .notFound, .circuitOpen, .tooLarge: false
+        case .refused(let status) where [400, 401, 413, 414, 422].contains(status): false
         default: true
         }
     }

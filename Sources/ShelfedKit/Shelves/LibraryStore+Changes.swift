@@ -184,6 +184,9 @@ extension LibraryStore {
         {
             return id
         }
+        // A remake shares its title, and often its director, with the film it remakes: a provider's title is the same
+        // only by its provider's id or its IMDb id.
+        if new.providerKey != nil { return nil }
         if let volume = new.googleVolumeId,
             let id = try Int64.fetchOne(db, sql: owned + " AND book.google_volume_id = ?", arguments: [userID, volume])
         {

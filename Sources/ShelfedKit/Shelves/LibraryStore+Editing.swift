@@ -102,7 +102,8 @@ extension LibraryStore {
         let columns = """
             google_volume_id, isbn10, isbn13, title, subtitle, authors, publisher, published_date, description, \
             page_count, categories, language, cover_path, source, created_at, updated_at, external_ids, series, \
-            series_position
+            series_position, community_rating, community_ratings, community_source, kind, runtime_minutes, \
+            provider_key, cast_names, provider_checked_at
             """
         try db.execute(
             sql: "INSERT INTO book (\(columns), owner_user_id) SELECT \(columns), ? FROM book WHERE id = ?",
@@ -113,11 +114,23 @@ extension LibraryStore {
                 INSERT INTO book_author (book_id, position, name)
                 SELECT ?, position, name FROM book_author WHERE book_id = ?
                 """, arguments: [copy, bookID])
-        for table in ["user_book", "photo"] {
+        for table in ["user_book", "photo", "show_viewing"] {
             try db.execute(
                 sql: "UPDATE \(table) SET book_id = ? WHERE book_id = ? AND user_id = ?",
                 arguments: [copy, bookID, userID])
         }
+        // A show's episodes go with it, and the person's watched episodes point at the copy's.
+        try db.execute(
+            sql: """
+                INSERT INTO episode (book_id, season, number, title, air_date, runtime_minutes)
+                SELECT ?, season, number, title, air_date, runtime_minutes FROM episode WHERE book_id = ?;
+                UPDATE episode_watch SET episode_id = (
+                    SELECT copied.id FROM episode shared
+                    JOIN episode copied ON copied.book_id = ? AND copied.season = shared.season
+                        AND copied.number = shared.number
+                    WHERE shared.id = episode_watch.episode_id)
+                WHERE viewing_id IN (SELECT id FROM show_viewing WHERE user_id = ? AND book_id = ?);
+                """, arguments: [copy, bookID, copy, userID, copy])
         return copy
     }
 }

@@ -128,6 +128,7 @@ enum Paths {
     static func bookRemove(_ id: Int64) -> String { Route.bookRemove.link(id) }
     static func bookProgress(_ id: Int64) -> String { Route.bookProgress.link(id) }
     static func bookReadAgain(_ id: Int64) -> String { Route.bookReadAgain.link(id) }
+    static func bookEpisodes(_ id: Int64) -> String { Route.bookEpisodes.link(id) }
     static func bookStop(_ id: Int64) -> String { Route.bookStop.link(id) }
     static func bookCopy(_ id: Int64) -> String { Route.bookCopy.link(id) }
     static func journalEntry(_ id: Int64) -> String { Route.journalEntry.link(id) }

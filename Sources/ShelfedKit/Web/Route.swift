@@ -8,6 +8,7 @@ enum Route: String, CaseIterable, Sendable {
     case shelves, shelf, favourites, series, genres
     case lists, list, listEdit, listDelete, listBooks, listBookRemove, listBookMove, bookLists
     case newBook, books, book, bookShelf, bookFavourite, bookDates, bookReview, bookRating, bookRemove
+    case bookEpisodes
     case bookProgress, journalEntry, journalEntryDelete, bookReadAgain, bookStop, bookCopy
     case bookEdit, bookCover, bookCoverChoices
     case bookPhotos, newBookPhoto, photo, photoDelete, photoFile, photoTouchUp
@@ -57,6 +58,7 @@ enum Route: String, CaseIterable, Sendable {
         case .bookRemove: "/books/:id/remove"
         case .bookProgress: "/books/:id/progress"
         case .bookReadAgain: "/books/:id/read-again"
+        case .bookEpisodes: "/books/:id/episodes"
         case .bookStop: "/books/:id/did-not-finish"
         case .bookCopy: "/books/:id/copy"
         case .journalEntry: "/journal/:entryID"

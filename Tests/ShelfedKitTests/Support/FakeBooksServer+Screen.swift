@@ -20,6 +20,12 @@ extension SearchSettings {
 /// TMDB, TVmaze and Wikidata as the recordings in ../shared/fixtures show them answering, from the hand-written
 /// answers in Tests/Fixtures/tmdb, tvmaze and wikidata (see SOURCES.md), and shows generated to size: 30 seasons and
 /// specials (tv 999030), 15,000 episodes in six seasons (tv 999015).
+extension FakeBooksServer.Fault {
+    var isNormal: Bool {
+        if case .normal = self { true } else { false }
+    }
+}
+
 extension FakeBooksServer {
     /// The read token the fake TMDB accepts.
     static let tmdbToken = "eyJhbGciOiJIUzI1NiJ9.good-read-token.for-tests"
@@ -147,7 +153,7 @@ extension FakeBooksServer {
         let fault = state.withLock { state -> Fault? in
             state.screenFaults[provider]?.isEmpty == false ? state.screenFaults[provider]!.removeFirst() : nil
         }
-        if let fault { return try await respond(with: fault) }
+        if let fault, !fault.isNormal { return try await respond(with: fault) }
         if provider == "tmdb", request.headers[.authorization] != "Bearer " + Self.tmdbToken {
             return Response(
                 status: .unauthorized, headers: [.contentType: "application/json;charset=utf-8"],

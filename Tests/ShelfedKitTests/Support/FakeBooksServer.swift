@@ -18,6 +18,10 @@ final class FakeBooksServer: Sendable {
         case hang
         case malformedJSON
         case hugeBody
+        /// The written answer, as if nothing were queued: lets a fault wait for a later request.
+        case normal
+        /// An empty answer after this many seconds: longer than any wait a loaded test run could stretch.
+        case stall(seconds: Int)
     }
 
     static let fixtures = TestApp.packageRoot.appendingPathComponent("Tests/Fixtures")
@@ -223,7 +227,7 @@ final class FakeBooksServer: Sendable {
         let fault = state.withLock { state -> Fault? in
             state[keyPath: provider].isEmpty ? nil : state[keyPath: provider].removeFirst()
         }
-        if let fault { return try await respond(with: fault) }
+        if let fault, !fault.isNormal { return try await respond(with: fault) }
         guard let file = file() else {
             if request.uri.path.hasPrefix("/ol/") { return Response(status: .notFound) }
             return json(#"{"kind": "books#volumes", "totalItems": 0}"#)
@@ -260,6 +264,11 @@ final class FakeBooksServer: Sendable {
             return json(#"{"kind": "books#volumes", "items": [ {"id": "#)
         case .hugeBody:
             return json("{\"padding\": \"" + String(repeating: "x", count: 1024 * 1024) + "\"}")
+        case .normal:
+            return json("{}")
+        case .stall(let seconds):
+            try await Task.sleep(for: .seconds(seconds))
+            return json("{}")
         }
     }
 

@@ -1,0 +1,273 @@
+import Foundation
+import GRDB
+
+/// What to mark in a show: one episode, every episode up to one ("up to here"), or a whole season.
+enum EpisodeMark: Sendable, Equatable {
+    case episode(season: Int, number: Int)
+    case upTo(season: Int, number: Int)
+    case season(Int)
+}
+
+/// The outcome of marking episodes, for the message that says so.
+struct EpisodeMarkOutcome: Sendable, Equatable {
+    let changed: Int
+    /// The shelf the show is on afterwards (the first episode moves it to Watching, the last aired one to Watched).
+    let shelf: Shelf
+}
+
+/// A show's episode in a person's open viewing.
+struct EpisodeLine: Sendable, Equatable {
+    let season: Int
+    let number: Int
+    let title: String?
+    let airDate: String?
+    let watchedOn: String?
+
+    /// "S2E4".
+    var code: String { season == 0 ? "Special \(number)" : "S\(season)E\(number)" }
+}
+
+/// A season's counts in the open viewing. Episodes not aired yet are listed, never counted as missing.
+struct SeasonCount: Sendable, Equatable {
+    let number: Int
+    let episodes: Int
+    let aired: Int
+    let watched: Int
+}
+
+/// Everything a show's page shows of its episodes: one season's episodes at a time, a hundred to a page.
+struct ShowSummary: Sendable {
+    let viewingNumber: Int?
+    let seasons: [SeasonCount]
+    let upNext: EpisodeLine?
+    let shownSeason: Int?
+    let episodes: [EpisodeLine]
+    let from: Int
+
+    /// Aired episodes outside the specials: what progress counts.
+    var aired: Int { seasons.filter { $0.number > 0 }.reduce(0) { $0 + $1.aired } }
+    var watched: Int { seasons.filter { $0.number > 0 }.reduce(0) { $0 + $1.watched } }
+}
+
+/// Not a show, or no such episode in it: the page answers 404.
+struct NoSuchEpisode: Error {}
+
+/// Shows watched episode by episode (issue 37, DESIGN §17): marking episodes in the open viewing (idempotent, a
+/// whole 30-season show in one statement), the shelf moves that follow, watching again as a new viewing, and what the
+/// page and the home page show ("Up next: S2E4").
+extension LibraryStore {
+    static let episodesPerPage = 100
+
+    /// Marks (or unmarks) episodes of the person's show in its open viewing, opened if there is none. The first
+    /// episode moves a show on Want to watch (or Stopped watching) to Watching; the last aired one moves it to
+    /// Watched. Nil when the person has no such title; throws `NoSuchEpisode` when it is not a show or has no such
+    /// episode.
+    func mark(
+        _ mark: EpisodeMark, watched: Bool, bookID: Int64, for userID: Int64, today: String, now: Date
+    ) async throws -> EpisodeMarkOutcome? {
+        try await updateShow(bookID: bookID, for: userID, now: now) { entry, db in
+            let ids = try Self.episodeIDs(mark, bookID: bookID, today: today, db)
+            guard !ids.isEmpty else { throw NoSuchEpisode() }
+            let viewing = try Self.openViewing(userID: userID, bookID: bookID, today: today, db)
+            let list = CatalogWriter.jsonArray(ids.map(String.init))
+            if watched {
+                try db.execute(
+                    sql: """
+                        INSERT OR IGNORE INTO episode_watch (viewing_id, episode_id, watched_on)
+                        SELECT ?, CAST(value AS INTEGER), ? FROM json_each(?)
+                        """, arguments: [viewing, today, list])
+            } else {
+                try db.execute(
+                    sql: """
+                        DELETE FROM episode_watch
+                        WHERE viewing_id = ? AND episode_id IN (SELECT CAST(value AS INTEGER) FROM json_each(?))
+                        """, arguments: [viewing, list])
+            }
+            let changed = db.changesCount
+            let (aired, seen) = try Self.progress(viewing: viewing, bookID: bookID, today: today, db)
+            if watched, aired > 0, seen == aired, entry.shelf != .read {
+                try entry.move(to: .read, today: today, now: now, db)
+                try db.execute(
+                    sql: "UPDATE show_viewing SET finished_on = COALESCE(finished_on, ?) WHERE id = ?",
+                    arguments: [today, viewing])
+            } else if watched, seen > 0, entry.shelf == .wantToRead || entry.shelf == .didNotFinish {
+                try entry.move(to: .reading, today: today, now: now, db)
+            }
+            return EpisodeMarkOutcome(changed: changed, shelf: entry.shelf)
+        }
+    }
+
+    /// Opens the next viewing of a show watched before and puts it back on Watching; the viewing before keeps its
+    /// episodes and their days. False when the person has no such show.
+    func watchShowAgain(bookID: Int64, for userID: Int64, today: String, now: Date) async throws -> Bool {
+        let opened: Bool? = try await updateShow(bookID: bookID, for: userID, now: now) { entry, db in
+            let last =
+                try Int.fetchOne(
+                    db, sql: "SELECT MAX(number) FROM show_viewing WHERE user_id = ? AND book_id = ?",
+                    arguments: [userID, bookID]) ?? 0
+            guard last < 1_000 else { throw NoSuchEpisode() }
+            try db.execute(
+                sql: "INSERT INTO show_viewing (user_id, book_id, number, started_on) VALUES (?, ?, ?, ?)",
+                arguments: [userID, bookID, last + 1, today])
+            try entry.move(to: .reading, today: today, now: now, db)
+            return true
+        }
+        return opened != nil
+    }
+
+    /// Changes the person's entry for a show in one transaction with `change`'s other writes; nil when they have no
+    /// such title, `NoSuchEpisode` when it is not a show.
+    private func updateShow<Value: Sendable>(
+        bookID: Int64, for userID: Int64, now: Date,
+        _ change: @Sendable @escaping (inout UserBook, Database) throws -> Value
+    ) async throws -> Value? {
+        try await db.write { db in
+            guard
+                var entry = try Self.request(of: userID, filter: .all).filter(Column("book_id") == bookID).fetchOne(db)
+            else { return nil }
+            guard try String.fetchOne(db, sql: "SELECT kind FROM book WHERE id = ?", arguments: [bookID]) == "show"
+            else { throw NoSuchEpisode() }
+            let value = try change(&entry, db)
+            entry.updatedAt = now
+            try entry.update(db)
+            return value
+        }
+    }
+
+    /// The show's seasons, up next and one season's episodes (`season`, else up next's; `from` pages them) in the
+    /// person's open viewing.
+    func showSummary(bookID: Int64, for userID: Int64, today: String, season wanted: Int?, from: Int) async throws
+        -> ShowSummary
+    {
+        try await db.read { db in
+            let viewing = try Row.fetchOne(
+                db,
+                sql:
+                    "SELECT id, number FROM show_viewing WHERE user_id = ? AND book_id = ? ORDER BY number DESC LIMIT 1",
+                arguments: [userID, bookID])
+            let viewingID: Int64 = viewing?["id"] ?? 0
+            let seasons = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT e.season, COUNT(*), SUM(e.air_date IS NULL OR e.air_date <= ?),
+                        SUM(w.episode_id IS NOT NULL)
+                    FROM episode e LEFT JOIN episode_watch w ON w.episode_id = e.id AND w.viewing_id = ?
+                    WHERE e.book_id = ? GROUP BY e.season ORDER BY e.season
+                    """, arguments: [today, viewingID, bookID]
+            ).map { SeasonCount(number: $0[0], episodes: $0[1], aired: $0[2], watched: $0[3]) }
+            let upNext = try Self.episodeLines(
+                db,
+                where: """
+                    e.season > 0 AND (e.air_date IS NULL OR e.air_date <= ?) AND w.episode_id IS NULL
+                    ORDER BY e.season, e.number LIMIT 1
+                    """, [viewingID, bookID, today]
+            ).first
+            let season =
+                wanted.flatMap { number in seasons.contains { $0.number == number } ? number : nil }
+                ?? upNext?.season ?? seasons.first { $0.number > 0 }?.number ?? seasons.first?.number
+            let count = seasons.first { $0.number == season }?.episodes ?? 0
+            // Past the end: the last page.
+            let lastPage = max(0, count - 1) / Self.episodesPerPage * Self.episodesPerPage
+            let from = max(0, min(from, lastPage))
+            let episodes =
+                try season.map { season in
+                    try Self.episodeLines(
+                        db, where: "e.season = ? ORDER BY e.number LIMIT ? OFFSET ?",
+                        [viewingID, bookID, season, Self.episodesPerPage, from])
+                } ?? []
+            return ShowSummary(
+                viewingNumber: viewing?["number"], seasons: seasons, upNext: upNext, shownSeason: season,
+                episodes: episodes, from: from)
+        }
+    }
+
+    /// Up next for each of the person's shows in `bookIDs` that has one (the home page's shows on Watching).
+    static func upNext(_ db: Database, of userID: Int64, bookIDs: [Int64], today: String) throws -> [Int64: EpisodeLine]
+    {
+        var found: [Int64: EpisodeLine] = [:]
+        for bookID in bookIDs {
+            let viewing =
+                try Int64.fetchOne(
+                    db,
+                    sql: "SELECT id FROM show_viewing WHERE user_id = ? AND book_id = ? ORDER BY number DESC LIMIT 1",
+                    arguments: [userID, bookID]) ?? 0
+            found[bookID] = try episodeLines(
+                db,
+                where: """
+                    e.season > 0 AND (e.air_date IS NULL OR e.air_date <= ?) AND w.episode_id IS NULL
+                    ORDER BY e.season, e.number LIMIT 1
+                    """, [viewing, bookID, today]
+            ).first
+        }
+        return found
+    }
+
+    private static func episodeLines(_ db: Database, where condition: String, _ arguments: StatementArguments)
+        throws -> [EpisodeLine]
+    {
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT e.season, e.number, e.title, e.air_date, w.watched_on
+                FROM episode e LEFT JOIN episode_watch w ON w.episode_id = e.id AND w.viewing_id = ?
+                WHERE e.book_id = ? AND
+                """ + " " + condition, arguments: arguments
+        ).map { EpisodeLine(season: $0[0], number: $0[1], title: $0[2], airDate: $0[3], watchedOn: $0[4]) }
+    }
+
+    private static func episodeIDs(_ mark: EpisodeMark, bookID: Int64, today: String, _ db: Database) throws
+        -> [Int64]
+    {
+        switch mark {
+        case .episode(let season, let number):
+            return try Int64.fetchAll(
+                db, sql: "SELECT id FROM episode WHERE book_id = ? AND season = ? AND number = ?",
+                arguments: [bookID, season, number])
+        case .upTo(let season, let number):
+            // Everything aired before it, the specials apart: they are never counted.
+            guard
+                try Int.fetchOne(
+                    db, sql: "SELECT 1 FROM episode WHERE book_id = ? AND season = ? AND number = ?",
+                    arguments: [bookID, season, number]) != nil
+            else { return [] }
+            return try Int64.fetchAll(
+                db,
+                sql: """
+                    SELECT id FROM episode WHERE book_id = ? AND season > 0
+                        AND (season < ? OR (season = ? AND number <= ?)) AND (air_date IS NULL OR air_date <= ?)
+                    """, arguments: [bookID, season, season, number, today])
+        case .season(let season):
+            return try Int64.fetchAll(
+                db,
+                sql: """
+                    SELECT id FROM episode WHERE book_id = ? AND season = ? AND (air_date IS NULL OR air_date <= ?)
+                    """, arguments: [bookID, season, today])
+        }
+    }
+
+    /// The latest viewing's id, opening the first when there is none.
+    private static func openViewing(userID: Int64, bookID: Int64, today: String, _ db: Database) throws -> Int64 {
+        if let id = try Int64.fetchOne(
+            db, sql: "SELECT id FROM show_viewing WHERE user_id = ? AND book_id = ? ORDER BY number DESC LIMIT 1",
+            arguments: [userID, bookID])
+        {
+            return id
+        }
+        try db.execute(
+            sql: "INSERT INTO show_viewing (user_id, book_id, number, started_on) VALUES (?, ?, 1, ?)",
+            arguments: [userID, bookID, today])
+        return db.lastInsertedRowID
+    }
+
+    /// Aired episodes outside the specials, and how many of them the viewing has.
+    private static func progress(viewing: Int64, bookID: Int64, today: String, _ db: Database) throws -> (Int, Int) {
+        let row = try Row.fetchOne(
+            db,
+            sql: """
+                SELECT COUNT(*), COUNT(w.episode_id) FROM episode e
+                LEFT JOIN episode_watch w ON w.episode_id = e.id AND w.viewing_id = ?
+                WHERE e.book_id = ? AND e.season > 0 AND (e.air_date IS NULL OR e.air_date <= ?)
+                """, arguments: [viewing, bookID, today])
+        return (row?[0] ?? 0, row?[1] ?? 0)
+    }
+}
