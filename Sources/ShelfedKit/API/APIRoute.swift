@@ -22,6 +22,7 @@ enum APIRoute: String, CaseIterable, Sendable {
     case householdMembers, householdFeed, householdSharing, householdLibrary, householdLoans, householdLoanReturned
     case householdRecommendations, householdRecommendation, householdChallenge
     case imports, batchEnrich, importStatus, importStream, importResults, jobCancel
+    case titleSearch, titleShelves, titles, title, titleViewings, titleEpisodes
     case openAPI, docs
 
     /// The path as the router matches it; `:name` segments are parameters.
@@ -76,6 +77,12 @@ enum APIRoute: String, CaseIterable, Sendable {
         case .importStream: "/api/v2/imports/:jobId/stream"
         case .importResults: "/api/v2/imports/:jobId/results"
         case .jobCancel: "/v1/jobs/:jobId"
+        case .titleSearch: "/api/v1/titles/search"
+        case .titleShelves: "/api/v1/titles/shelves"
+        case .titles: "/api/v1/titles"
+        case .title: "/api/v1/titles/:id"
+        case .titleViewings: "/api/v1/titles/:id/viewings"
+        case .titleEpisodes: "/api/v1/titles/:id/episodes"
         case .openAPI: "/api/openapi.yaml"
         case .docs: "/api/docs"
         }
@@ -85,7 +92,9 @@ enum APIRoute: String, CaseIterable, Sendable {
     var methods: [HTTPRequest.Method] {
         switch self {
         case .sessions: [.post]
-        case .books: [.get, .post]
+        case .books, .titles, .titleViewings, .titleEpisodes: [.get, .post]
+        case .title: [.get, .patch, .delete]
+        case .titleSearch, .titleShelves: [.get]
         case .book, .photo: [.get, .patch, .delete]
         case .bookPhotos, .bookProgress, .lists: [.get, .post]
         case .list: [.get, .patch, .delete]

@@ -14,6 +14,10 @@ func addAPIRoutes(to router: Router<AppRequestContext>, _ services: AppServices)
     reader.addRoutes(to: keyed)
     LibraryAPIController(library: services.library, books: services.books, media: services.media, clock: clock)
         .addRoutes(to: keyed)
+    TitlesAPIController(
+        titles: services.titles, library: services.library, books: services.books, media: services.media,
+        pageWait: config.search.pageWait, clock: clock
+    ).addRoutes(to: keyed)
     PhotoAPIController(
         library: services.library, photos: services.photos, media: services.media, uploader: services.uploader,
         clock: clock, maxUploadBytes: config.maxUploadBytes

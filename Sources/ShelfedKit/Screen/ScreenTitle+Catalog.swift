@@ -23,13 +23,15 @@ extension NewBook {
 }
 
 extension LibraryService {
-    /// Adds a provider's film or show with its details and poster (DESIGN §17). Throws `UpstreamFailure` when the
+    /// Adds a provider's film or show with its details and poster (DESIGN §17). `finishedUnknown`: one put on Watched
+    /// has no day yet (the web asks when; the API, as for books, says today). Throws `UpstreamFailure` when the
     /// provider cannot answer or has no such title, `AlreadyInLibrary` when the person has it already.
     func addScreenTitle(
         source: ScreenSource, id: String, kind: TitleKind, to shelf: Shelf, for userID: Int64,
-        titles: TitleSearchService
+        titles: TitleSearchService, finishedUnknown: Bool = true
     ) async throws -> Int64 {
         let title = try await titles.title(source: source, id: id, kind: kind)
-        return try await add(NewBook(title), to: shelf, for: userID, coverURL: title.posterURL, finishedUnknown: true)
+        return try await add(
+            NewBook(title), to: shelf, for: userID, coverURL: title.posterURL, finishedUnknown: finishedUnknown)
     }
 }
