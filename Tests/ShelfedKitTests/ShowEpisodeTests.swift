@@ -55,7 +55,7 @@ import Testing
                 _ = try await web.post("/books/\(id)/episodes", ["season": "1", "episode": "1", "scope": "one"])
                 #expect(try await Self.watches(app, id) == ["1:S1E1"])
 
-                _ = try await web.post("/books/\(id)/episodes", ["season": "2", "episode": "1", "scope": "up_to"])
+                _ = try await web.post("/books/\(id)/episodes", ["season": "2", "mark": "up_to:1"])
                 #expect(try await Self.watches(app, id) == ["1:S1E1", "1:S1E2", "1:S1E3", "1:S1E4", "1:S2E1"])
                 // Season 2's last episode has not aired: the season is caught up without it, and so is the show.
                 page = try await web.get("/books/\(id)?season=2").text
@@ -67,8 +67,8 @@ import Testing
                 #expect(page.contains("7 of 7 episodes watched — all caught up.") && !page.contains("Up next:"))
 
                 // Unmarking one takes it out; the show stays on Watched until the person moves it.
-                _ = try await web.post(
-                    "/books/\(id)/episodes", ["season": "2", "episode": "3", "scope": "one", "watched": "0"])
+                // As the episode list's buttons send it.
+                _ = try await web.post("/books/\(id)/episodes", ["season": "2", "mark": "unwatch:3"])
                 page = try await web.get("/books/\(id)").text
                 #expect(page.contains("6 of 7 episodes watched.") && page.contains("Up next: <strong>S2E3</strong>"))
             }
@@ -157,6 +157,7 @@ import Testing
                     ["season": "x", "episode": "1"], ["season": "1", "episode": "0"],
                     ["season": "1", "scope": "up_to"],
                     ["season": "99999", "scope": "season"], ["season": "1", "episode": "1", "scope": "sideways"],
+                    ["season": "1", "mark": "sideways:1"], ["season": "1", "mark": "one:x"], ["season": "1", "mark": ""],
                 ] {
                     #expect(try await web.post("/books/\(id)/episodes", fields).status == .badRequest, "\(fields)")
                 }

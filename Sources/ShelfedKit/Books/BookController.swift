@@ -65,7 +65,8 @@ struct BookController: Sendable {
                 bookID: entry.bookID, for: context.userID, today: clock.today(),
                 season: query["season"].flatMap { BoundedNumber.parse($0, in: ScreenLimits.seasonNumbers) },
                 from: query["from"].flatMap { BoundedNumber.parse($0, in: 0...Int(Int32.max)) } ?? 0)
-            page.episodes = EpisodesSection(summary, bookID: entry.bookID, today: clock.today())
+            page.episodes = EpisodesSection(
+                summary, bookID: entry.bookID, today: clock.today(), csrfToken: context.csrfToken)
         }
         page.chrome.toast = try await ActionNotice.toast(
             query: query, path: Paths.book(entry.bookID),

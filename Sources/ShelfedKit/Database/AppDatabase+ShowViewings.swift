@@ -3,7 +3,8 @@ import GRDB
 extension AppDatabase {
     /// A show watched episode by episode (issue 37, DESIGN §17). Each pass through a show is a viewing, numbered from
     /// one; watching it again opens the next and never touches the episodes, or their days, of the one before. Each
-    /// episode is watched at most once in a viewing. A person's viewings go with their shelf entry.
+    /// episode is watched at most once in a viewing. A person's viewings go with their shelf entry. The page counts
+    /// each season's aired episodes from an index that holds the air dates, without reading the episodes' rows.
     static func migrateToShowViewings(_ db: Database) throws {
         try db.execute(
             sql: """
@@ -23,6 +24,7 @@ extension AppDatabase {
                     PRIMARY KEY (viewing_id, episode_id)
                 ) WITHOUT ROWID;
                 CREATE INDEX episode_watch_episode ON episode_watch(episode_id);
+                CREATE INDEX episode_seasons ON episode(book_id, season, air_date);
                 CREATE TRIGGER user_book_removed_forgets_viewings AFTER DELETE ON user_book
                 BEGIN
                     DELETE FROM show_viewing WHERE user_id = OLD.user_id AND book_id = OLD.book_id;

@@ -20,15 +20,20 @@ struct EpisodeController: Sendable {
         guard let season = form["season"].flatMap({ BoundedNumber.parse($0, in: ScreenLimits.seasonNumbers) }) else {
             throw HTTPError(.badRequest, message: "Choose a season from the show's page.")
         }
-        let number = form["episode"].flatMap { BoundedNumber.parse($0, in: ScreenLimits.episodeNumbers) }
+        // The episode list's buttons send `mark` = `one:3`, `up_to:3` or `unwatch:3`; other forms send the fields.
+        let button = form["mark"].map { $0.split(separator: ":", maxSplits: 1).map(String.init) }
+        let number = (button?.last ?? form["episode"]).flatMap {
+            BoundedNumber.parse($0, in: ScreenLimits.episodeNumbers)
+        }
+        let scope = button.map { $0.first == "unwatch" ? "one" : $0.first ?? "" } ?? form["scope"] ?? "one"
         let mark: EpisodeMark
-        switch (form["scope"] ?? "one", number) {
+        switch (scope, number) {
         case ("season", _): mark = .season(season)
         case ("up_to", let number?): mark = .upTo(season: season, number: number)
         case ("one", let number?): mark = .episode(season: season, number: number)
         default: throw HTTPError(.badRequest, message: "Choose an episode from the show's page.")
         }
-        let watched = form["watched"] != "0"
+        let watched = form["watched"] != "0" && button?.first != "unwatch"
         let outcome: EpisodeMarkOutcome?
         do {
             outcome = try await library.mark(
