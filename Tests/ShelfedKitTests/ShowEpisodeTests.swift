@@ -157,7 +157,8 @@ import Testing
                     ["season": "x", "episode": "1"], ["season": "1", "episode": "0"],
                     ["season": "1", "scope": "up_to"],
                     ["season": "99999", "scope": "season"], ["season": "1", "episode": "1", "scope": "sideways"],
-                    ["season": "1", "mark": "sideways:1"], ["season": "1", "mark": "one:x"], ["season": "1", "mark": ""],
+                    ["season": "1", "mark": "sideways:1"], ["season": "1", "mark": "one:x"],
+                    ["season": "1", "mark": ""],
                 ] {
                     #expect(try await web.post("/books/\(id)/episodes", fields).status == .badRequest, "\(fields)")
                 }

@@ -108,7 +108,8 @@ extension EpisodesSection {
                 html += "<span class=\"episode-actions\"><button type=\"submit\" name=\"mark\" "
                 html += "value=\"one:\(episode.number)\" class=\"chip\" aria-label=\"Mark \(code) watched\">Watched"
                 html += "</button> <button type=\"submit\" name=\"mark\" value=\"up_to:\(episode.number)\" "
-                html += "class=\"chip\" aria-label=\"Mark every episode up to \(code) watched\">Up to here</button></span>"
+                html +=
+                    "class=\"chip\" aria-label=\"Mark every episode up to \(code) watched\">Up to here</button></span>"
             }
             html += "</li>\n"
         }
