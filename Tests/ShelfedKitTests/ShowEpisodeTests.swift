@@ -209,4 +209,57 @@ import Testing
             }
         }
     }
+
+    @Test func theEdgesOfWatchingAShowFoundInReview() async throws {
+        try await FakeBooksServer.run { fake in
+            let app = TestApp(search: fake.settings(tmdbToken: FakeBooksServer.tmdbToken))
+            try await app.run { client in
+                let web = WebSession(client)
+                try await web.register("alice")
+                // "Up to here" among the specials marks the specials before it.
+                let prophecy = try await Self.add(web, "tmdb", "90228")
+                let specials = try await web.post(
+                    "/books/\(prophecy)/episodes", ["season": "0", "mark": "up_to:2"])
+                #expect(specials.status == .seeOther)
+                #expect(try await Self.watches(app, prophecy) == ["1:S0E1", "1:S0E2"])
+
+                // Taking an episode back from a show never watched opens no viewing.
+                let long = try await Self.add(web, "tmdb", "999030")
+                _ = try await web.post("/books/\(long)/episodes", ["season": "1", "mark": "unwatch:1"])
+                let viewings = try await app.database().writer.read { db in
+                    try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM show_viewing WHERE book_id = ?", arguments: [long])
+                }
+                #expect(viewings == 0)
+
+                // A show put on Watched by its shelf, watched again: its first pass is recorded, the new one second.
+                _ = try await web.post("/books/\(long)/shelf", ["shelf": "read"])
+                _ = try await web.post("/books/\(long)/read-again")
+                let numbers = try await app.database().writer.read { db in
+                    try Int.fetchAll(
+                        db, sql: "SELECT number FROM show_viewing WHERE book_id = ? ORDER BY number", arguments: [long])
+                }
+                #expect(numbers == [1, 2])
+
+                // Finished and watched again the same day: the finished pass is kept as an earlier watch.
+                let severance = try await Self.add(web, "tvmaze", "44778", shelf: "reading")
+                for season in ["1", "2"] {
+                    _ = try await web.post("/books/\(severance)/episodes", ["season": season, "scope": "season"])
+                }
+                _ = try await web.post("/books/\(severance)/read-again")
+                let kept = try await app.database().writer.read { db in
+                    try Int.fetchOne(
+                        db,
+                        sql: """
+                            SELECT COUNT(*) FROM read_through JOIN user_book ON user_book.id = read_through.user_book_id
+                            WHERE user_book.book_id = ?
+                            """, arguments: [severance])
+                }
+                #expect(kept == 1)
+
+                // An episode not aired yet, marked by a hand-made form, is never counted as watched on the page.
+                _ = try await web.post("/books/\(severance)/episodes", ["season": "2", "episode": "4"])
+                #expect(try await web.get("/books/\(severance)?season=2").text.contains("Viewing 2: 0 of 7 episodes"))
+            }
+        }
+    }
 }

@@ -149,4 +149,26 @@ import Testing
             #expect(try await alice.get("/api/v1/titles/\(filmID)").json?["favourite"] as? Bool == false)
         }
     }
+
+    @Test func withoutATokenAFilmIsAddedWithTheIDsItsSearchResultCarries() async throws {
+        try await FakeBooksServer.run { fake in
+            try await TestApp(search: fake.settings()).run { client in
+                let api = try await LibraryAPITests.signedIn(client)
+                let found = try await api.get("/api/v1/titles/search?q=dune&kind=movie")
+                let result = try #require((found.json?["results"] as? [[String: Any]])?.first)
+                #expect(result["source"] as? String == "wikidata")
+                // A client that knows the film's TMDB id too (Wikidata's details carry it) sends both: a server
+                // without a token asks Wikidata.
+                var ids = try #require(result["ids"] as? [String: Any])
+                ids["tmdb"] = 438631
+                let added = try await api.send(.post, "/api/v1/titles", json: ["kind": "movie", "ids": ids])
+                #expect(added.status == .created && added.json?["creators"] as? [String] == ["Denis Villeneuve"])
+                #expect(
+                    try await api.send(
+                        .post, "/api/v1/titles",
+                        json: ["kind": "movie", "ids": ["tmdb": 438631], "source": "tmdb"]
+                    ).status == .notFound, "TMDB asked without a token knows nothing")
+            }
+        }
+    }
 }

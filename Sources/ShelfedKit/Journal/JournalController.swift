@@ -59,10 +59,14 @@ struct JournalController: Sendable {
         if entry.book.kind == .movie { return try await watchAgain(entry, request: request, context: context) }
         if entry.book.kind == .show {
             // A new viewing of a show watched to the end; one still being watched goes on where it is.
-            guard entry.userBook.shelf == .read,
-                try await library.watchShowAgain(
-                    bookID: entry.bookID, for: context.userID, today: clock.today(), now: clock.now())
-            else { return .seeOther(Paths.book(entry.bookID)) }
+            do {
+                guard
+                    try await library.watchShowAgain(
+                        bookID: entry.bookID, for: context.userID, today: clock.today(), now: clock.now())
+                else { return .seeOther(Paths.book(entry.bookID)) }
+            } catch is NotWatchedToTheEnd {
+                return .seeOther(Paths.book(entry.bookID))
+            }
             return .seeOther(
                 ActionNotice.link(Paths.book(entry.bookID), adding: [("saved", "watching-again")], anchor: "episodes"))
         }

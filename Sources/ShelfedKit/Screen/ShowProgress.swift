@@ -52,6 +52,9 @@ struct ShowSummary: Sendable {
 /// Not a show, or no such episode in it: the page answers 404.
 struct NoSuchEpisode: Error {}
 
+/// Watching again is for a show watched to the end (on Watched).
+struct NotWatchedToTheEnd: Error {}
+
 /// Shows watched episode by episode (issue 37, DESIGN §17): marking episodes in the open viewing (idempotent, a
 /// whole 30-season show in one statement), the shelf moves that follow, watching again as a new viewing, and what the
 /// page and the home page show ("Up next: S2E4").
@@ -68,6 +71,11 @@ extension LibraryStore {
         try await updateShow(bookID: bookID, for: userID, now: now) { entry, db in
             let ids = try Self.episodeIDs(mark, bookID: bookID, today: today, db)
             guard !ids.isEmpty else { throw NoSuchEpisode() }
+            // Taking an episode back from a show never watched opens no viewing.
+            let hasViewing = try Self.latestViewing(userID: userID, bookID: bookID, db) != nil
+            guard watched || hasViewing else {
+                return EpisodeMarkOutcome(changed: 0, shelf: entry.shelf)
+            }
             let viewing = try Self.openViewing(userID: userID, bookID: bookID, today: today, db)
             let list = CatalogWriter.jsonArray(ids.map(String.init))
             if watched {
@@ -85,8 +93,9 @@ extension LibraryStore {
             }
             let changed = db.changesCount
             let (aired, seen) = try Self.progress(viewing: viewing, bookID: bookID, today: today, db)
-            if watched, aired > 0, seen == aired, entry.shelf != .read {
-                try entry.move(to: .read, today: today, now: now, db)
+            if watched, aired > 0, seen == aired {
+                if entry.shelf != .read { try entry.move(to: .read, today: today, now: now, db) }
+                // Caught up, whether this moved it or it was on Watched already.
                 try db.execute(
                     sql: "UPDATE show_viewing SET finished_on = COALESCE(finished_on, ?) WHERE id = ?",
                     arguments: [today, viewing])
@@ -97,19 +106,31 @@ extension LibraryStore {
         }
     }
 
-    /// Opens the next viewing of a show watched before and puts it back on Watching; the viewing before keeps its
-    /// episodes and their days. False when the person has no such show.
+    /// Opens the next viewing of a show watched to the end and puts it back on Watching; the viewings before keep
+    /// their episodes and days, and the pass just finished is kept as an earlier watch even when it ended today (a
+    /// shelf move back and forth the same day is an undone tap; this is not). A show moved to Watched by its shelf,
+    /// never episode by episode, gets its first viewing recorded from its days before the second opens. False when
+    /// the person has no such show; `NotWatchedToTheEnd` when it is not on Watched (or has a thousand viewings).
     func watchShowAgain(bookID: Int64, for userID: Int64, today: String, now: Date) async throws -> Bool {
         let opened: Bool? = try await updateShow(bookID: bookID, for: userID, now: now) { entry, db in
             let last =
                 try Int.fetchOne(
                     db, sql: "SELECT MAX(number) FROM show_viewing WHERE user_id = ? AND book_id = ?",
                     arguments: [userID, bookID]) ?? 0
-            guard last < 1_000 else { throw NoSuchEpisode() }
-            try db.execute(
-                sql: "INSERT INTO show_viewing (user_id, book_id, number, started_on) VALUES (?, ?, ?, ?)",
-                arguments: [userID, bookID, last + 1, today])
-            try entry.move(to: .reading, today: today, now: now, db)
+            guard entry.shelf == .read, last < 999 else { throw NotWatchedToTheEnd() }
+            let insert =
+                "INSERT INTO show_viewing (user_id, book_id, number, started_on, finished_on) VALUES (?, ?, ?, ?, ?)"
+            if last == 0 {
+                try db.execute(sql: insert, arguments: [userID, bookID, 1, entry.startedAt, entry.finishedAt])
+            }
+            try db.execute(sql: insert, arguments: [userID, bookID, max(last, 1) + 1, today, nil])
+            if let finished = entry.finishedAt, let id = entry.id {
+                try ReadHistory.keepForMove(
+                    ReadThrough(startedOn: entry.startedAt, finishedOn: finished), of: entry, id, db)
+            }
+            entry.shelf = .reading
+            entry.startedAt = today
+            entry.finishedAt = nil
             return true
         }
         return opened != nil
@@ -150,10 +171,10 @@ extension LibraryStore {
                 db,
                 sql: """
                     SELECT e.season, COUNT(*), SUM(e.air_date IS NULL OR e.air_date <= ?),
-                        SUM(w.episode_id IS NOT NULL)
+                        SUM(w.episode_id IS NOT NULL AND (e.air_date IS NULL OR e.air_date <= ?))
                     FROM episode e LEFT JOIN episode_watch w ON w.episode_id = e.id AND w.viewing_id = ?
                     WHERE e.book_id = ? GROUP BY e.season ORDER BY e.season
-                    """, arguments: [today, viewingID, bookID]
+                    """, arguments: [today, today, viewingID, bookID]
             ).map { SeasonCount(number: $0[0], episodes: $0[1], aired: $0[2], watched: $0[3]) }
             let upNext = try Self.episodeLines(
                 db,
@@ -223,6 +244,14 @@ extension LibraryStore {
             return try Int64.fetchAll(
                 db, sql: "SELECT id FROM episode WHERE book_id = ? AND season = ? AND number = ?",
                 arguments: [bookID, season, number])
+        case .upTo(0, let number):
+            // Among the specials, the specials before it: they are apart from the seasons.
+            return try Int64.fetchAll(
+                db,
+                sql: """
+                    SELECT id FROM episode WHERE book_id = ? AND season = 0 AND number <= ?
+                        AND (air_date IS NULL OR air_date <= ?)
+                    """, arguments: [bookID, number, today])
         case .upTo(let season, let number):
             // Everything aired before it, the specials apart: they are never counted.
             guard
@@ -243,6 +272,12 @@ extension LibraryStore {
                     SELECT id FROM episode WHERE book_id = ? AND season = ? AND (air_date IS NULL OR air_date <= ?)
                     """, arguments: [bookID, season, today])
         }
+    }
+
+    private static func latestViewing(userID: Int64, bookID: Int64, _ db: Database) throws -> Int64? {
+        try Int64.fetchOne(
+            db, sql: "SELECT id FROM show_viewing WHERE user_id = ? AND book_id = ? ORDER BY number DESC LIMIT 1",
+            arguments: [userID, bookID])
     }
 
     /// The latest viewing's id, opening the first when there is none.

@@ -59,7 +59,12 @@ extension TitlesAPIController {
             }
             _ = try await library.watchAgain(bookID: bookID, on: day, for: context.userID, now: clock.now())
         } else {
-            _ = try await library.watchShowAgain(bookID: bookID, for: context.userID, today: today, now: clock.now())
+            do {
+                _ = try await library.watchShowAgain(
+                    bookID: bookID, for: context.userID, today: today, now: clock.now())
+            } catch is NotWatchedToTheEnd {
+                throw HTTPError(.conflict, message: "Only a title on Watched can be watched again.")
+            }
         }
         return try await viewings(request, context: context).withStatus(.created)
     }

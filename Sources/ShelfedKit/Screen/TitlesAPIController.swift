@@ -116,7 +116,9 @@ struct TitlesAPIController: Sendable {
         let bookID: Int64
         do {
             if let ids = body.ids {
-                let (source, id) = try Self.provider(ids, kind: kind)
+                let (source, id) = try Self.provider(
+                    ids, kind: kind, source: body.source.flatMap(ScreenSource.init(rawValue:)),
+                    hasToken: try await titles.tokens.current() != nil)
                 bookID = try await books.addScreenTitle(
                     source: source, id: id, kind: kind, to: shelf, for: context.userID, titles: titles,
                     finishedUnknown: false)
@@ -222,14 +224,31 @@ struct TitlesAPIController: Sendable {
         return number
     }
 
-    /// Which provider to ask, by the ids given: TMDB's first, then TVmaze's for a show, Wikidata's for a film.
-    static func provider(_ ids: TitleJSON.IDs, kind: TitleKind) throws -> (ScreenSource, String) {
-        if let tmdb = ids.tmdb, tmdb > 0 { return (.tmdb, String(tmdb)) }
-        if kind == .show, let tvmaze = ids.tvmaze, tvmaze > 0 { return (.tvmaze, String(tvmaze)) }
-        if kind == .movie, let wikidata = ids.wikidata { return (.wikidata, wikidata) }
-        throw HTTPError(
-            .unprocessableContent,
-            message: "ids must name the title at TMDB, TVmaze (a show) or Wikidata (a film), as search returns them.")
+    /// Which provider to ask: the one a search result names (`source`), else TMDB's id when the household has a
+    /// token, else TVmaze's for a show or Wikidata's for a film (a Wikidata film carries a TMDB id too, which no
+    /// keyless server can use).
+    static func provider(_ ids: TitleJSON.IDs, kind: TitleKind, source: ScreenSource? = nil, hasToken: Bool) throws
+        -> (ScreenSource, String)
+    {
+        let tmdb = ids.tmdb.flatMap { $0 > 0 ? String($0) : nil }
+        let tvmaze = kind == .show ? ids.tvmaze.flatMap { $0 > 0 ? String($0) : nil } : nil
+        let wikidata = kind == .movie ? ids.wikidata : nil
+        let chosen: (ScreenSource, String)? =
+            switch source {
+            case .tmdb: tmdb.map { (.tmdb, $0) }
+            case .tvmaze: tvmaze.map { (.tvmaze, $0) }
+            case .wikidata: wikidata.map { (.wikidata, $0) }
+            case nil:
+                (hasToken ? tmdb.map { (.tmdb, $0) } : nil) ?? tvmaze.map { (.tvmaze, $0) }
+                    ?? wikidata.map { (.wikidata, $0) } ?? tmdb.map { (.tmdb, $0) }
+            }
+        guard let chosen else {
+            throw HTTPError(
+                .unprocessableContent,
+                message:
+                    "ids must name the title at TMDB, TVmaze (a show) or Wikidata (a film), as search returns them.")
+        }
+        return chosen
     }
 
     /// A title typed by hand: validated as the add form validates it.
@@ -248,6 +267,8 @@ struct TitlesAPIController: Sendable {
 struct NewTitleRequest: Decodable, Sendable {
     let kind: String
     let ids: TitleJSON.IDs?
+    /// The provider a search result came from (`tmdb`, `tvmaze`, `wikidata`), to ask the same one.
+    let source: String?
     let title: String?
     let year: Int?
     let shelf: String?
