@@ -3,7 +3,7 @@ import Foundation
 import GRDB
 
 /// The doctor's checks of the services Shelfed calls out to: Google Books (and today's enrichment allowance), Open
-/// Library and Gemini, each asked once with a five-second limit.
+/// Library and Gemini, each asked once with a five-second limit (`providerWait`).
 extension Doctor {
     func googleBooks() async -> Check {
         let name = "Google Books"
@@ -70,13 +70,13 @@ extension Doctor {
         }
     }
 
-    /// The HTTP status of a GET, or nil when nothing answered within five seconds.
+    /// The HTTP status of a GET, or nil when nothing answered within `providerWait`.
     func status(of url: String, headers: [(String, String)] = []) async -> Int? {
         do {
             var request = HTTPClientRequest(url: url)
             request.headers.add(name: "User-Agent", value: "Shelfed doctor")
             request.headers.add(contentsOf: headers)
-            let response = try await http.execute(request, timeout: .seconds(5))
+            let response = try await http.execute(request, timeout: providerWait)
             _ = try? await response.body.collect(upTo: 1 << 20)
             return Int(response.status.code)
         } catch {

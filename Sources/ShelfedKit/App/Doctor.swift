@@ -25,6 +25,9 @@ public struct Doctor: Sendable {
     let http: HTTPClient
     /// The server's own memory, when asked from inside it; the command line asks systemd.
     var ownMemory = false
+    /// How long a provider has to answer. Five seconds for a person at a terminal; the tests, which run beside
+    /// hundreds of others on two cores, give the fake providers longer.
+    var providerWait: TimeAmount = .seconds(5)
 
     public init(config: AppConfig, http: HTTPClient? = nil) {
         self.config = config
