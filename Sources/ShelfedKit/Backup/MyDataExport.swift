@@ -45,6 +45,8 @@ struct MyDataExport: Encodable {
     struct PhotoEntry: Encodable {
         let book: String?
         let pageNumber: Int?
+        /// A film's or show's photo's place: "S2E3 12:04", "1:02:15".
+        var moment: String? = nil
         let comment: String?
         let takenAt: Date?
         let createdAt: Date
@@ -55,7 +57,7 @@ struct MyDataExport: Encodable {
         /// How it is shown: quarter turns clockwise, then percent cut from each edge (the file is the original).
         var touchUp: TouchUp? = nil
 
-        enum CodingKeys: String, CodingKey { case book, pageNumber, comment, takenAt, createdAt, file, touchUp }
+        enum CodingKeys: String, CodingKey { case book, pageNumber, moment, comment, takenAt, createdAt, file, touchUp }
     }
 
     struct TouchUp: Encodable {

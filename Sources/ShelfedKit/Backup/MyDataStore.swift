@@ -83,6 +83,7 @@ struct MyDataStore: Sendable {
             sql: """
                 SELECT photo.id, photo.original_path, photo.page_number, photo.comment, photo.taken_at, photo.created_at,
                     photo.edit_turns, photo.crop_left, photo.crop_top, photo.crop_right, photo.crop_bottom,
+                    photo.moment_season, photo.moment_episode, photo.moment_seconds,
                     book.title FROM photo LEFT JOIN book ON book.id = photo.book_id WHERE photo.user_id = ?
                 ORDER BY photo.id
                 """, arguments: [userID]
@@ -93,6 +94,10 @@ struct MyDataStore: Sendable {
             var entry = MyDataExport.PhotoEntry(
                 book: row["title"], pageNumber: row["page_number"], comment: row["comment"], takenAt: row["taken_at"],
                 createdAt: row["created_at"], file: "photos/\(id)" + (ext.isEmpty ? "" : ".\(ext)"), storedFile: stored)
+            entry.moment =
+                PhotoMoment(
+                    season: row["moment_season"], episode: row["moment_episode"], seconds: row["moment_seconds"])?
+                .text
             let edges: [Double] = [row["crop_left"], row["crop_top"], row["crop_right"], row["crop_bottom"]]
             let turns: Int = row["edit_turns"]
             if turns != 0 || edges.contains(where: { $0 != 0 }) {

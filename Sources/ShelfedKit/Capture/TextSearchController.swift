@@ -26,7 +26,7 @@ struct TextSearchController: Sendable {
             results: matches.map { match in
                 TextSearchPage.Result(
                     path: Paths.photo(match.photo.id!), title: match.bookTitle,
-                    detail: match.photo.pageNumber.map { "Page \($0)" },
+                    detail: match.photo.placeLabel,
                     thumbURL: Paths.photoFile(match.photo.id!, .thumb),
                     passage: TextSearchStore.highlighted(match.snippet).html)
             })

@@ -206,6 +206,7 @@ extension AppDatabase {
         migrator.registerMigration("v40 title kinds", migrate: migrateToTitleKinds)
         migrator.registerMigration("v41 screen providers", migrate: migrateToScreenProviders)
         migrator.registerMigration("v42 show viewings", migrate: migrateToShowViewings)
+        migrator.registerMigration("v43 photo moments", migrate: migrateToPhotoMoments)
         return migrator
     }
 }

@@ -32,7 +32,8 @@ struct HousePhotoPage: Sendable {
     let width: Int
     let height: Int
     let alt: String
-    let pageNumber: Int?
+    /// "Page 42", "S2E3 · 12:04".
+    let placeLabel: String?
     let comment: String?
     let text: String?
     let isOwn: Bool
@@ -49,7 +50,7 @@ struct HousePhotoPage: Sendable {
         width = photo.width
         height = photo.height
         alt = PhotoThumb(photo, bookTitle: shared.bookTitle).alt
-        pageNumber = photo.pageNumber
+        placeLabel = photo.placeLabel
         comment = photo.comment
         text = photo.ocrText
         isOwn = photo.userId == context.userID

@@ -31,6 +31,10 @@ public struct Photo: Codable, Sendable, Identifiable, FetchableRecord, MutablePe
     public var cropTop: Double = 0
     public var cropRight: Double = 0
     public var cropBottom: Double = 0
+    /// Where in a film or show it belongs (`PhotoMoment`); a book photo has `pageNumber` instead.
+    public var momentSeason: Int? = nil
+    public var momentEpisode: Int? = nil
+    public var momentSeconds: Int? = nil
 
     public static let databaseTableName = "photo"
     public static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
@@ -44,6 +48,16 @@ public struct Photo: Codable, Sendable, Identifiable, FetchableRecord, MutablePe
     var edit: PhotoEdit {
         PhotoEdit(
             quarterTurns: editTurns, crop: .init(left: cropLeft, top: cropTop, right: cropRight, bottom: cropBottom))
+    }
+
+    /// Its episode and time in a film or show, when it has one.
+    var moment: PhotoMoment? {
+        PhotoMoment(season: momentSeason, episode: momentEpisode, seconds: momentSeconds)
+    }
+
+    /// "Page 42", "S2E3 · 12:04" or "1:02:15": where the photo belongs, under it in lists.
+    var placeLabel: String? {
+        pageNumber.map { "Page \($0)" } ?? moment?.label
     }
 
     /// The three files of this photo, relative to the media folder.

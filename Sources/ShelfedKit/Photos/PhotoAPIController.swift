@@ -35,7 +35,8 @@ struct PhotoAPIController: Sendable {
         return JSONBody.response(PhotosResponse(photos: list.map(PhotoJSON.init)))
     }
 
-    /// POST /api/v1/books/:id/photos (multipart: `photo` files, `page_number`, `comment`): 201 with the photos.
+    /// POST /api/v1/books/:id/photos (multipart: `photo` files, `page_number` or for a film or show `moment`,
+    /// `comment`): 201 with the photos.
     @Sendable func create(_ request: Request, context: APIContext) async throws -> Response {
         let entry = try await requireBook(context)
         // No CSRF part: the call carries a key, which no other site's page can send.
@@ -57,21 +58,20 @@ struct PhotoAPIController: Sendable {
         JSONBody.response(PhotoResponse(photo: PhotoJSON(try await requirePhoto(context))))
     }
 
-    /// PATCH /api/v1/photos/:id (`page_number`, `comment`; null clears, absent keeps).
+    /// PATCH /api/v1/photos/:id (`page_number`, `moment`, `comment`; null clears, absent keeps).
     @Sendable func update(_ request: Request, context: APIContext) async throws -> Response {
         let photo = try await requirePhoto(context)
         let body = try await JSONBody.decode(PhotoChangeRequest.self, from: request)
         let form = PhotoForm(
             pageNumber: body.pageNumber.applied(to: photo.pageNumber).map(String.init),
-            comment: body.comment.applied(to: photo.comment))
-        let pageCount = try await photo.bookId.asyncFlatMap {
-            try await library.catalogBook(id: $0)?.pageCount
-        }
-        switch form.validate(pageCount: pageCount) {
+            moment: body.moment.applied(to: photo.moment?.text), comment: body.comment.applied(to: photo.comment))
+        let book = try await photo.bookId.asyncFlatMap { try await library.catalogBook(id: $0) }
+        let target = try await photos.target(of: book)
+        switch form.validate(for: target) {
         case .failure(let errors):
             throw HTTPError(.unprocessableContent, message: errors.summary)
-        case .success(let (page, comment)):
-            _ = try await photos.update(id: photo.id!, of: context.userID, pageNumber: page, comment: comment)
+        case .success(let (place, comment)):
+            _ = try await photos.update(id: photo.id!, of: context.userID, place: place, comment: comment)
         }
         return JSONBody.response(PhotoResponse(photo: PhotoJSON(try await requirePhoto(context))))
     }
@@ -111,10 +111,11 @@ struct PhotoAPIController: Sendable {
 /// `PATCH /api/v1/photos/:id`.
 struct PhotoChangeRequest: Decodable, Sendable {
     var pageNumber: Patch<Int> = .keep
+    var moment: Patch<String> = .keep
     var comment: Patch<String> = .keep
 
     enum CodingKeys: String, CodingKey {
-        case comment
+        case comment, moment
         case pageNumber = "page_number"
     }
 
@@ -123,6 +124,9 @@ struct PhotoChangeRequest: Decodable, Sendable {
         if body.contains(.pageNumber) {
             pageNumber =
                 try body.decodeNil(forKey: .pageNumber) ? .set(nil) : .set(body.decode(Int.self, forKey: .pageNumber))
+        }
+        if body.contains(.moment) {
+            moment = try body.decodeNil(forKey: .moment) ? .set(nil) : .set(body.decode(String.self, forKey: .moment))
         }
         if body.contains(.comment) {
             comment =
@@ -136,6 +140,8 @@ struct PhotoJSON: Encodable, Sendable {
     let id: Int64
     let bookID: Int64?
     let pageNumber: Int?
+    /// A film's or show's moment: "S2E3 12:04", "1:02:15".
+    let moment: String?
     let comment: String?
     let width: Int
     let height: Int
@@ -149,7 +155,7 @@ struct PhotoJSON: Encodable, Sendable {
     let textStatus: String?
 
     enum CodingKeys: String, CodingKey {
-        case id, comment, width, height, bytes, text
+        case id, comment, width, height, bytes, text, moment
         case textStatus = "text_status"
         case bookID = "book_id"
         case pageNumber = "page_number"
@@ -165,6 +171,7 @@ struct PhotoJSON: Encodable, Sendable {
         self.id = id
         bookID = photo.bookId
         pageNumber = photo.pageNumber
+        moment = photo.moment?.text
         comment = photo.comment
         width = photo.width
         height = photo.height
@@ -185,6 +192,7 @@ struct PhotoJSON: Encodable, Sendable {
         try container.encode(id, forKey: .id)
         try container.encode(bookID, forKey: .bookID)
         try container.encode(pageNumber, forKey: .pageNumber)
+        try container.encode(moment, forKey: .moment)
         try container.encode(comment, forKey: .comment)
         try container.encode(width, forKey: .width)
         try container.encode(height, forKey: .height)

@@ -5,7 +5,7 @@ extension PhotoController {
     /// POST /photos/:photoID/touch-up: `action` is `turn-left`, `turn-right`, `crop` (with `crop_preset` or the
     /// percent cut from each edge) or `undo` (back to the original). Each is made again from the original file.
     @Sendable func touchUp(_ request: Request, context: SignedInContext) async throws -> Response {
-        let (photo, bookTitle) = try await requirePhoto(context)
+        let (photo, bookTitle, book) = try await requirePhoto(context)
         guard photo.bookId != nil else {
             throw AppError.notFound("A profile picture is changed by uploading another one.")
         }
@@ -21,7 +21,7 @@ extension PhotoController {
             switch PhotoEdit.parse({ form[$0] }, startingFrom: PhotoEdit(quarterTurns: photo.editTurns)) {
             case .success(let cropped): edit = cropped
             case .failure(let errors):
-                var page = photoPage(photo, bookTitle: bookTitle, context: context)
+                var page = photoPage(photo, bookTitle: bookTitle, target: PhotoTarget(book), context: context)
                 page.touchUp = TouchUpSection(photo, typed: form, error: errors["crop"])
                 return try renderer.render(page, template: "photos/show", status: .unprocessableContent).response
             }

@@ -65,15 +65,16 @@ struct PhotoController: Sendable {
         let page = GalleryPage(
             chrome: PageChrome(title: "Photos of \(entry.book.title)", context: context, tab: .shelves),
             bookTitle: entry.book.title, bookPath: Paths.book(bookID), newPhotoPath: Paths.newBookPhoto(bookID),
-            photos: list.map { PhotoThumb($0, bookTitle: entry.book.title) }, byPage: byPage,
+            wording: PhotoWording(entry.book.kind), photos: list.map { PhotoThumb($0, bookTitle: entry.book.title) },
+            byPage: byPage,
             byPagePath: Paths.bookPhotos(bookID) + "?sort=page", byDatePath: Paths.bookPhotos(bookID) + "?sort=date")
         return try renderer.render(page, template: "photos/gallery")
     }
 
     /// GET /photos/:photoID
     @Sendable func show(_ request: Request, context: SignedInContext) async throws -> HTML {
-        let (photo, title) = try await requirePhoto(context)
-        var page = photoPage(photo, bookTitle: title, context: context)
+        let (photo, title, book) = try await requirePhoto(context)
+        var page = photoPage(photo, bookTitle: title, target: PhotoTarget(book), context: context)
         if photo.bookId != nil {
             page.sharing = ShareSwitch(
                 try await sharing.shareState(ofPhoto: photo.id!, of: context.userID),
@@ -87,15 +88,15 @@ struct PhotoController: Sendable {
         return try renderer.render(page, template: "photos/show")
     }
 
-    /// POST /photos/:photoID (`page_number`, `comment`)
+    /// POST /photos/:photoID (`page_number` for a book's photo or `moment` for a film's or show's, `comment`)
     @Sendable func update(_ request: Request, context: SignedInContext) async throws -> Response {
         var request = request
-        let (photo, title) = try await requirePhoto(context)
+        let (photo, title, book) = try await requirePhoto(context)
         let form = try await request.decodeForm(PhotoForm.self)
-        let pageCount = try await photo.bookId.asyncFlatMap { try await library.catalogBook(id: $0)?.pageCount }
-        switch (form.validate(pageCount: pageCount), form.validatedText()) {
-        case (.success(let (page, comment)), .success(let text)):
-            _ = try await photos.update(id: photo.id!, of: photo.userId, pageNumber: page, comment: comment)
+        let target = try await photos.target(of: book)
+        switch (form.validate(for: target), form.validatedText()) {
+        case (.success(let (place, comment)), .success(let text)):
+            _ = try await photos.update(id: photo.id!, of: photo.userId, place: place, comment: comment)
             // Saving the page number must not turn untouched text into "edited"; only a real change does.
             if form.text != nil, (text ?? "") != (photo.ocrText ?? "") {
                 _ = try await textSearch.setText(
@@ -103,14 +104,15 @@ struct PhotoController: Sendable {
             }
             return .seeOther(ActionNotice.link(Paths.photo(photo.id!), adding: [("saved", "photo")]))
         case (.failure(let errors), _), (_, .failure(let errors)):
-            let page = photoPage(photo, bookTitle: title, context: context, form: form, errors: errors)
+            let page = photoPage(
+                photo, bookTitle: title, target: target, context: context, form: form, errors: errors)
             return try renderer.render(page, template: "photos/show", status: .unprocessableContent).response
         }
     }
 
     /// GET /photos/:photoID/delete
     @Sendable func confirmDelete(_ request: Request, context: SignedInContext) async throws -> HTML {
-        let (photo, title) = try await requirePhoto(context)
+        let (photo, title, _) = try await requirePhoto(context)
         let id = photo.id!
         let page = DeletePhotoPage(
             chrome: PageChrome(title: "Delete this photo?", context: context, tab: .shelves),
@@ -121,7 +123,7 @@ struct PhotoController: Sendable {
 
     /// POST /photos/:photoID/delete: removes the row and the three files.
     @Sendable func delete(_ request: Request, context: SignedInContext) async throws -> Response {
-        let (photo, _) = try await requirePhoto(context)
+        let (photo, _, _) = try await requirePhoto(context)
         _ = try await uploader.delete(photo.id!, userID: photo.userId)
         return .seeOther(photo.bookId.map(Paths.bookPhotos) ?? Paths.profile)
     }
@@ -131,7 +133,7 @@ struct PhotoController: Sendable {
         guard let variant = context.parameters.get("variant").flatMap(Paths.PhotoVariant.init(rawValue:)) else {
             throw HTTPError(.notFound)
         }
-        let (photo, _) = try await requirePhoto(context)
+        let (photo, _, _) = try await requirePhoto(context)
         return try await PhotoFile.response(
             for: photo, variant, request: request, media: uploader.media, context: context)
     }
@@ -143,16 +145,17 @@ struct PhotoController: Sendable {
     {
         var page = NewPhotoPage(
             chrome: PageChrome(title: "Add a photo", context: context, tab: .shelves), bookTitle: entry.book.title,
-            bookPath: Paths.book(entry.bookID), action: Paths.bookPhotos(entry.bookID), pageNumber: form.pageNumber,
-            comment: form.comment, pageCount: entry.book.pageCount, pageNumberError: errors["page_number"],
-            commentError: errors["comment"], photoError: errors["photo"], maxUploadMB: maxUploadBytes / 1_048_576,
+            bookPath: Paths.book(entry.bookID), action: Paths.bookPhotos(entry.bookID),
+            place: PlaceField(PhotoTarget(entry.book), form: form, errors: errors),
+            wording: PhotoWording(entry.book.kind), comment: form.comment, commentError: errors["comment"],
+            photoError: errors["photo"], maxUploadMB: maxUploadBytes / 1_048_576,
             acceptsHEIC: ImageProcessor.canReadHEIC)
         page.keepTouchUp(form.touchUp, error: errors["crop"])
         return page
     }
 
     func photoPage(
-        _ photo: Photo, bookTitle: String, context: SignedInContext, form: PhotoForm? = nil,
+        _ photo: Photo, bookTitle: String, target: PhotoTarget, context: SignedInContext, form: PhotoForm? = nil,
         errors: FieldErrors = .init()
     ) -> PhotoPage {
         let id = photo.id!
@@ -162,10 +165,11 @@ struct PhotoController: Sendable {
             height: photo.height, alt: PhotoThumb(photo, bookTitle: bookTitle).alt, bookTitle: bookTitle,
             bookPath: photo.bookId.map(Paths.book) ?? Paths.profile,
             galleryPath: photo.bookId.map(Paths.bookPhotos) ?? Paths.profile,
-            pageNumber: form?.pageNumber ?? photo.pageNumber.map(String.init) ?? "",
-            comment: form?.comment ?? photo.comment ?? "",
+            placeLabel: photo.placeLabel,
+            place: form.map { PlaceField(target, form: $0, errors: errors) } ?? PlaceField(target, photo: photo),
+            wording: PhotoWording(target.kind), comment: form?.comment ?? photo.comment ?? "",
             uploaded: photo.createdAt.formatted(.dateTime.year().month(.wide).day()), editPath: Paths.photo(id),
-            deletePath: Paths.photoDelete(id), pageNumberError: errors["page_number"], commentError: errors["comment"],
+            deletePath: Paths.photoDelete(id), commentError: errors["comment"],
             text: form?.text ?? photo.ocrText, textEditable: !readsText || Self.textIsSettled(photo.ocrStatus),
             textStatusMessage: Self.textStatusMessage(photo, readsText: readsText), textError: errors["text"],
             quotesPath: Paths.quotes, touchUp: photo.bookId == nil ? nil : TouchUpSection(photo))
@@ -199,15 +203,16 @@ struct PhotoController: Sendable {
         try await library.requireEntry(bookID: BoundedNumber.id(context.parameters.get("id")), of: context.userID)
     }
 
-    /// The signed-in user's photo for `:photoID` and its book's title; anyone else's is a 404.
-    func requirePhoto(_ context: SignedInContext) async throws -> (Photo, String) {
+    /// The signed-in user's photo for `:photoID`, its title's name and its catalog row (nil for a profile picture);
+    /// anyone else's is a 404.
+    func requirePhoto(_ context: SignedInContext) async throws -> (Photo, String, Book?) {
         guard let id = BoundedNumber.id(context.parameters.get("photoID")),
             let photo = try await photos.photo(id: id, of: context.userID)
         else {
             throw HTTPError(.notFound, message: "There is no such photo. It may have been deleted.")
         }
-        let title = try await photo.bookId.asyncFlatMap { try await library.catalogBook(id: $0)?.title }
-        return (photo, title ?? "your profile")
+        let book = try await photo.bookId.asyncFlatMap { try await library.catalogBook(id: $0) }
+        return (photo, book?.title ?? "your profile", book)
     }
 }
 

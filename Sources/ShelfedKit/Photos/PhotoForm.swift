@@ -1,8 +1,10 @@
 import Foundation
 
-/// The page number and comment of a photo as typed, and their rules.
+/// Where a photo belongs (a book's page, a film's or show's moment) and its comment as typed, and their rules.
 struct PhotoForm: Sendable, Decodable {
     var pageNumber = ""
+    /// A film's time or a show's episode (and time), as typed: "1:02:15", "S2E3 12:04".
+    var moment = ""
     var comment = ""
     /// The words on the page as the owner corrected them; nil when the form had no text field (still being read).
     var text: String?
@@ -11,21 +13,22 @@ struct PhotoForm: Sendable, Decodable {
     static let maxComment = 2_000
     static let touchUpFields = ["turn", "crop_preset", "crop_left", "crop_top", "crop_right", "crop_bottom"]
 
-    init(pageNumber: String? = nil, comment: String? = nil, text: String? = nil) {
+    init(pageNumber: String? = nil, moment: String? = nil, comment: String? = nil, text: String? = nil) {
         self.pageNumber = pageNumber?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        self.moment = moment?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
         self.comment = comment?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
         self.text = text
     }
 
     enum CodingKeys: String, CodingKey {
-        case comment, text
+        case comment, text, moment
         case pageNumber = "page_number"
     }
 
     init(from decoder: any Decoder) throws {
         let form = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
-            pageNumber: try form.text(.pageNumber), comment: try form.text(.comment),
+            pageNumber: try form.text(.pageNumber), moment: try form.text(.moment), comment: try form.text(.comment),
             text: try form.decodeIfPresent(String.self, forKey: .text))
     }
 
@@ -40,24 +43,33 @@ struct PhotoForm: Sendable, Decodable {
         return .success(PhotoText.cleaned(text))
     }
 
-    /// The checked values, or messages keyed `page_number` / `comment`.
-    func validate(pageCount: Int?) -> Result<(page: Int?, comment: String?), FieldErrors> {
+    /// The checked place and comment, or messages keyed `page_number` / `moment` / `comment`. A book's photo has a
+    /// page; a film's or show's a moment; the other field is ignored (a form for one kind never shows it).
+    func validate(for target: PhotoTarget) -> Result<(place: PhotoPlace, comment: String?), FieldErrors> {
         var errors = FieldErrors()
-        var page: Int?
-        if !pageNumber.isEmpty {
+        var place = PhotoPlace()
+        if target.kind == .book, !pageNumber.isEmpty {
             if let number = BoundedNumber.parse(pageNumber, in: BoundedNumber.pageCount) {
-                page = number
-                if let pageCount, number > pageCount {
+                place.page = number
+                if let pageCount = target.pageCount, number > pageCount {
                     errors["page_number"] = "This book has \(pageCount) pages; enter a page from 1 to \(pageCount)."
                 }
             } else {
                 errors["page_number"] = "Enter the page as a whole number, like 42."
+            }
+        } else if target.kind != .book, !moment.isEmpty {
+            switch PhotoMoment.parse(moment, for: target.kind) {
+            case .success(let parsed):
+                place.moment = parsed
+                if let problem = target.problem(with: parsed) { errors["moment"] = problem }
+            case .failure(let refusal):
+                errors["moment"] = refusal.message
             }
         }
         if comment.count > Self.maxComment {
             errors["comment"] = "Keep the comment to \(Self.maxComment) characters (it has \(comment.count))."
         }
         guard errors.isEmpty else { return .failure(errors) }
-        return .success((page, comment.isEmpty ? nil : comment))
+        return .success((place, comment.isEmpty ? nil : comment))
     }
 }

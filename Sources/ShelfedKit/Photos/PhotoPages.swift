@@ -13,11 +13,93 @@ struct PhotoThumb: Sendable {
         let id = photo.id!
         path = Paths.photo(id)
         thumbURL = Paths.photoFile(id, .thumb)
-        pageLabel = photo.pageNumber.map { "Page \($0)" }
-        alt = [bookTitle.map { "Photo from \($0)" } ?? "Photo", pageLabel.map { ", \($0.lowercased())" }]
+        pageLabel = photo.placeLabel
+        alt = [bookTitle.map { "Photo from \($0)" } ?? "Photo", pageLabel.map { ", \(Self.lowercasingPage($0))" }]
             .compactMap { $0 }.joined()
         self.bookTitle = bookTitle
         bookPath = photo.bookId.map(Paths.book)
+    }
+
+    /// "Page 42" reads "page 42" inside a sentence; an episode's "S2E3" keeps its capitals.
+    static func lowercasingPage(_ label: String) -> String {
+        label.hasPrefix("Page ") ? "page" + label.dropFirst(4) : label
+    }
+}
+
+/// The field that says where a photo belongs: a book's page number, a film's time, a show's episode (and time).
+struct PlaceField: Sendable {
+    let name: String
+    let label: String
+    let value: String
+    let hint: String
+    let inputMode: String
+    let maxLength: Int
+    let error: String?
+
+    init(_ target: PhotoTarget, form: PhotoForm, errors: FieldErrors) {
+        switch target.kind {
+        case .book:
+            name = "page_number"
+            label = "Page number"
+            value = form.pageNumber
+            hint = target.pageCount.map { "1 to \($0)." } ?? "A whole number."
+            inputMode = "numeric"
+            maxLength = 6
+        case .movie:
+            name = "moment"
+            label = "Time in the film"
+            value = form.moment
+            hint =
+                "Hours, minutes and seconds, like 1:02:15."
+                + (target.runtimeMinutes.map { " It runs \(BookPage.runningTime($0))." } ?? "")
+            inputMode = "text"
+            maxLength = PhotoMoment.maxLength
+        case .show:
+            name = "moment"
+            label = "Episode"
+            value = form.moment
+            hint = "Like S2E3, or S2E3 12:04 for a moment in it."
+            inputMode = "text"
+            maxLength = PhotoMoment.maxLength
+        }
+        error = errors[name]
+    }
+
+    /// The field filled from a stored photo.
+    init(_ target: PhotoTarget, photo: Photo, errors: FieldErrors = .init()) {
+        self.init(
+            target, form: PhotoForm(pageNumber: photo.pageNumber.map(String.init), moment: photo.moment?.text),
+            errors: errors)
+    }
+}
+
+/// The words a photo's pages use for its title's kind: a book's pages, a film's scenes.
+struct PhotoWording: Sendable {
+    let noun: String
+    let intro: String
+    let byPlace: String
+    let emptyState: String
+    let wordsHeading: String
+    let wordsLabel: String
+
+    init(_ kind: TitleKind) {
+        noun = kind.noun
+        switch kind {
+        case .book:
+            intro = "A page you loved, a quote, a moment. Photos are private: only you can see them."
+            byPlace = "By page"
+            emptyState = "No photos of this book yet. Snap a page you loved, with its page number and a note."
+            wordsHeading = "Words on this page"
+            wordsLabel = "Words on the page"
+        case .movie, .show:
+            let place = kind == .movie ? "the time it comes at" : "its episode"
+            intro = "A scene, a ticket, a line you loved. Photos are private: only you can see them."
+            byPlace = kind == .movie ? "By time" : "By episode"
+            emptyState =
+                "No photos of this \(kind.noun) yet. Keep a scene, a ticket or a line, with \(place) and a note."
+            wordsHeading = "Words in this photo"
+            wordsLabel = "Words in the photo"
+        }
     }
 }
 
@@ -27,10 +109,9 @@ struct NewPhotoPage: Sendable {
     let bookTitle: String
     let bookPath: String
     let action: String
-    let pageNumber: String
+    let place: PlaceField
+    let wording: PhotoWording
     let comment: String
-    let pageCount: Int?
-    let pageNumberError: String?
     let commentError: String?
     let photoError: String?
     let maxUploadMB: Int
@@ -75,6 +156,7 @@ struct GalleryPage: Sendable {
     let bookTitle: String
     let bookPath: String
     let newPhotoPath: String
+    let wording: PhotoWording
     let photos: [PhotoThumb]
     let byPage: Bool
     let byPagePath: String
@@ -93,12 +175,14 @@ struct PhotoPage: Sendable {
     let bookTitle: String
     let bookPath: String
     let galleryPath: String
-    let pageNumber: String
+    /// "Page 42", "S2E3 · 12:04": the caption; nil when the photo has no place.
+    let placeLabel: String?
+    let place: PlaceField
+    let wording: PhotoWording
     let comment: String
     let uploaded: String
     let editPath: String
     let deletePath: String
-    let pageNumberError: String?
     let commentError: String?
     /// The words on the page, once read; the editable field appears then too.
     let text: String?

@@ -66,7 +66,12 @@ public struct PhotoStore: Sendable {
             var request = Photo.filter(Column("user_id") == userID && Column("book_id") == bookID)
             switch order {
             case .page:
-                request = request.order(Column("page_number") == nil, Column("page_number"), Column("created_at").desc)
+                // A book's photos by page; a film's by time; a show's by episode, then time. Photos without a place
+                // come last.
+                request = request.order(
+                    Column("page_number") == nil && Column("moment_season") == nil && Column("moment_seconds") == nil,
+                    Column("page_number"), Column("moment_season"), Column("moment_episode"), Column("moment_seconds"),
+                    Column("created_at").desc)
             case .date:
                 request = request.order(Column("created_at").desc, Column("id").desc)
             }
@@ -118,14 +123,34 @@ public struct PhotoStore: Sendable {
         }
     }
 
-    /// Changes page number and comment; false when the photo is not the user's.
-    public func update(id: Int64, of userID: Int64, pageNumber: Int?, comment: String?) async throws -> Bool {
+    /// Changes where the photo belongs (page, or episode and time) and its comment; false when it is not the user's.
+    func update(id: Int64, of userID: Int64, place: PhotoPlace, comment: String?) async throws -> Bool {
         try await db.write { db in
             try db.execute(
-                sql: "UPDATE photo SET page_number = ?, comment = ? WHERE id = ? AND user_id = ?",
-                arguments: [pageNumber, comment, id, userID])
+                sql: """
+                    UPDATE photo SET page_number = ?, moment_season = ?, moment_episode = ?, moment_seconds = ?,
+                        comment = ?
+                    WHERE id = ? AND user_id = ?
+                    """,
+                arguments: [
+                    place.page, place.moment?.season, place.moment?.episode, place.moment?.seconds, comment, id, userID,
+                ])
             return db.changesCount > 0
         }
+    }
+
+    /// What a photo's place is checked against: the title's kind, page count and running time, and a show's last
+    /// episode in each season.
+    func target(of book: Book?) async throws -> PhotoTarget {
+        var target = PhotoTarget(book)
+        guard let book, book.kind == .show, let bookID = book.id else { return target }
+        target.lastEpisodes = try await db.read { db in
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT season, MAX(number) AS last FROM episode WHERE book_id = ? GROUP BY season",
+                arguments: [bookID])
+            return Dictionary(rows.map { ($0["season"] as Int, $0["last"] as Int) }) { first, _ in first }
+        }
+        return target
     }
 
     /// Deletes the row and returns it, so its files can go too; nil when it is not the user's.

@@ -8,8 +8,9 @@ extension PhotoUploader {
         case refused(PhotoForm, FieldErrors, pending: String?)
     }
 
-    /// Photos of a book's pages, from the web form or the API alike: the page number and comment checked against
-    /// the book (a page beyond its last is refused), at least one picture, then every picture stored or none.
+    /// Photos of a book's pages or a film's or show's moments, from the web form or the API alike: the page number
+    /// or moment and the comment checked against the title (a page beyond its last, an episode it does not have, a
+    /// time beyond a film's end are refused), at least one picture, then every picture stored or none.
     ///
     /// The web form may name `pending` photos kept from its last try: they are used when no new photo was chosen.
     /// `keepingRefused` keeps the pictures of a refused form for its next try (the web form; an API client sends
@@ -26,15 +27,18 @@ extension PhotoUploader {
                 media.discardPending(token, userID: userID)
             }
         }
-        var form = PhotoForm(pageNumber: upload.fields["page_number"], comment: upload.fields["comment"])
+        var form = PhotoForm(
+            pageNumber: upload.fields["page_number"], moment: upload.fields["moment"], comment: upload.fields["comment"]
+        )
         for name in PhotoForm.touchUpFields { form.touchUp[name] = upload.fields[name] }
         var details = Details(bookID: entry.book.id)
-        let checked = form.validate(pageCount: entry.book.pageCount).flatMap { values in
+        let target = try await photos.target(of: entry.book)
+        let checked = form.validate(for: target).flatMap { values in
             PhotoEdit.parse { upload.fields[$0] }.map { (values, $0) }
         }
         switch checked {
-        case .success(let ((page, comment), edit)):
-            details.pageNumber = page
+        case .success(let ((place, comment), edit)):
+            details.place = place
             details.comment = comment
             details.edit = edit
         case .failure(let errors):

@@ -12,7 +12,7 @@ struct PhotoUploader: Sendable {
 
     struct Details: Sendable {
         var bookID: Int64?
-        var pageNumber: Int?
+        var place = PhotoPlace()
         var comment: String?
         var squareThumbnail = false
         /// Turned or cropped on the upload page before saving (a page photo only).
@@ -50,12 +50,13 @@ struct PhotoUploader: Sendable {
                 Photo(
                     id: nil, userId: userID, bookId: details.bookID, originalPath: paths[0], displayPath: paths[1],
                     thumbPath: paths[2], width: derived.displayWidth, height: derived.displayHeight,
-                    bytes: upload.bytes, sha256: nil, contentType: kind.contentType, pageNumber: details.pageNumber,
+                    bytes: upload.bytes, sha256: nil, contentType: kind.contentType, pageNumber: details.place.page,
                     comment: details.comment, takenAt: nil, createdAt: now,
                     ocrStatus: details.bookID == nil ? nil : PhotoText.Status.pending.rawValue,
                     editTurns: details.edit.quarterTurns % 4, cropLeft: details.edit.crop.left,
                     cropTop: details.edit.crop.top, cropRight: details.edit.crop.right,
-                    cropBottom: details.edit.crop.bottom))
+                    cropBottom: details.edit.crop.bottom, momentSeason: details.place.moment?.season,
+                    momentEpisode: details.place.moment?.episode, momentSeconds: details.place.moment?.seconds))
         } catch PhotoStore.Gone.account {
             media.remove(paths)
             throw AppError.gone("This account was deleted while the photo was uploading; it was not kept.")
