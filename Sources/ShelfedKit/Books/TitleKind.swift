@@ -16,6 +16,15 @@ public enum TitleKind: String, Codable, Sendable, CaseIterable {
         }
     }
 
+    /// "Books", "Films", "TV shows": a filter's label.
+    var plural: String {
+        switch self {
+        case .book: "Books"
+        case .movie: "Films"
+        case .show: "TV shows"
+        }
+    }
+
     /// The label for the people who made it, on the forms and the title's page.
     var creatorsLabel: String {
         switch self {

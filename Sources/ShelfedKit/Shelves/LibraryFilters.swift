@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 
 /// What a shelf view is narrowed to — author, category, years published, language, format, owned, rating at least,
-/// favourite — as plain GET parameters (`?category=Fantasy&year_from=1990&rating=4`). Every value is bounded
+/// favourite, kind (books, films or shows) — as plain GET parameters (`?category=Fantasy&year_from=1990&rating=4`). Every value is bounded
 /// (DESIGN §13): a value that is too long, not a number or out of range is ignored, never trusted.
 struct LibraryFilters: Sendable, Equatable {
     var author: String?
@@ -14,6 +14,8 @@ struct LibraryFilters: Sendable, Equatable {
     var owned: Bool?
     var minRating: Double?
     var favourite = false
+    /// Only books, only films or only shows.
+    var kind: TitleKind?
     /// What the address asked for but could not be used (too long, not a number, out of range), by the form's
     /// labels, so the page can say it was left out instead of quietly showing everything.
     var leftOut: [String] = []
@@ -34,12 +36,13 @@ struct LibraryFilters: Sendable, Equatable {
         owned = query["owned"].flatMap { $0 == "1" ? true : $0 == "0" ? false : nil }
         minRating = query["rating"].flatMap(Self.rating)
         favourite = query["favourite"] == "1"
+        kind = query["kind"].flatMap(TitleKind.init(rawValue:))
         let given: [(String, String, Bool)] = [
             ("author", "author", author != nil), ("category", "genre", category != nil),
             ("year_from", "published from", yearFrom != nil), ("year_to", "published up to", yearTo != nil),
             ("language", "language", language != nil), ("format", "format", format != nil),
             ("owned", "owned", owned != nil), ("rating", "rated at least", minRating != nil),
-            ("favourite", "favourites only", favourite),
+            ("favourite", "favourites only", favourite), ("kind", "kind", kind != nil),
         ]
         for (key, label, used) in given where !used {
             if let text = query[key], !text.trimmingCharacters(in: .whitespaces).isEmpty { leftOut.append(label) }
@@ -118,6 +121,10 @@ struct LibraryFilters: Sendable, Equatable {
             _ = arguments.append(contentsOf: [minRating])
         }
         if favourite { sql += " AND user_book.favourite = 1" }
+        if let kind {
+            sql += " AND book.kind = ?"
+            _ = arguments.append(contentsOf: [kind.rawValue])
+        }
         return (sql, arguments)
     }
 
@@ -138,6 +145,7 @@ struct LibraryFilters: Sendable, Equatable {
         query["owned"] = owned.map { $0 ? "1" : "0" }
         query["rating"] = minRating.map { $0 == $0.rounded() ? String(Int($0)) : String($0) }
         query["favourite"] = favourite ? "1" : nil
+        query["kind"] = kind?.rawValue
         return query
     }
 
@@ -157,6 +165,7 @@ struct LibraryFilters: Sendable, Equatable {
         if let owned { found.append((owned ? "Owned" : "Not owned", ["owned"])) }
         if let minRating { found.append(("Rated \(BookPage.starsLabel(minRating)) or more", ["rating"])) }
         if favourite { found.append(("Favourites", ["favourite"])) }
+        if let kind { found.append((kind.plural + " only", ["kind"])) }
         return found
     }
 }

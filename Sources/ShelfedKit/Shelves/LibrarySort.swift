@@ -2,6 +2,10 @@
 public struct LibrarySort: Sendable, Equatable {
     public enum Key: String, Sendable, CaseIterable {
         case added, title, author, finished, rating
+        /// The year a book was published or a film or show came out.
+        case year
+        /// A film's length, a show's episodes'; offered when the list is of films or shows.
+        case runtime
 
         var label: String {
             switch self {
@@ -10,11 +14,14 @@ public struct LibrarySort: Sendable, Equatable {
             case .author: "Author"
             case .finished: "Date finished"
             case .rating: "Your rating"
+            case .year: "Year"
+            case .runtime: "Running time"
             }
         }
 
-        /// The direction that reads naturally when none is chosen: newest first for dates, A–Z for names.
-        var naturalOrder: Order { self == .title || self == .author ? .asc : .desc }
+        /// The direction that reads naturally when none is chosen: newest first for dates, A–Z for names, the
+        /// shortest first for running times (something to watch tonight).
+        var naturalOrder: Order { self == .title || self == .author || self == .runtime ? .asc : .desc }
     }
 
     public enum Order: String, Sendable, CaseIterable {
@@ -44,6 +51,8 @@ public struct LibrarySort: Sendable, Equatable {
         case .author: primary = "json_extract(book.authors, '$[0]') COLLATE NOCASE"
         case .finished: primary = "user_book.finished_at"
         case .rating: primary = "user_book.rating"
+        case .year: primary = LibraryFilters.publishedYear
+        case .runtime: primary = "book.runtime_minutes"
         }
         let direction = order == .asc ? "ASC" : "DESC"
         let ordering = "\(primary) \(direction), user_book.id \(direction)"
@@ -51,7 +60,7 @@ public struct LibrarySort: Sendable, Equatable {
         case .added, .title:
             // Never null; the plain ordering lets SQLite walk the (user_id, shelf, added_at) index.
             return ordering
-        case .author, .finished, .rating:
+        case .author, .finished, .rating, .year, .runtime:
             // Books without a finish date (or author, or rating) sort after the others whichever way the list runs.
             return "(\(primary)) IS NULL, " + ordering
         }

@@ -61,10 +61,18 @@ extension ShelfListPage {
         }
         html += """
             </select></div></div>
+            <div class="field"><label for="filter-kind">Kind</label><select id="filter-kind" name="kind">\
+            \(kindOptions(filters.kind))</select></div>
             <div class="field checkbox-field"><input type="checkbox" id="filter-favourite" name="favourite" value="1"\
             \(filters.favourite ? " checked" : "" as HTMLFragment)> <label for="filter-favourite">Favourites only</label></div>
             <button type="submit" class="button primary">Apply filters</button></form></details>\n
             """
+        return html
+    }
+
+    private static func kindOptions(_ chosen: TitleKind?) -> HTMLFragment {
+        var html = option("", "Books, films and shows", selected: chosen == nil)
+        for kind in TitleKind.allCases { html += option(kind.rawValue, kind.plural, selected: kind == chosen) }
         return html
     }
 

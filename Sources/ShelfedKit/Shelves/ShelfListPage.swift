@@ -49,6 +49,7 @@ struct ShelfListPage: Sendable {
             }
             body += "</nav>\n"
         }
+        if isFavourites { body += Self.kindTabs(listPath: listPath, sortQuery: sortQuery, filters: filters) }
         body += ShelfView.switcher(current: view) { other in
             Pagination.link(listPath, query: listQuery.merging(["view": other.rawValue]) { $1 }, page: pageNumber)
         }
@@ -87,7 +88,9 @@ struct ShelfListPage: Sendable {
             <form method="get" action="\(listPath)" class="sort-form" data-apply-on-change>\
             \(hiddenInputs(filters.query))<select id="sort" name="sort" aria-label="Sort by">
             """
-        for key in LibrarySort.Key.allCases {
+        // Running time means something only for films and shows: offered when the list is narrowed to them.
+        let timed = filters.kind.map { $0 != .book } ?? false
+        for key in LibrarySort.Key.allCases where key != .runtime || timed || sort.key == .runtime {
             form += option(key.rawValue, key.label, selected: key == sort.key)
         }
         form += "</select> <select id=\"order\" name=\"order\" aria-label=\"Order\">"
@@ -95,6 +98,22 @@ struct ShelfListPage: Sendable {
         form += option("desc", "Descending", selected: sort.order == .desc)
         form += "</select> <button type=\"submit\" class=\"button\">Sort</button></form>\n"
         return form
+    }
+
+    /// The favourites tab's "All · Books · Films · TV shows", keeping the sort and the other filters.
+    private static func kindTabs(listPath: String, sortQuery: [String: String], filters: LibraryFilters)
+        -> HTMLFragment
+    {
+        var html: HTMLFragment = "<nav class=\"shelf-tabs kind-tabs\" aria-label=\"Kinds\">"
+        for kind in [nil] + TitleKind.allCases.map(Optional.some) {
+            var query = sortQuery.merging(filters.query) { $1 }
+            query["kind"] = kind?.rawValue
+            let current: HTMLFragment = kind == filters.kind ? " aria-current=\"page\"" : ""
+            html +=
+                "<a href=\"\(Pagination.link(listPath, query: query, page: 1))\"\(current)>\(kind?.plural ?? "All")</a>"
+        }
+        html += "</nav>\n"
+        return html
     }
 
     static func option(_ value: String, _ label: String, selected: Bool) -> HTMLFragment {
