@@ -38,11 +38,12 @@ import Testing
     func worker(_ fake: FakeBooksServer, budget: Int) -> EnrichmentWorker {
         var logger = Logger(label: "enrichment-tests")
         logger.logLevel = .critical
+        // Generous waits: no test here waits for a timeout, and the fake can take seconds under CI's parallel run.
         let search = BookSearchService(
-            settings: fake.settings(timeout: .seconds(2)), database: db, clock: clock.appClock, logger: logger,
+            settings: fake.settings(timeout: .seconds(30)), database: db, clock: clock.appClock, logger: logger,
             http: { .shared })
         let covers = CoverStore(
-            http: { .shared }, directory: directory.appendingPathComponent("covers"), timeout: .seconds(2),
+            http: { .shared }, directory: directory.appendingPathComponent("covers"), timeout: .seconds(30),
             maxBytes: 2_000_000, logger: logger)
         return EnrichmentWorker(
             db: db, search: search, covers: covers, budget: GoogleBudget(db: db, dailyCalls: budget), logger: logger,
