@@ -42,6 +42,7 @@ struct ProfileController: Sendable {
         async let allTime = statistics.allTime(of: userID)
         async let reading = library.items(of: userID, filter: .shelf(.reading), sort: LibrarySort(key: .added), page: 1)
         async let photoCount = photos.count(of: userID)
+        async let watching = statistics.watching(year, of: userID)
         let (shelfCounts, latest, stats, totals, current) = try await (
             counts, uploads, yearStatistics, allTime, reading
         )
@@ -84,6 +85,7 @@ struct ProfileController: Sendable {
             yearsChart: ReadingChart.years(totals.perYear))
         page.goalError = goalError
         page.didNotFinish = shelfCounts[.didNotFinish] > 0 ? shelfCounts[.didNotFinish] : nil
+        page.watching = WatchingSection(try await watching)
         // The same pass over the journal as the all-time figures: one definition, read once.
         page.journal = ProfilePage.JournalLines(JournalStatistics(totals.pages, today: today))
         if let challenges, let progress = try await challenges.progress(of: currentYear) {

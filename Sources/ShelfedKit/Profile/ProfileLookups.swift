@@ -51,6 +51,7 @@ extension ProfilePage: MustacheParent {
         case "readWithoutDate": self.readWithoutDate
         case "didNotFinish": self.didNotFinish
         case "challenge": self.challenge
+        case "watching": self.watching
         case "yearsChart": self.yearsChart
         default: nil
         }

@@ -98,6 +98,8 @@ struct ProfilePage: Sendable {
     let readWithoutDate: Int?
     /// Books on Did not finish, counted apart from the books read; nil hides the count.
     var didNotFinish: Int? = nil
+    /// The year's films and shows; nil when none was watched that year.
+    var watching: WatchingSection? = nil
     /// This year's house reading challenge, when the admin set one.
     var challenge: HouseChallengeSection? = nil
     let yearsChart: HTMLFragment

@@ -84,7 +84,7 @@ enum ReadingChart {
         .joined(separator: "; ") + "."
     }
 
-    private static func format(_ value: Double) -> String {
+    static func format(_ value: Double) -> String {
         String(format: "%.1f", value)
     }
 }

@@ -69,6 +69,7 @@ struct YearReviewAPIController: Sendable {
             case topAuthors = "top_authors"
             case topGenres = "top_genres"
             case didNotFinish = "did_not_finish"
+            case watching
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -101,6 +102,60 @@ struct YearReviewAPIController: Sendable {
             try container.encode(
                 review.putDown.map { PutDown(id: $0.bookID, title: $0.title, stoppedOn: $0.stoppedOn) },
                 forKey: .didNotFinish)
+            try container.encode(Watching(review.watching), forKey: .watching)
+        }
+    }
+
+    /// The year's films and shows.
+    struct Watching: Encodable {
+        struct Title: Encodable {
+            let id: Int64
+            let kind: TitleKind
+            let title: String
+            let imageURL: String?
+            let rating: Double?
+            let day: String
+
+            enum CodingKeys: String, CodingKey {
+                case id, kind, title, rating, day
+                case imageURL = "image_url"
+            }
+
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(id, forKey: .id)
+                try container.encode(kind, forKey: .kind)
+                try container.encode(title, forKey: .title)
+                try container.encode(imageURL, forKey: .imageURL)
+                try container.encode(rating, forKey: .rating)
+                try container.encode(day, forKey: .day)
+            }
+        }
+
+        let filmsWatched: Int
+        let episodesWatched: Int
+        let showsFinished: Int
+        let minutesWatched: Int
+        let titles: [Title]
+
+        enum CodingKeys: String, CodingKey {
+            case titles
+            case filmsWatched = "films_watched"
+            case episodesWatched = "episodes_watched"
+            case showsFinished = "shows_finished"
+            case minutesWatched = "minutes_watched"
+        }
+
+        init(_ statistics: WatchingStatistics) {
+            filmsWatched = statistics.filmsWatched
+            episodesWatched = statistics.episodesWatched
+            showsFinished = statistics.showsFinished
+            minutesWatched = statistics.minutesWatched
+            titles = statistics.titles.map {
+                Title(
+                    id: $0.bookID, kind: $0.kind, title: $0.title, imageURL: $0.coverPath.map { "/covers/" + $0 },
+                    rating: $0.rating, day: $0.day)
+            }
         }
     }
 

@@ -43,7 +43,12 @@ struct YearReviewPage: Sendable {
 
     let chrome: PageChrome
     let year: Int
+    /// "Your 2026 in books", "… in books, films and shows", "… in films and shows".
+    let heading: String
     let hasReading: Bool
+    /// Nothing read, put down or watched: the page says how a year fills.
+    let isEmpty: Bool
+    let watching: WatchingSection?
     let booksFinished: Int
     /// "book finished" or "books finished", after the number.
     let booksFinishedNoun: String
@@ -68,6 +73,13 @@ struct YearReviewPage: Sendable {
         year = statistics.year
         chrome = PageChrome(title: "\(year) in review", context: context, tab: .profile)
         hasReading = statistics.booksFinished > 0 || !review.putDown.isEmpty
+        watching = WatchingSection(review.watching, withTiles: true)
+        isEmpty = !hasReading && watching == nil
+        switch (hasReading, watching != nil) {
+        case (true, true): heading = "Your \(year) in books, films and shows"
+        case (false, true): heading = "Your \(year) in films and shows"
+        default: heading = "Your \(year) in books"
+        }
         booksFinished = statistics.booksFinished
         booksFinishedNoun = statistics.booksFinished == 1 ? "book finished" : "books finished"
         pagesRead = statistics.pagesRead.grouped

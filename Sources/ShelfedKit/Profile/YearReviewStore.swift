@@ -32,6 +32,8 @@ struct YearReview: Sendable {
     var photos: [QuotePhoto] = []
     /// Every year with a finished book, oldest first.
     var years: [Int] = []
+    /// The year's films and shows.
+    var watching: WatchingStatistics
 
     static let maxBooks = 120
     static let maxPhotos = 6
@@ -59,8 +61,9 @@ extension StatisticsStore {
     func review(_ year: Int, of userID: Int64) async throws -> YearReview {
         async let statistics = self.year(year, of: userID)
         async let allTime = self.allTime(of: userID, countingPages: false)
+        async let watching = self.watching(year, of: userID)
         var review = try await db.read { db in
-            var review = YearReview(statistics: YearStatistics(year: year))
+            var review = YearReview(statistics: YearStatistics(year: year), watching: WatchingStatistics(year: year))
             let pattern = String(format: "%04d-%%", year)
             let arguments: StatementArguments = [userID, pattern, userID, pattern]
             review.finished = try Row.fetchAll(
@@ -100,6 +103,7 @@ extension StatisticsStore {
             return review
         }
         review.statistics = try await statistics
+        review.watching = try await watching
         review.years = try await allTime.perYear.map(\.year)
         return review
     }
