@@ -207,6 +207,7 @@ extension AppDatabase {
         migrator.registerMigration("v41 screen providers", migrate: migrateToScreenProviders)
         migrator.registerMigration("v42 show viewings", migrate: migrateToShowViewings)
         migrator.registerMigration("v43 photo moments", migrate: migrateToPhotoMoments)
+        migrator.registerMigration("v44 episode days", migrate: migrateToEpisodeDays)
         return migrator
     }
 }

@@ -32,3 +32,10 @@ extension AppDatabase {
                 """)
     }
 }
+
+extension AppDatabase {
+    /// The house feed's show lines walk a day's episodes newest day first (`HouseholdSharing.episodeLines`).
+    static func migrateToEpisodeDays(_ db: Database) throws {
+        try db.execute(sql: "CREATE INDEX episode_watch_day ON episode_watch(watched_on, viewing_id)")
+    }
+}

@@ -74,7 +74,7 @@ struct HouseFeedSection: Sendable {
             case .started: (item.titleKind == .book ? "started" : "started watching", "")
             case .finished:
                 (
-                    item.titleKind == .book ? "finished" : "watched",
+                    item.titleKind == .book ? "finished" : item.titleKind == .show ? "finished watching" : "watched",
                     item.rating.map { " · \(BookPage.starsLabel($0))" } ?? ""
                 )
             case .stopped: (item.titleKind == .book ? "put down" : "stopped watching", "")
@@ -82,6 +82,7 @@ struct HouseFeedSection: Sendable {
             case .photo: ("shared a photo from", item.pageOrPercent.map { ", page \(Int($0))" } ?? "")
             case .list: ("shared the list", "")
             case .imported: ("brought \(books.grouped) \(books == 1 ? "book" : "books") from", "")
+            case .episodes: (item.episodes?.before ?? "watched", item.episodes?.after ?? "")
             }
         let path: String? =
             switch (item.kind, item.sharedID) {

@@ -66,9 +66,15 @@ struct HouseholdAPIController: Sendable {
         var readThatDay: Double? = nil
         /// For `imported`: how many books the import added; `title` names the file's kind ("Goodreads").
         var books: Int? = nil
+        /// For `episodes`: how many were watched that day, the last of them, and whether that finished its season.
+        var episodes: Int? = nil
+        var season: Int? = nil
+        var episode: Int? = nil
+        var seasonFinished: Bool? = nil
 
         enum CodingKeys: String, CodingKey {
-            case kind, day, member, title, page, percent, rating, books
+            case kind, day, member, title, page, percent, rating, books, episodes, season, episode
+            case seasonFinished = "season_finished"
             case bookID = "book_id"
             case photoID = "photo_id"
             case listID = "list_id"
@@ -86,6 +92,12 @@ struct HouseholdAPIController: Sendable {
             try container.encode(rating, forKey: .rating)
             try container.encode(readThatDay, forKey: .readThatDay)
             try container.encode(books, forKey: .books)
+            if let episodes {
+                try container.encode(episodes, forKey: .episodes)
+                try container.encode(season, forKey: .season)
+                try container.encode(episode, forKey: .episode)
+                try container.encode(seasonFinished, forKey: .seasonFinished)
+            }
             try container.encode(bookID, forKey: .bookID)
             try container.encode(photoID, forKey: .photoID)
             try container.encode(listID, forKey: .listID)
@@ -142,13 +154,21 @@ struct HouseholdAPIController: Sendable {
             Feed(
                 items: found.items.map { item in
                     let imported = item.kind == .imported
-                    return FeedItem(
+                    var line = FeedItem(
                         kind: item.kind.rawValue, day: item.day, member: item.member, title: item.title,
-                        page: item.byPercent || imported ? nil : item.pageOrPercent.map { Int($0) },
+                        page: item.byPercent || imported || item.kind == .episodes
+                            ? nil : item.pageOrPercent.map { Int($0) },
                         percent: item.byPercent ? item.pageOrPercent : nil, rating: item.rating,
                         bookID: item.viewerBookID, photoID: item.kind == .photo ? item.sharedID : nil,
                         listID: item.kind == .list ? item.sharedID : nil, readThatDay: item.readThatDay,
                         books: imported ? item.pageOrPercent.map { Int($0) } : nil)
+                    if let episodes = item.episodes {
+                        line.episodes = episodes.count
+                        line.season = episodes.season
+                        line.episode = episodes.number
+                        line.seasonFinished = episodes.finishedSeason
+                    }
+                    return line
                 }, page: page, hasMore: found.hasMore))
     }
 

@@ -111,6 +111,8 @@ struct HouseholdSharing: Sendable {
             case photo, list
             /// A whole import, as one line; `pageOrPercent` is how many books it added, `title` the file's kind.
             case imported
+            /// A day's episodes of a show (`episodes` says which).
+            case episodes
         }
 
         let kind: Kind
@@ -132,6 +134,8 @@ struct HouseholdSharing: Sendable {
         var titleKind: TitleKind = .book
         /// For progress: pages (or percent) read that day, from the place the day before; nil for a first update.
         var readThatDay: Double? = nil
+        /// For a show's day of episodes: how many, the last, and whether its season was finished that day.
+        var episodes: EpisodeLine? = nil
     }
 
     /// The house feed for `viewer`, newest first: started, finished (with the rating), put down, and progress, from
@@ -205,6 +209,8 @@ struct HouseholdSharing: Sendable {
                                 AND journal_entry.read_on IS NOT user_book.stopped_at
                             ORDER BY journal_entry.read_on DESC LIMIT :reach)
                         UNION ALL
+                        \(Self.episodeLines)
+                        UNION ALL
                         SELECT * FROM (
                             SELECT 'photo', shared_at, user_id, book_id, page_number, NULL, NULL, id, shared_at, NULL,
                                 NULL, NULL
@@ -260,6 +266,7 @@ struct HouseholdSharing: Sendable {
                 sharedID: row["shared_id"], bookID: row["book_id"],
                 titleKind: (row["title_kind"] as String?).flatMap(TitleKind.init(rawValue:)) ?? .book)
             if kind == .progress, let now, let before, now > before { item.readThatDay = now - before }
+            if kind == .episodes { item.episodes = try EpisodeLine(row, db) }
             return item
         }
         return (Array(items.prefix(pageSize)), items.count > pageSize)

@@ -1,0 +1,80 @@
+import GRDB
+
+extension HouseholdSharing {
+    /// The feed's show lines (issue 37): one a show a day a member watched episodes of it — how many, up to which,
+    /// and "finished season 2" when that day's episodes completed the season's aired ones. None on a day the show was
+    /// started or finished: that day's line says it, as a book's progress line gives way to its start or finish.
+    ///
+    /// The union's columns carry the viewing in `shared_id`, the day's episode count in `page` and the last episode
+    /// (season × 100,000 + number) in `percent_before`. Walked newest day first from `episode_watch_day` (v44), so the
+    /// page reads only the days it shows.
+    static let episodeLines = """
+        SELECT * FROM (
+            SELECT 'episodes', watched.watched_on, show_viewing.user_id, show_viewing.book_id, COUNT(*), NULL, NULL,
+                show_viewing.id, watched.watched_on, NULL, MAX(episode.season * 100000 + episode.number), NULL
+            FROM episode_watch AS watched
+            JOIN show_viewing ON show_viewing.id = watched.viewing_id
+            JOIN episode ON episode.id = watched.episode_id
+            WHERE +show_viewing.user_id IN (SELECT id FROM sharing)
+                AND NOT EXISTS (
+                    SELECT 1 FROM user_book WHERE user_book.user_id = show_viewing.user_id
+                        AND user_book.book_id = show_viewing.book_id
+                        AND watched.watched_on IN (user_book.started_at, user_book.finished_at))
+            GROUP BY watched.watched_on, watched.viewing_id
+            ORDER BY watched.watched_on DESC LIMIT :reach)
+        """
+
+    /// A day's episodes of one show, as the feed tells it.
+    struct EpisodeLine: Sendable, Equatable {
+        let count: Int
+        let season: Int
+        let number: Int
+        /// Every episode of `season` aired by that day is in the viewing, the last of them watched that day.
+        let finishedSeason: Bool
+
+        /// Reads the union's row (see `episodeLines`) and asks whether the season was finished that day.
+        init?(_ row: Row, _ db: Database) throws {
+            guard let code = row["percent_before"] as Int64?, let viewing = row["shared_id"] as Int64?,
+                let bookID = row["book_id"] as Int64?
+            else { return nil }
+            let day: String = row["day"]
+            count = row["page"] ?? 1
+            season = Int(code / 100_000)
+            number = Int(code % 100_000)
+            // Specials are never a season to finish (DESIGN §17).
+            guard season > 0 else {
+                finishedSeason = false
+                return
+            }
+            finishedSeason =
+                try Bool.fetchOne(
+                    db.cachedStatement(
+                        sql: """
+                            SELECT NOT EXISTS (
+                                SELECT 1 FROM episode WHERE episode.book_id = ? AND episode.season = ?
+                                    AND episode.air_date IS NOT NULL AND episode.air_date <= ?
+                                    AND NOT EXISTS (
+                                        SELECT 1 FROM episode_watch WHERE episode_watch.viewing_id = ?
+                                            AND episode_watch.episode_id = episode.id
+                                            AND episode_watch.watched_on <= ?))
+                            """), arguments: [bookID, season, day, viewing, day]) ?? false
+        }
+
+        /// "watched S2E3 of", "watched 3 episodes of", "finished": the words before the title.
+        var before: String {
+            if finishedSeason { return "finished" }
+            return count == 1 ? "watched \(Self.name(season, number)) of" : "watched \(count) episodes of"
+        }
+
+        /// " season 2", ", up to S2E3": the words after it.
+        var after: String {
+            if finishedSeason { return " season \(season)" }
+            return count == 1 ? "" : ", up to \(Self.name(season, number))"
+        }
+
+        /// "S2E3", or "a special" for season 0.
+        static func name(_ season: Int, _ number: Int) -> String {
+            season == 0 ? "special \(number)" : "S\(season)E\(number)"
+        }
+    }
+}
