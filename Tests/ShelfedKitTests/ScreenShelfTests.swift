@@ -35,10 +35,11 @@ import Testing
             #expect(Set(Self.titles(all)) == ["Dune Messiah", "Dune", "Severance", "La Jetée"])
             #expect(all.contains(#"<nav class="shelf-tabs kind-tabs" aria-label="Kinds">"#))
             #expect(all.contains(#"aria-current="page">All</a>"#))
+            #expect(all.contains("1–4 of 4 titles"))
             let films = try await web.get("/favourites?kind=movie").text
             #expect(Set(Self.titles(films)) == ["Dune", "La Jetée"])
             #expect(films.contains(#"aria-current="page">Films</a>"#))
-            #expect(films.contains("Films only"))
+            #expect(films.contains("Films only") && films.contains("1–2 of 2 films"))
             #expect(Self.titles(try await web.get("/favourites?kind=show").text) == ["Severance"])
             #expect(Self.titles(try await web.get("/favourites?kind=book").text) == ["Dune Messiah"])
             // Any shelf narrows the same way, from its filter form.

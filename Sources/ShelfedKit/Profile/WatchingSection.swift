@@ -37,12 +37,13 @@ struct WatchingSection: Sendable {
             Figure(value: count.grouped, noun: count == 1 ? one : many)
         }
         let time = statistics.timeWatched
-        figures = [
-            figure(statistics.filmsWatched, "film watched", "films watched"),
-            figure(statistics.episodesWatched, "episode watched", "episodes watched"),
-            figure(statistics.showsFinished, "show finished", "shows finished"),
-            Figure(value: time.figure, noun: time.noun),
-        ]
+        // A film-only year does not list "0 episodes watched": only what the year held, and its time.
+        figures =
+            [
+                (statistics.filmsWatched, "film watched", "films watched"),
+                (statistics.episodesWatched, "episode watched", "episodes watched"),
+                (statistics.showsFinished, "show finished", "shows finished"),
+            ].filter { $0.0 > 0 }.map { figure($0.0, $0.1, $0.2) } + [Figure(value: time.figure, noun: time.noun)]
         chart = ReadingChart.watching(statistics)
         monthRows = statistics.months.enumerated().map {
             MonthRow(

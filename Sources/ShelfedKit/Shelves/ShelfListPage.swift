@@ -23,7 +23,8 @@ struct ShelfListPage: Sendable {
         let sortQuery = ["sort": sort.key.rawValue, "order": sort.order.rawValue]
         let listQuery = sortQuery.merging(filters.query) { $1 }
         let pagination = Pagination(
-            path: listPath, query: listQuery, current: pageNumber, total: page.total, pageSize: LibraryStore.pageSize)
+            path: listPath, query: listQuery, current: pageNumber, total: page.total, pageSize: LibraryStore.pageSize,
+            nouns: Self.nouns(filters.kind, items: page.items))
         // Back to this page as the list understood it, not the address as typed: every card repeats it, so a
         // padded query string would be copied sixty times over (and the default sort is left out, for the same reason).
         let returnTo = Pagination.link(
@@ -98,6 +99,17 @@ struct ShelfListPage: Sendable {
         form += option("desc", "Descending", selected: sort.order == .desc)
         form += "</select> <button type=\"submit\" class=\"button\">Sort</button></form>\n"
         return form
+    }
+
+    /// What the summary calls the list's entries: its kind when narrowed to one, "titles" when this page mixes
+    /// films or shows with books, else books.
+    static func nouns(_ kind: TitleKind?, items: [LibraryItem]) -> (one: String, many: String) {
+        switch kind {
+        case .book: ("book", "books")
+        case .movie: ("film", "films")
+        case .show: ("TV show", "TV shows")
+        case nil: items.contains { $0.kind != .book } ? ("title", "titles") : ("book", "books")
+        }
     }
 
     /// The favourites tab's "All · Books · Films · TV shows", keeping the sort and the other filters.

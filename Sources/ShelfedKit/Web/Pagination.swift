@@ -12,7 +12,11 @@ struct Pagination: Sendable {
     let summary: String
     let hasPages: Bool
 
-    init(path: String, query: [String: String], current: Int, total: Int, pageSize: Int) {
+    /// `nouns` name what the list holds in its summary ("1–60 of 212 books"): books unless said.
+    init(
+        path: String, query: [String: String], current: Int, total: Int, pageSize: Int,
+        nouns: (one: String, many: String) = ("book", "books")
+    ) {
         let pageCount = max(1, (total + pageSize - 1) / pageSize)
         let firstPage = Self.link(path, query: query, page: 1)
         func link(_ page: Int) -> String {
@@ -26,7 +30,8 @@ struct Pagination: Sendable {
         hasPages = pageCount > 1
         let first = min(total, (current - 1) * pageSize + 1)
         let last = min(total, current * pageSize)
-        summary = total == 0 ? "No books" : "\(first)–\(last) of \(total) book\(total == 1 ? "" : "s")"
+        summary =
+            total == 0 ? "No \(nouns.many)" : "\(first)–\(last) of \(total) \(total == 1 ? nouns.one : nouns.many)"
     }
 
     /// `path?sort=…&order=…&page=N`, with keys in a stable order and page 1 left implicit.
