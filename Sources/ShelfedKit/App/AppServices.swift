@@ -155,6 +155,7 @@ struct AppServices: Sendable {
         barcodeJobs = BarcodeJobRunner(db: database, books: books, logger: logger, now: clock.now)
         var workers: [any BackgroundWorker] = [
             importRunner, barcodeJobs, enrichment, ShelfScanWorker(service: shelfScans),
+            ScreenRefreshWorker(db: database, titles: titles, logger: logger, clock: clock),
         ]
         if textReader.isEnabled() { workers.append(textReader) }
         if let folder = config.modelDirectory {

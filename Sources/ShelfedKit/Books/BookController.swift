@@ -66,7 +66,8 @@ struct BookController: Sendable {
                 season: query["season"].flatMap { BoundedNumber.parse($0, in: ScreenLimits.seasonNumbers) },
                 from: query["from"].flatMap { BoundedNumber.parse($0, in: 0...Int(Int32.max)) } ?? 0)
             page.episodes = EpisodesSection(
-                summary, bookID: entry.bookID, today: clock.today(), csrfToken: context.csrfToken)
+                summary, bookID: entry.bookID, today: clock.today(), csrfToken: context.csrfToken,
+                caughtUpOn: entry.userBook.shelf == .read ? entry.userBook.finishedAt : nil)
         }
         page.chrome.toast = try await ActionNotice.toast(
             query: query, path: Paths.book(entry.bookID),

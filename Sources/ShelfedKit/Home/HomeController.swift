@@ -14,6 +14,7 @@ struct HomeController: Sendable {
     static let recentCount = 6
     static let houseItems = 8
     static let suggestionCount = 4
+    static let newEpisodesShown = 6
 
     func addRoutes(to router: RouterGroup<SignedInContext>) {
         router.get(Route.home.routerPath, use: index)
@@ -32,8 +33,11 @@ struct HomeController: Sendable {
                 db, of: userID, filter: .shelf(.reading), sort: LibrarySort(key: .added), page: 1,
                 pageSize: LibraryStore.pageSize, knownTotal: 0
             ).items
+            let newEpisodes = try LibraryStore.showsWithNewEpisodes(
+                db, of: userID, today: today, limit: Self.newEpisodesShown)
             return (
                 reading: reading,
+                newEpisodes: newEpisodes,
                 added: try LibraryStore.fetchPage(
                     db, of: userID, filter: .all, sort: LibrarySort(key: .added), page: 1, pageSize: Self.recentCount,
                     knownTotal: 0
@@ -41,7 +45,8 @@ struct HomeController: Sendable {
                 finished: try LibraryStore.recentlyFinished(db, of: userID, limit: Self.recentCount),
                 progress: reading.isEmpty ? [:] : try ReadingJournal.readingProgress(db, of: userID),
                 upNext: try LibraryStore.upNext(
-                    db, of: userID, bookIDs: reading.filter { $0.kind == .show }.map(\.bookID), today: today),
+                    db, of: userID, bookIDs: (reading.filter { $0.kind == .show } + newEpisodes).map(\.bookID),
+                    today: today),
                 house: household ? try Self.householdRead(db, userID: userID, today: today) : nil
             )
         }
@@ -64,6 +69,12 @@ struct HomeController: Sendable {
             },
             recentlyAddedCards: addedItems.isEmpty ? nil : cards(addedItems),
             recentlyFinishedCards: finishedItems.isEmpty ? nil : cards(finishedItems))
+        page.newEpisodes = read.newEpisodes.compactMap { item in
+            // Aired since the person caught up, so there is always a next one; a show without is not listed.
+            read.upNext[item.bookID].map {
+                HomePage.ProgressItem(item, progress: nil, upNext: $0, csrf: context.csrfToken, isNew: true)
+            }
+        }
         if let house = read.house {
             Self.addHousehold(house, to: &page, userID: userID, isAdmin: context.user.isAdmin, today: today)
         }
@@ -136,6 +147,8 @@ struct HomePage: Sendable {
     let hasBooks: Bool
     /// Each book on the Reading shelf with its bar and a one-field update form.
     let inProgress: [ProgressItem]
+    /// Shows watched to the end that have aired more since, each with its next episode.
+    var newEpisodes: [ProgressItem] = []
     let recentlyAddedCards: HTMLFragment?
     let recentlyFinishedCards: HTMLFragment?
     var readNext: ReadNextSection?
@@ -190,12 +203,15 @@ struct HomePage: Sendable {
         let tracksPages: Bool
         let upNext: EpisodeLine?
         let episodesPath: String
+        /// Its next episode aired after the person had watched the show to the end.
+        let isNew: Bool
 
         init(
             _ item: LibraryItem, progress: (progress: ReadingProgress, byPercent: Bool)?, upNext: EpisodeLine? = nil,
-            csrf: String
+            csrf: String, isNew: Bool = false
         ) {
             self.upNext = upNext
+            self.isNew = isNew
             episodesPath = Paths.bookEpisodes(item.bookID)
             bookID = item.bookID
             title = item.title

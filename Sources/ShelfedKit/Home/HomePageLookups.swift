@@ -11,6 +11,9 @@ extension HomePage: MustacheParent {
         case "hasBooks": self.hasBooks
         case "inProgress": self.inProgress
         case "inProgressHTML": self.inProgressHTML
+        case "inProgressHeading": self.inProgressHeading
+        case "newEpisodes": self.newEpisodes
+        case "newEpisodesHTML": Self.inProgressHTML(self.newEpisodes)
         case "recentlyAddedCards": self.recentlyAddedCards
         case "recentlyFinishedCards": self.recentlyFinishedCards
         case "readNext": self.readNext

@@ -4,6 +4,15 @@
 extension HomePage {
     var inProgressHTML: HTMLFragment { Self.inProgressHTML(inProgress) }
 
+    /// "Currently reading", "Currently watching", or both, as the list holds.
+    var inProgressHeading: String {
+        switch (inProgress.contains { $0.tracksPages }, inProgress.contains { !$0.tracksPages }) {
+        case (true, true): "Currently reading and watching"
+        case (false, true): "Currently watching"
+        default: "Currently reading"
+        }
+    }
+
     static func inProgressHTML(_ items: [ProgressItem]) -> HTMLFragment {
         var html: HTMLFragment = "<ol class=\"results text-results in-progress\">\n"
         for item in items {
@@ -38,14 +47,15 @@ extension HomePage {
         return html
     }
 
-    /// "Up next: S2E4 Name" and its one tap, for a show on Watching.
+    /// "Up next: S2E4 Name" and its one tap, for a show on Watching ("New episode:" for one watched to the end).
     private static func upNextForm(_ item: ProgressItem, _ next: EpisodeLine) -> HTMLFragment {
         var html: HTMLFragment = "      <form method=\"post\" action=\"\(item.episodesPath)\" class=\"up-next\">\n"
         html += "        <input type=\"hidden\" name=\"_csrf\" value=\"\(item.csrf)\">\n"
         html += "        <input type=\"hidden\" name=\"return_to\" value=\"/\">\n"
         html += "        <input type=\"hidden\" name=\"season\" value=\"\(next.season)\">\n"
         html += "        <input type=\"hidden\" name=\"episode\" value=\"\(next.number)\">\n"
-        html += "        <p>Up next: <strong>\(next.code)</strong>"
+        html += item.isNew ? "        <p>New episode: <strong>" : "        <p>Up next: <strong>"
+        html += "\(next.code)</strong>"
         if let title = next.title { html += " \(title)" }
         html += "</p>\n"
         html += "        <button type=\"submit\" class=\"chip\" aria-label=\"Watched \(next.code) of \(item.title)\">"

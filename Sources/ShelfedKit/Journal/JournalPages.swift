@@ -214,6 +214,7 @@ extension HomePage.ProgressItem: MustacheParent {
         case "tracksPages": tracksPages
         case "upNext": upNext
         case "episodesPath": episodesPath
+        case "isNew": isNew
         default: nil
         }
     }

@@ -35,11 +35,14 @@ struct EpisodesSection: Sendable {
     let csrfToken: String
     let progress: String
     let upNext: Episode?
+    /// "Up next", or "New episode" when it aired after the person had watched the show to the end.
+    let upNextLabel: String
     let seasons: [SeasonTab]
     let shown: Shown?
     let hasEpisodes: Bool
 
-    init(_ summary: ShowSummary, bookID: Int64, today: String, csrfToken: String) {
+    /// `caughtUpOn`: the day a show on Watched was watched to the end.
+    init(_ summary: ShowSummary, bookID: Int64, today: String, csrfToken: String, caughtUpOn: String? = nil) {
         formPath = Paths.bookEpisodes(bookID)
         self.csrfToken = csrfToken
         func episode(_ line: EpisodeLine) -> Episode {
@@ -56,6 +59,8 @@ struct EpisodesSection: Sendable {
             : viewing + "\(summary.watched) of \(summary.aired) episodes watched"
                 + (summary.watched == summary.aired ? " — all caught up." : ".")
         upNext = summary.upNext.map(episode)
+        let isNew = caughtUpOn.map { day in summary.upNext?.airDate.map { $0 > day } ?? false } ?? false
+        upNextLabel = isNew ? "New episode" : "Up next"
         let page = Paths.book(bookID)
         seasons = summary.seasons.map { season in
             SeasonTab(
@@ -125,6 +130,7 @@ extension EpisodesSection: MustacheParent {
         case "csrfToken": self.csrfToken
         case "progress": self.progress
         case "upNext": self.upNext
+        case "upNextLabel": self.upNextLabel
         case "seasons": self.seasons
         case "shown": self.shown
         case "hasEpisodes": self.hasEpisodes

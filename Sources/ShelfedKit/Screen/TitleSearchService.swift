@@ -163,10 +163,13 @@ public struct TitleSearchService: Sendable {
         }
     }
 
-    /// One film or show with everything adding it writes: credits, ids, genres, and a show's seasons.
-    public func title(source: ScreenSource, id: String, kind: TitleKind) async throws -> ScreenTitle {
+    /// One film or show with everything adding it writes: credits, ids, genres, and a show's seasons. `fresh` asks
+    /// the provider even when the cache has an answer (the background refresh, `ScreenRefreshWorker`).
+    public func title(source: ScreenSource, id: String, kind: TitleKind, fresh: Bool = false) async throws
+        -> ScreenTitle
+    {
         let key = "screen:\(source.rawValue):\(kind.rawValue):\(id)"
-        if let cached = try await cache.value(ScreenTitle.self, for: key) { return cached }
+        if !fresh, let cached = try await cache.value(ScreenTitle.self, for: key) { return cached }
         return try await details.value(for: key) { [self] in
             let title: ScreenTitle
             switch (source, kind) {

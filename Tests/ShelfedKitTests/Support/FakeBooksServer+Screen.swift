@@ -37,6 +37,12 @@ extension FakeBooksServer {
     }
     var wikidataRequests: [String] { state.withLock { $0.requests.filter { $0.hasPrefix("/wikidata/") } } }
 
+    /// From now on TVmaze's Severance (44778) has a third season — S3E1 aired on 2026-03-20, S3E2 airs on
+    /// 2026-04-10 — and a new synopsis: what a refresh of a running show finds.
+    func renewSeverance() {
+        state.withLock { $0.severanceRenewed = true }
+    }
+
     /// Queues faults for the next requests to "tmdb", "tvmaze" or "wikidata", one fault per request.
     func failScreen(_ provider: String, _ faults: Fault...) {
         state.withLock { $0.screenFaults[provider, default: []] += faults }
@@ -109,6 +115,8 @@ extension FakeBooksServer {
         router.get("/tvmaze/shows/:id") { request, context in
             try await self.screen(request, "tvmaze") {
                 switch context.parameters.get("id") {
+                case "44778" where self.state.withLock({ $0.severanceRenewed }):
+                    return self.json(self.tvmazeHere(try Self.renewedSeverance()))
                 case "44778": return self.json(self.tvmazeHere(try Self.fixture("tvmaze/show_44778.json")))
                 case "1": return self.json(#"{"id": 1, "name": "Under the Dome"}"#)
                 default:
@@ -178,6 +186,23 @@ extension FakeBooksServer {
     private func tvmazeHere(_ data: Data) -> String {
         String(decoding: data, as: UTF8.self).replacingOccurrences(
             of: "http://static.tvmaze.com/", with: baseURL + "/tvmaze/images/")
+    }
+
+    private static func renewedSeverance() throws -> Data {
+        var show = try object("tvmaze/show_44778.json")
+        show["summary"] = "<p>Renewed for a third season.</p>"
+        var embedded = show["_embedded"] as! [String: Any]
+        var episodes = embedded["episodes"] as! [[String: Any]]
+        episodes += [
+            [
+                "id": 990_301, "season": 3, "number": 1, "name": "Cold Harbor Again", "airdate": "2026-03-20",
+                "runtime": 55,
+            ],
+            ["id": 990_302, "season": 3, "number": 2, "name": "Not Yet", "airdate": "2026-04-10", "runtime": 55],
+        ]
+        embedded["episodes"] = episodes
+        show["_embedded"] = embedded
+        return try JSONSerialization.data(withJSONObject: show)
     }
 
     private static func tmdbNotFound() throws -> Response {

@@ -43,6 +43,8 @@ final class FakeBooksServer: Sendable {
         var geminiBodies: [Data] = []
         /// Faults for the film and show providers, by "tmdb", "tvmaze" or "wikidata".
         var screenFaults: [String: [Fault]] = [:]
+        /// TVmaze's Severance renewed: `renewSeverance()`.
+        var severanceRenewed = false
     }
 
     /// The bodies Shelfed posted to the fake Gemini, in order.

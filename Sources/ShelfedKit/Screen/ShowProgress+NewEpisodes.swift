@@ -1,0 +1,37 @@
+import GRDB
+
+/// A show watched to the end that has aired more since (issue 37): it stays on Watched, and comes back on the home
+/// page and its own page as "new episodes" until they are watched.
+extension LibraryStore {
+    /// The person's shows on Watched with a regular episode aired after they caught up (their latest viewing's end,
+    /// else the day the show was finished) and not watched in that viewing; the latest caught up first. Read from
+    /// `episode_air` (v44), one short range a show.
+    static func showsWithNewEpisodes(_ db: Database, of userID: Int64, today: String, limit: Int) throws
+        -> [LibraryItem]
+    {
+        try Row.fetchAll(
+            db.cachedStatement(
+                sql: """
+                    SELECT \(LibraryItem.selection) FROM user_book JOIN book ON book.id = user_book.book_id
+                    WHERE user_book.user_id = ? AND user_book.shelf = 'read' AND book.kind = 'show'
+                        AND EXISTS (
+                            SELECT 1 FROM episode
+                            WHERE episode.book_id = user_book.book_id AND episode.air_date <= ?
+                                AND episode.air_date > COALESCE((
+                                    SELECT finished_on FROM show_viewing
+                                    WHERE show_viewing.user_id = user_book.user_id
+                                        AND show_viewing.book_id = user_book.book_id
+                                    ORDER BY number DESC LIMIT 1), user_book.finished_at)
+                                AND episode.season > 0
+                                AND NOT EXISTS (
+                                    SELECT 1 FROM episode_watch WHERE episode_watch.episode_id = episode.id
+                                        AND episode_watch.viewing_id = (
+                                            SELECT id FROM show_viewing
+                                            WHERE show_viewing.user_id = user_book.user_id
+                                                AND show_viewing.book_id = user_book.book_id
+                                            ORDER BY number DESC LIMIT 1)))
+                    ORDER BY user_book.finished_at DESC, user_book.id DESC LIMIT ?
+                    """), arguments: [userID, today, limit]
+        ).map(LibraryItem.init(row:))
+    }
+}
