@@ -33,6 +33,8 @@ struct BookEditController: Sendable {
         let entry = try await requireEntry(context)
         var form = try await request.decodeForm(NewBookForm.self)
         form.shelf = entry.userBook.shelf.rawValue
+        // A title keeps its kind: a film's form is checked as a film's (no ISBN, a running time), whatever was sent.
+        form.kind = entry.book.kind.rawValue
         switch form.validate() {
         case .failure(let errors):
             let page = EditBookPage(context: context, entry: entry, form: form, errors: errors)
@@ -42,7 +44,7 @@ struct BookEditController: Sendable {
             let change = LibraryStore.BookEdit(
                 title: book.title, subtitle: book.subtitle, authors: book.authors, isbn: book.isbn,
                 pageCount: book.pageCount, publisher: book.publisher, publishedDate: book.publishedDate,
-                description: book.description, series: book.series)
+                description: book.description, series: book.series, runtimeMinutes: book.runtimeMinutes)
             switch try await library.edit(bookID: entry.bookID, for: context.userID, change, now: clock.now()) {
             case .edited(let bookID):
                 return .seeOther(ActionNotice.link(Paths.book(bookID), adding: [("saved", "book")]))
@@ -150,6 +152,9 @@ extension NewBookForm {
         description = book.description ?? ""
         series = book.series ?? ""
         seriesPosition = book.seriesPosition.map(SeriesPlace.spelled) ?? ""
+        kind = book.kind.rawValue
+        // Only a film's running time is the person's to change (a show's is its episodes').
+        runtime = book.kind == .movie ? book.runtimeMinutes.map(String.init) ?? "" : ""
     }
 }
 
@@ -164,7 +169,15 @@ struct EditBookPage: Sendable {
     let coverURL: String
     let hasCover: Bool
     let isShared: Bool
+    /// The words and fields of the title's kind: a film has a director, a year and a running time, no ISBN or pages.
+    let heading: String
+    let creatorsLabel: String
+    let dateLabel: String
+    let isBook: Bool
+    let isMovie: Bool
+    let sharedNote: String
     let titleError, subtitleError, isbnError, pageCountError, publishedDateError, descriptionError: String?
+    let runtimeError: String?
     let seriesError, seriesPositionError: String?
     var duplicatePath: String?
     var coverError: String?
@@ -180,6 +193,15 @@ struct EditBookPage: Sendable {
         coverURL = BookCover.url(for: book.coverPath)
         hasCover = book.coverPath != nil
         isShared = book.ownerUserId == nil
+        heading = "Edit the \(book.kind.noun)"
+        creatorsLabel = book.kind.creatorsLabel
+        dateLabel = book.kind.dateLabel
+        isBook = book.kind == .book
+        isMovie = book.kind == .movie
+        sharedNote =
+            "These details came from \(book.kind == .book ? "a book service" : "a film and TV service"). Your changes "
+            + "are yours alone: nobody else's copy of this \(book.kind.noun) changes."
+        runtimeError = errors["runtime"]
         titleError = errors["title"]
         subtitleError = errors["subtitle"]
         isbnError = errors["isbn"]

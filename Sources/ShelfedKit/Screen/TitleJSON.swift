@@ -101,7 +101,8 @@ enum TitleJSON {
             title = book.title
             year = ScreenText.year(book.publishedDate)
             shelf = entry.userBook.shelf.titleAPIID
-            rating = entry.userBook.rating
+            // The web rates in quarter stars; the API promises half steps (DESIGN §17): the nearest half, 0.5 at least.
+            rating = entry.userBook.rating.map { max(0.5, ($0 * 2).rounded() / 2) }
             favourite = entry.userBook.favourite
             ids = IDs(catalog: externalIDs)
             creators = book.authors

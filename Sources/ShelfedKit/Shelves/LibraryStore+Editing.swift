@@ -21,6 +21,8 @@ extension LibraryStore {
         var publishedDate: String?
         var description: String?
         var series: SeriesPlace? = nil
+        /// A film's running time; a show's (its episodes') comes from its provider and is never edited here.
+        var runtimeMinutes: Int? = nil
     }
 
     /// Changes the catalog fields of the user's book. A row they own (typed or imported) changes in place. A
@@ -47,13 +49,13 @@ extension LibraryStore {
                 sql: """
                     UPDATE book SET title = ?, subtitle = ?, authors = ?, isbn10 = ?, isbn13 = ?, page_count = ?,
                         publisher = ?, published_date = ?, description = ?, series = ?, series_position = ?,
-                        updated_at = ?
+                        runtime_minutes = CASE WHEN kind = 'movie' THEN ? ELSE runtime_minutes END, updated_at = ?
                     WHERE id = ? AND owner_user_id = ?
                     """,
                 arguments: [
                     edit.title, edit.subtitle, CatalogWriter.jsonArray(edit.authors), edit.isbn?.isbn10,
                     edit.isbn?.isbn13, edit.pageCount, edit.publisher, edit.publishedDate, edit.description,
-                    edit.series?.name, edit.series?.position, now, target, userID,
+                    edit.series?.name, edit.series?.position, edit.runtimeMinutes, now, target, userID,
                 ])
             try db.execute(sql: "DELETE FROM book_author WHERE book_id = ?", arguments: [target])
             for (position, name) in edit.authors.enumerated() {
@@ -95,6 +97,7 @@ extension LibraryStore {
             || edit.pageCount != book.pageCount || edit.publisher != book.publisher
             || edit.publishedDate != book.publishedDate || edit.description != book.description
             || edit.series != book.seriesPlace
+            || (book.kind == .movie && edit.runtimeMinutes != book.runtimeMinutes)
     }
 
     /// A copy of shared row `bookID` owned by `userID`, with their shelf entry and photos moved onto it.
