@@ -34,7 +34,8 @@ struct EmbeddingStore: Sendable {
             .joined(separator: ". ")
     }
 
-    /// Up to `limit` books someone has, with no vector from `model` yet, oldest first. A row nobody has is never
+    /// Up to `limit` books someone has, with no vector from `model` yet, newest first: a book just added is found by
+    /// meaning within seconds even while a large import's thousands of rows wait behind it. A row nobody has is never
     /// embedded: it could only be found by discovery, which shows rows someone has (`CatalogVisibility`).
     func booksWaiting(model: String, limit: Int) async throws -> [Pending] {
         try await db.read { db in
@@ -44,7 +45,7 @@ struct EmbeddingStore: Sendable {
                     SELECT book.* FROM book LEFT JOIN book_embedding ON book_embedding.book_id = book.id
                     WHERE (book_embedding.book_id IS NULL OR book_embedding.model != ?)
                         AND EXISTS (SELECT 1 FROM user_book WHERE user_book.book_id = book.id)
-                    ORDER BY book.id LIMIT ?
+                    ORDER BY book.id DESC LIMIT ?
                     """, arguments: [model, limit]
             ).map { Pending(id: $0.id!, text: Self.text(of: $0)) }
         }

@@ -15,12 +15,36 @@ struct SimilarBooks: Sendable {
     static let sharedCategoryBonus: Float = 0.05
     /// A cosine from which the reasons say "similar themes".
     static let themesFrom: Float = 0.35
+    /// The same story in another kind (the film of a book, the book of a show) leads as a series does.
+    static let sameStoryBonus: Float = 1
+    /// The cosine from which two tellings with one name are taken for one story. A shared title alone brings two
+    /// unrelated texts to about 0.4 (a cookery memoir and a heist film, both "Heat"); a novel and its film are near 0.8.
+    static let sameStoryFrom: Float = 0.55
 
     /// How alike two books are to a reader: their cosine, plus a bonus for the same author and for each shared
     /// category (at most three count). Chosen on the "similar to" set in MeaningQualityTests.
     static func score(cosine: Float, sameAuthor: Bool, sharedCategories: Int, sameSeries: Bool = false) -> Float {
         cosine + (sameSeries ? sameSeriesBonus : 0) + (sameAuthor ? sameAuthorBonus : 0) + sharedCategoryBonus
             * Float(min(sharedCategories, 3))
+    }
+
+    /// A title as two tellings of one story are matched: before any subtitle, without a leading "The", letters and
+    /// digits only ("Dune", "Dune: Part Two" and "DUNE" are one).
+    static func storyKey(_ title: String) -> String {
+        var main = Substring(title.lowercased())
+        if let colon = main.firstIndex(where: { $0 == ":" || $0 == "(" }) { main = main[..<colon] }
+        let words = main.split(separator: " ")
+        let kept = words.first == "the" && words.count > 1 ? words.dropFirst() : words[...]
+        return String(kept.joined().filter { $0.isLetter || $0.isNumber })
+    }
+
+    /// "The same story as a film" — how the other telling is introduced.
+    static func sameStoryPhrase(_ kind: TitleKind) -> String {
+        switch kind {
+        case .book: "The same story as a book"
+        case .movie: "The same story as a film"
+        case .show: "The same story as a TV show"
+        }
     }
 
     /// An author's name as compared: letters only, lower case ("J.K. Rowling" and "J. K. Rowling" are one author).
@@ -125,7 +149,8 @@ struct SimilarBooks: Sendable {
             db.cachedStatement(
                 sql: """
                     SELECT book.id, book.authors, book.categories, book.series, book.series_position,
-                        book.isbn13, user_book.shelf AS my_shelf, book_embedding.vector AS meaning FROM book
+                        book.isbn13, user_book.shelf AS my_shelf, book_embedding.vector AS meaning, book.kind,
+                        book.title FROM book
                     JOIN book_embedding ON book_embedding.book_id = book.id AND book_embedding.model = ?
                     LEFT JOIN user_book ON user_book.book_id = book.id AND user_book.user_id = ?
                     WHERE book.id IN (SELECT value FROM json_each(?))
@@ -149,7 +174,12 @@ struct SimilarBooks: Sendable {
             let shared = Book.strings(row[2]).filter { categories.contains($0.lowercased()) }
             let series: String? = row[3]
             let sameSeries = book.series != nil && series?.caseInsensitiveCompare(book.series!) == .orderedSame
+            let kind = (row[8] as String?).flatMap(TitleKind.init(rawValue:)) ?? .book
+            // A title of another kind with the same name and near in meaning: the same story told again.
+            let sameStory =
+                kind != book.kind && cosine >= Self.sameStoryFrom && Self.storyKey(row[9]) == Self.storyKey(book.title)
             var reasons: [String] = []
+            if sameStory { reasons.append(Self.sameStoryPhrase(kind)) }
             if sameSeries, let place = series.flatMap({ SeriesPlace(name: $0, position: row[4]) }) {
                 reasons.append(place.phrase)
             }
@@ -159,8 +189,10 @@ struct SimilarBooks: Sendable {
             if !shared.isEmpty { reasons.append("Also in \(shared.prefix(2).joined(separator: ", "))") }
             if cosine >= Self.themesFrom { reasons.append("Similar themes") }
             guard !reasons.isEmpty else { continue }
-            let score = Self.score(
-                cosine: cosine, sameAuthor: sameAuthor, sharedCategories: shared.count, sameSeries: sameSeries)
+            let score =
+                Self.score(
+                    cosine: cosine, sameAuthor: sameAuthor, sharedCategories: shared.count, sameSeries: sameSeries)
+                + (sameStory ? Self.sameStoryBonus : 0)
             found.append(
                 Scored(
                     id: row[0], isbn13: row[5], score: score, reasons: reasons,
