@@ -57,14 +57,15 @@ struct BookController: Sendable {
 
     /// GET /books/:id
     @Sendable func show(_ request: Request, context: SignedInContext) async throws -> HTML {
-        var (entry, page) = try await pages.page(context)
         let query = FormFields(urlEncoded: request.uri.query ?? "")
+        // A show's episodes are read in the page's own transaction: a second read was a hop to a database thread.
+        let shown = BookPageBuilder.EpisodesShown(
+            season: query["season"].flatMap { BoundedNumber.parse($0, in: ScreenLimits.seasonNumbers) },
+            from: query["from"].flatMap { BoundedNumber.parse($0, in: 0...Int(Int32.max)) } ?? 0)
+        let (entry, built, show) = try await pages.page(context, episodes: shown)
+        var page = built
         page.open(afterSaving: query["saved"])
-        if entry.book.kind == .show {
-            let summary = try await library.showSummary(
-                bookID: entry.bookID, for: context.userID, today: clock.today(),
-                season: query["season"].flatMap { BoundedNumber.parse($0, in: ScreenLimits.seasonNumbers) },
-                from: query["from"].flatMap { BoundedNumber.parse($0, in: 0...Int(Int32.max)) } ?? 0)
+        if let summary = show {
             page.episodes = EpisodesSection(
                 summary, bookID: entry.bookID, today: clock.today(), csrfToken: context.csrfToken,
                 caughtUpOn: entry.userBook.shelf == .read ? entry.userBook.finishedAt : nil)

@@ -35,16 +35,31 @@ struct BookPageBuilder: Sendable {
             bookID: BoundedNumber.id(context.parameters.get("id")), of: context.userID)
     }
 
-    /// The page of the route's book, its entry read in the same transaction as the rest; 404 as `requireEntry`.
-    func page(_ context: SignedInContext) async throws -> (entry: LibraryEntry, page: BookPage) {
+    /// Which season of a show's episodes the page shows, and from which episode (the page's `?season=&from=`).
+    struct EpisodesShown: Sendable {
+        var season: Int?
+        var from = 0
+    }
+
+    /// The page of the route's book, its entry read in the same transaction as the rest (a show's episodes too, as
+    /// `episodes` asks); 404 as `requireEntry`.
+    func page(_ context: SignedInContext, episodes: EpisodesShown = .init()) async throws -> (
+        entry: LibraryEntry, page: BookPage, show: ShowSummary?
+    ) {
         let (userID, today) = (context.userID, clock.today())
         guard let bookID = BoundedNumber.id(context.parameters.get("id")) else { throw LibraryStore.notInLibrary }
-        let parts = try await library.db.read { db -> Parts? in
+        let parts = try await library.db.read { db -> (Parts, ShowSummary?)? in
             guard let entry = try LibraryStore.entry(bookID: bookID, of: userID, db) else { return nil }
-            return try Parts(entry, findsSimilar: findsSimilar, db)
+            let show =
+                entry.book.kind == .show
+                ? try LibraryStore.showSummary(
+                    db, bookID: bookID, for: userID, today: today, season: episodes.season, from: episodes.from)
+                : nil
+            return (try Parts(entry, findsSimilar: findsSimilar, db), show)
         }
-        guard let parts else { throw LibraryStore.notInLibrary }
-        return (parts.entry, BookPage(parts, context: context, typed: Typed(), today: today, timeZone: clock.timeZone))
+        guard let (parts, show) = parts else { throw LibraryStore.notInLibrary }
+        let page = BookPage(parts, context: context, typed: Typed(), today: today, timeZone: clock.timeZone)
+        return (parts.entry, page, show)
     }
 
     /// The page of `entry` as a refused form shows it: with what was typed.

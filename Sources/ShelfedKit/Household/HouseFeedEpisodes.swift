@@ -25,7 +25,7 @@ extension HouseholdSharing {
         """
 
     /// A day's episodes of one show, as the feed tells it.
-    struct EpisodeLine: Sendable, Equatable {
+    struct EpisodeDay: Sendable, Equatable {
         let count: Int
         let season: Int
         let number: Int

@@ -135,7 +135,7 @@ struct HouseholdSharing: Sendable {
         /// For progress: pages (or percent) read that day, from the place the day before; nil for a first update.
         var readThatDay: Double? = nil
         /// For a show's day of episodes: how many, the last, and whether its season was finished that day.
-        var episodes: EpisodeLine? = nil
+        var episodes: EpisodeDay? = nil
     }
 
     /// The house feed for `viewer`, newest first: started, finished (with the rating), put down, and progress, from
@@ -266,7 +266,7 @@ struct HouseholdSharing: Sendable {
                 sharedID: row["shared_id"], bookID: row["book_id"],
                 titleKind: (row["title_kind"] as String?).flatMap(TitleKind.init(rawValue:)) ?? .book)
             if kind == .progress, let now, let before, now > before { item.readThatDay = now - before }
-            if kind == .episodes { item.episodes = try EpisodeLine(row, db) }
+            if kind == .episodes { item.episodes = try EpisodeDay(row, db) }
             return item
         }
         return (Array(items.prefix(pageSize)), items.count > pageSize)

@@ -9,45 +9,52 @@ extension LibraryStore {
         -> ShowSummary
     {
         try await db.read { db in
-            let viewing = try Row.fetchOne(
-                db,
-                sql:
-                    "SELECT id, number FROM show_viewing WHERE user_id = ? AND book_id = ? ORDER BY number DESC LIMIT 1",
-                arguments: [userID, bookID])
-            let viewingID: Int64 = viewing?["id"] ?? 0
-            let seasons = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT e.season, COUNT(*), SUM(e.air_date IS NULL OR e.air_date <= ?),
-                        SUM(w.episode_id IS NOT NULL AND (e.air_date IS NULL OR e.air_date <= ?))
-                    FROM episode e LEFT JOIN episode_watch w ON w.episode_id = e.id AND w.viewing_id = ?
-                    WHERE e.book_id = ? GROUP BY e.season ORDER BY e.season
-                    """, arguments: [today, today, viewingID, bookID]
-            ).map { SeasonCount(number: $0[0], episodes: $0[1], aired: $0[2], watched: $0[3]) }
-            let upNext = try Self.episodeLines(
-                db,
-                where: """
-                    e.season > 0 AND (e.air_date IS NULL OR e.air_date <= ?) AND w.episode_id IS NULL
-                    ORDER BY e.season, e.number LIMIT 1
-                    """, [viewingID, bookID, today]
-            ).first
-            let season =
-                wanted.flatMap { number in seasons.contains { $0.number == number } ? number : nil }
-                ?? upNext?.season ?? seasons.first { $0.number > 0 }?.number ?? seasons.first?.number
-            let count = seasons.first { $0.number == season }?.episodes ?? 0
-            // Past the end: the last page.
-            let lastPage = max(0, count - 1) / Self.episodesPerPage * Self.episodesPerPage
-            let from = max(0, min(from, lastPage))
-            let episodes =
-                try season.map { season in
-                    try Self.episodeLines(
-                        db, where: "e.season = ? ORDER BY e.number LIMIT ? OFFSET ?",
-                        [viewingID, bookID, season, Self.episodesPerPage, from])
-                } ?? []
-            return ShowSummary(
-                viewingNumber: viewing?["number"], seasons: seasons, upNext: upNext, shownSeason: season,
-                episodes: episodes, from: from)
+            try Self.showSummary(db, bookID: bookID, for: userID, today: today, season: wanted, from: from)
         }
+    }
+
+    /// `showSummary(bookID:for:today:season:from:)` inside the caller's read (the show's page reads it with the rest).
+    static func showSummary(
+        _ db: Database, bookID: Int64, for userID: Int64, today: String, season wanted: Int?, from: Int
+    ) throws -> ShowSummary {
+        let viewing = try Row.fetchOne(
+            db,
+            sql:
+                "SELECT id, number FROM show_viewing WHERE user_id = ? AND book_id = ? ORDER BY number DESC LIMIT 1",
+            arguments: [userID, bookID])
+        let viewingID: Int64 = viewing?["id"] ?? 0
+        let seasons = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT e.season, COUNT(*), SUM(e.air_date IS NULL OR e.air_date <= ?),
+                    SUM(w.episode_id IS NOT NULL AND (e.air_date IS NULL OR e.air_date <= ?))
+                FROM episode e LEFT JOIN episode_watch w ON w.episode_id = e.id AND w.viewing_id = ?
+                WHERE e.book_id = ? GROUP BY e.season ORDER BY e.season
+                """, arguments: [today, today, viewingID, bookID]
+        ).map { SeasonCount(number: $0[0], episodes: $0[1], aired: $0[2], watched: $0[3]) }
+        let upNext = try Self.episodeLines(
+            db,
+            where: """
+                e.season > 0 AND (e.air_date IS NULL OR e.air_date <= ?) AND w.episode_id IS NULL
+                ORDER BY e.season, e.number LIMIT 1
+                """, [viewingID, bookID, today]
+        ).first
+        let season =
+            wanted.flatMap { number in seasons.contains { $0.number == number } ? number : nil }
+            ?? upNext?.season ?? seasons.first { $0.number > 0 }?.number ?? seasons.first?.number
+        let count = seasons.first { $0.number == season }?.episodes ?? 0
+        // Past the end: the last page.
+        let lastPage = max(0, count - 1) / Self.episodesPerPage * Self.episodesPerPage
+        let from = max(0, min(from, lastPage))
+        let episodes =
+            try season.map { season in
+                try Self.episodeLines(
+                    db, where: "e.season = ? ORDER BY e.number LIMIT ? OFFSET ?",
+                    [viewingID, bookID, season, Self.episodesPerPage, from])
+            } ?? []
+        return ShowSummary(
+            viewingNumber: viewing?["number"], seasons: seasons, upNext: upNext, shownSeason: season,
+            episodes: episodes, from: from)
     }
 
     /// Up next for each of the person's shows in `bookIDs` that has one (the home page's shows on Watching).
