@@ -1,5 +1,6 @@
 """Shows episode by episode (issue 37): a show's page with 1,000 episodes (one season of 1,000, then ten of 100,
-half of them watched), marking a whole season and taking it back, and the film and show search with the providers
+half of them watched), marking a whole season and taking it back, the home page and the profile with a hundred shows
+watched to the end (ten of them with a new episode: the home's New episodes, the profile's year of watching), and the film and show search with the providers
 down (connection refused, then a listener that never answers), with and without a TMDB token; and the server's
 resident memory at rest after all of it.
 
@@ -49,6 +50,39 @@ def seed_show(data_dir, title, seasons, per_season, watched_share=0.5, user=1):
     return show
 
 
+def seed_watched_shows(data_dir, count, with_new, user=1):
+    """`count` shows of 100 episodes on Watched, each watched to the end in 2026; `with_new` of them have aired one
+    more episode since: the home page's New episodes, the profile's year of watching."""
+    database = sqlite3.connect(data_dir / "data" / "shelfed.sqlite", timeout=10)
+    now = datetime.datetime.now().isoformat(sep=" ")
+    year = datetime.date.today().year
+    for index in range(count):
+        show = database.execute(
+            """INSERT INTO book (title, authors, categories, source, created_at, updated_at, owner_user_id, kind,
+                   published_date, runtime_minutes)
+               VALUES (?, '["A Creator"]', '[]', 'manual', ?, ?, ?, 'show', '2001', 44)""",
+            (f"Watched Show {index}", now, now, user)).lastrowid
+        database.execute(
+            """INSERT INTO user_book (user_id, book_id, shelf, favourite, added_at, updated_at, started_at, finished_at)
+               VALUES (?, ?, 'read', 0, ?, ?, ?, ?)""", (user, show, now, now, f"{year}-01-01", f"{year}-01-10"))
+        viewing = database.execute(
+            """INSERT INTO show_viewing (user_id, book_id, number, started_on, finished_on)
+               VALUES (?, ?, 1, ?, ?)""", (user, show, f"{year}-01-01", f"{year}-01-10")).lastrowid
+        for number in range(1, 101):
+            episode = database.execute(
+                """INSERT INTO episode (book_id, season, number, title, air_date, runtime_minutes)
+                   VALUES (?, 1, ?, ?, '2005-01-01', 44)""", (show, number, f"Episode {number}")).lastrowid
+            database.execute(
+                "INSERT INTO episode_watch (viewing_id, episode_id, watched_on) VALUES (?, ?, ?)",
+                (viewing, episode, f"{year}-01-{1 + number % 9:02d}"))
+        if index < with_new:
+            database.execute(
+                """INSERT INTO episode (book_id, season, number, title, air_date, runtime_minutes)
+                   VALUES (?, 2, 1, 'New', ?, 44)""", (show, f"{year}-01-20"))
+    database.commit()
+    database.close()
+
+
 def mark_seasons(server, session, token, base, show, season, label):
     """Marks `season` watched and unwatched again, MARKS times each: wall time per request and the server's CPU."""
     times = []
@@ -93,6 +127,11 @@ def main():
         measure(server, session, f"{base}/books/{ten_seasons}", "show page, 10 seasons of 100 (500 watched)")
         mark_seasons(server, session, token, base, ten_seasons, 8, "marking a season of 100 and taking it back")
         mark_seasons(server, session, token, base, long_season, 1, "marking a season of 1,000 and taking it back")
+        measure(server, session, f"{base}/", "home page, two shows on Watching")
+        measure(server, session, f"{base}/profile", "profile, before any show was watched to the end")
+        seed_watched_shows(data_dir, 100, 10)
+        measure(server, session, f"{base}/", "home page, 100 shows watched to the end, 10 with a new episode")
+        measure(server, session, f"{base}/profile", "profile, 10,000 episodes watched this year")
         time.sleep(3)
         print(f"resident memory at rest: {rss_kib(server.pid) / 1024:.1f} MB")
     offline_searches("connection refused, no token:", f"http://127.0.0.1:{free_port()}")

@@ -34,13 +34,13 @@ extension AppDatabase {
 }
 
 extension AppDatabase {
-    /// The house feed's show lines walk a day's episodes newest day first (`HouseholdSharing.episodeLines`); a show
-    /// watched to the end finds the episodes aired since by their day (`showsWithNewEpisodes`).
+    /// The house feed's show lines walk a day's episodes newest day first (`HouseholdSharing.episodeLines`); the
+    /// home page finds the few shows that aired an episode this year by the day (`showsWithNewEpisodes`).
     static func migrateToEpisodeDays(_ db: Database) throws {
         try db.execute(
             sql: """
                 CREATE INDEX episode_watch_day ON episode_watch(watched_on, viewing_id);
-                CREATE INDEX episode_air ON episode(book_id, air_date);
+                CREATE INDEX episode_air ON episode(air_date);
                 """)
     }
 }

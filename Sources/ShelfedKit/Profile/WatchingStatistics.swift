@@ -84,17 +84,21 @@ extension StatisticsStore {
                 titles.append(
                     .init(bookID: row[0], title: row[1], coverPath: row[2], rating: row[3], day: day, kind: .movie))
             }
-            // Episodes by the day each was watched, whichever viewing it belongs to.
+            // Episodes by the day each was watched, whichever viewing it belongs to; the show's running time is read
+            // only for an episode without its own.
             for row in try Row.fetchAll(
                 db,
                 sql: """
                     SELECT substr(episode_watch.watched_on, 6, 2) AS month, COUNT(*) AS episodes,
-                        SUM(COALESCE(episode.runtime_minutes, book.runtime_minutes, 0)) AS minutes
+                        SUM(COALESCE(
+                            episode.runtime_minutes,
+                            (SELECT runtime_minutes FROM book WHERE book.id = episode.book_id), 0)) AS minutes
                     FROM show_viewing JOIN episode_watch ON episode_watch.viewing_id = show_viewing.id
-                    JOIN episode ON episode.id = episode_watch.episode_id JOIN book ON book.id = episode.book_id
-                    WHERE show_viewing.user_id = ? AND episode_watch.watched_on LIKE ?
+                    JOIN episode ON episode.id = episode_watch.episode_id
+                    WHERE show_viewing.user_id = ? AND episode_watch.watched_on >= ? AND episode_watch.watched_on < ?
                     GROUP BY month
-                    """, arguments: [userID, pattern])
+                    """,
+                arguments: [userID, String(format: "%04d-01-01", year), String(format: "%04d-01-01", year + 1)])
             {
                 let month = BoundedNumber.parse(row["month"] as String, in: 1...12) ?? 1
                 let episodes: Int = row["episodes"]

@@ -4,16 +4,23 @@ import GRDB
 /// page and its own page as "new episodes" until they are watched.
 extension LibraryStore {
     /// The person's shows on Watched with a regular episode aired after they caught up (their latest viewing's end,
-    /// else the day the show was finished) and not watched in that viewing; the latest caught up first. Read from
-    /// `episode_air` (v44), one short range a show.
+    /// else the day the show was finished) and not watched in that viewing; the latest caught up first. Only an
+    /// episode of the last year is news: the catalog's episodes of that year (`episode_air`, v44: the few shows still
+    /// airing) are where it starts, then the person's entry for each. Starting from the person's Watched shelf read
+    /// every episode of a hundred finished shows for each home page (20 ms).
     static func showsWithNewEpisodes(_ db: Database, of userID: Int64, today: String, limit: Int) throws
         -> [LibraryItem]
     {
-        try Row.fetchAll(
+        // The same day a year before, as text: only compared, so 29 February needs no care.
+        let yearAgo = String(format: "%04d", (Int(today.prefix(4)) ?? 1) - 1) + today.dropFirst(4)
+        return try Row.fetchAll(
             db.cachedStatement(
                 sql: """
                     SELECT \(LibraryItem.selection) FROM user_book JOIN book ON book.id = user_book.book_id
                     WHERE user_book.user_id = ? AND user_book.shelf = 'read' AND book.kind = 'show'
+                        AND user_book.book_id IN (
+                            SELECT episode.book_id FROM episode
+                            WHERE episode.air_date > ? AND episode.air_date <= ? AND episode.season > 0)
                         AND EXISTS (
                             SELECT 1 FROM episode
                             WHERE episode.book_id = user_book.book_id AND episode.air_date <= ?
@@ -31,7 +38,7 @@ extension LibraryStore {
                                                 AND show_viewing.book_id = user_book.book_id
                                             ORDER BY number DESC LIMIT 1)))
                     ORDER BY user_book.finished_at DESC, user_book.id DESC LIMIT ?
-                    """), arguments: [userID, today, limit]
+                    """), arguments: [userID, yearAgo, today, today, limit]
         ).map(LibraryItem.init(row:))
     }
 }
