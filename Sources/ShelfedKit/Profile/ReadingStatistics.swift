@@ -65,11 +65,12 @@ public struct StatisticsStore: Sendable {
         self.db = db
     }
 
-    /// Books only: films and shows watched get their own figures (issue 37), never counted as books read.
-    /// Every read finished in a year as `finish` (entry_id, book_id, finished_on) joined with its `book`: the current
-    /// read of each book on the Read shelf and the earlier reads kept for any book. Arguments: user id, `yyyy-%`,
-    /// user id, `yyyy-%`.
-    static let finishedReads = """
+    /// Every read of a title of `kind` finished in a year as `finish` (entry_id, book_id, finished_on) joined with its
+    /// `book`, then `joining` (more joins on it): the current read of each on the Read shelf and the earlier reads kept
+    /// for any. Books by default: films and shows get their own figures (issue 37), never counted as books read.
+    /// Arguments: user id, `yyyy-%`, user id, `yyyy-%`.
+    static func finishedReads(of kind: TitleKind = .book, joining: String = "") -> String {
+        """
         FROM (
             SELECT user_book.id AS entry_id, user_book.book_id, user_book.finished_at AS finished_on
             FROM user_book
@@ -78,15 +79,16 @@ public struct StatisticsStore: Sendable {
             SELECT user_book.id, user_book.book_id, read_through.finished_at FROM read_through
             JOIN user_book ON user_book.id = read_through.user_book_id
             WHERE user_book.user_id = ? AND read_through.finished_at LIKE ?
-        ) AS finish JOIN book ON book.id = finish.book_id AND book.kind = 'book'
+        ) AS finish JOIN book ON book.id = finish.book_id AND book.kind = '\(kind.rawValue)' \(joining)
         """
+    }
 
     public func year(_ year: Int, of userID: Int64) async throws -> YearStatistics {
         try await db.read { db in
             var statistics = YearStatistics(year: year)
             // Every read finished in the year: the current one of each book on the Read shelf, and the earlier reads
             // kept for any book (a re-read counts in each year it was finished; a read kept twice counts once).
-            let finished = Self.finishedReads
+            let finished = Self.finishedReads()
             let pattern = String(format: "%04d-%%", year)
             let arguments: StatementArguments = [userID, pattern, userID, pattern]
             let rows = try Row.fetchAll(
@@ -124,11 +126,8 @@ public struct StatisticsStore: Sendable {
                 statistics[keyPath: keyPath] = try Row.fetchAll(
                     db,
                     sql: """
-                        SELECT names.value AS name, COUNT(*) AS n \(finished.replacingOccurrences(
-                            of: "JOIN book ON book.id = finish.book_id AND book.kind = 'book'",
-                            with:
-                                "JOIN book ON book.id = finish.book_id AND book.kind = 'book' JOIN json_each(book.\(column)) AS names"
-                        ))
+                        SELECT names.value AS name, COUNT(*) AS n
+                        \(Self.finishedReads(joining: "JOIN json_each(book.\(column)) AS names"))
                         GROUP BY names.value ORDER BY n DESC, names.value LIMIT \(Self.ranked)
                         """, arguments: arguments
                 ).map { YearStatistics.RankedName(name: $0["name"], count: $0["n"]) }

@@ -108,8 +108,7 @@ extension StatisticsStore {
                 statistics.months[month - 1].minutes += row["minutes"] as Int
             }
             // Shows finished, as books are: the current pass on Watched and each finished pass kept before it.
-            let finishedShows = Self.finishedReads.replacingOccurrences(
-                of: "book.kind = 'book'", with: "book.kind = 'show'")
+            let finishedShows = Self.finishedReads(of: .show)
             for row in try Row.fetchAll(
                 db,
                 sql: """

@@ -70,7 +70,7 @@ extension StatisticsStore {
                 db,
                 sql: """
                     SELECT book.id, book.title, book.cover_path, user_book.rating, finish.finished_on
-                    \(Self.finishedReads) JOIN user_book ON user_book.id = finish.entry_id
+                    \(Self.finishedReads()) JOIN user_book ON user_book.id = finish.entry_id
                     ORDER BY finish.finished_on DESC, book.title LIMIT \(YearReview.maxBooks)
                     """, arguments: arguments
             ).map { .init(bookID: $0[0], title: $0[1], coverPath: $0[2], rating: $0[3], finishedOn: $0[4]) }
@@ -78,7 +78,7 @@ extension StatisticsStore {
                 try Int.fetchOne(
                     db,
                     sql: """
-                        SELECT COUNT(*) \(Self.finishedReads) WHERE EXISTS (
+                        SELECT COUNT(*) \(Self.finishedReads()) WHERE EXISTS (
                             SELECT 1 FROM read_through WHERE read_through.user_book_id = finish.entry_id
                                 AND read_through.finished_at < finish.finished_on)
                         """, arguments: arguments) ?? 0

@@ -4,16 +4,7 @@ import GRDB
 /// season's episodes, in the latest (open) viewing.
 extension LibraryStore {
     /// The show's seasons, up next and one season's episodes (`season`, else up next's; `from` pages them) in the
-    /// person's open viewing.
-    func showSummary(bookID: Int64, for userID: Int64, today: String, season wanted: Int?, from: Int) async throws
-        -> ShowSummary
-    {
-        try await db.read { db in
-            try Self.showSummary(db, bookID: bookID, for: userID, today: today, season: wanted, from: from)
-        }
-    }
-
-    /// `showSummary(bookID:for:today:season:from:)` inside the caller's read (the show's page reads it with the rest).
+    /// person's open viewing, inside the caller's read (the show's page reads it with the rest).
     static func showSummary(
         _ db: Database, bookID: Int64, for userID: Int64, today: String, season wanted: Int?, from: Int
     ) throws -> ShowSummary {
