@@ -208,6 +208,7 @@ extension AppDatabase {
         migrator.registerMigration("v42 show viewings", migrate: migrateToShowViewings)
         migrator.registerMigration("v43 photo moments", migrate: migrateToPhotoMoments)
         migrator.registerMigration("v44 episode days", migrate: migrateToEpisodeDays)
+        migrator.registerMigration("v45 original titles", migrate: migrateToOriginalTitles)
         return migrator
     }
 }

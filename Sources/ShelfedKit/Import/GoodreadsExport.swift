@@ -107,7 +107,7 @@ struct GoodreadsExport: Sendable {
             + after.map(CSVCell.escape).joined(separator: ",") + "\r\n"
     }
 
-    private static func lists(of userID: Int64, _ db: Database) throws -> [Int64: [String]] {
+    static func lists(of userID: Int64, _ db: Database) throws -> [Int64: [String]] {
         var lists: [Int64: [String]] = [:]
         let rows = try Row.fetchCursor(
             db,

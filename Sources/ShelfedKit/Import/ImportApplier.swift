@@ -11,7 +11,7 @@ struct ImportApplier {
     /// The job whose books are queued for enrichment, so its page can show their progress.
     let jobID: String
     /// `now` as SQLite stores it, formatted once: GRDB formats a `Date` with a date formatter on every use.
-    private let nowValue: DatabaseValue
+    let nowValue: DatabaseValue
 
     init(jobID: String, userID: Int64, existing: ImportJob.Existing, shelfMapping: [String: Shelf], now: Date) {
         self.jobID = jobID
@@ -41,6 +41,7 @@ struct ImportApplier {
                 book.lists.append(name)
             }
         }
+        if let kind = book.screenKind { return try applyTitle(book, kind: kind, shelf: shelf, match: &match, db) }
         if let entryID = try match.entry(for: book, userID: userID, db) {
             if let maker = match.job(thatMade: entryID) {
                 return try merge(book, into: entryID, madeBy: maker, shelf: shelf, db)
@@ -191,7 +192,7 @@ struct ImportApplier {
     }
 
     /// How far along a shelf is: a merge never moves a book back.
-    private static func progress(of shelf: Shelf) -> Int {
+    static func progress(of shelf: Shelf) -> Int {
         switch shelf {
         case .wantToRead: 0
         case .reading: 1
@@ -209,7 +210,7 @@ struct ImportApplier {
 
     /// Puts the entry on each named list, creating lists as needed; true when it joined any.
     @discardableResult
-    private func addToLists(_ names: [String], entryID: Int64, _ db: Database) throws -> Bool {
+    func addToLists(_ names: [String], entryID: Int64, _ db: Database) throws -> Bool {
         var joined = false
         for name in names {
             var listID = try Int64.fetchOne(

@@ -27,6 +27,7 @@ struct ImportController: Sendable {
         router.post(Route.importRetry.routerPath, use: retry)
         router.post(Route.importWithoutDamagedISBNs.routerPath, use: importWithoutDamagedISBNs)
         router.get(Route.exportGoodreads.routerPath, use: exportGoodreads)
+        router.get(Route.exportLetterboxd.routerPath, use: exportLetterboxd)
     }
 
     /// GET /import: the upload form and past imports.
@@ -51,7 +52,7 @@ struct ImportController: Sendable {
         defer { upload.discardFiles() }
         guard let file = upload.files.first, file.bytes > 0 else {
             return try await renderIndex(
-                context: context, error: "Choose the export file (a .csv or .tsv) to import.", status: .badRequest
+                context: context, error: "Choose the export file (a .csv, .tsv or .zip) to import.", status: .badRequest
             ).response(from: request, context: context)
         }
         let name = ImportValues.line(file.clientName) ?? "export.csv"
@@ -225,6 +226,16 @@ struct ImportController: Sendable {
         headers[.contentType] = "text/csv; charset=utf-8"
         let day = clock.today()
         headers[.contentDisposition] = "attachment; filename=\"shelfed_library_export_\(day).csv\""
+        headers[.cacheControl] = "no-store"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: csv)))
+    }
+
+    /// GET /export/letterboxd: the films watched, every viewing a row, in the columns Letterboxd's importer reads.
+    @Sendable func exportLetterboxd(_ request: Request, context: SignedInContext) async throws -> Response {
+        let csv = try await LetterboxdExport(db: imports.db).csv(of: context.userID)
+        var headers = HTTPFields()
+        headers[.contentType] = "text/csv; charset=utf-8"
+        headers[.contentDisposition] = "attachment; filename=\"shelfed_letterboxd_export_\(clock.today()).csv\""
         headers[.cacheControl] = "no-store"
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: csv)))
     }

@@ -4,6 +4,14 @@ import Foundation
 /// (Goodreads alone has written 31, 24 and 23 columns).
 enum ImportFormat: String, Codable, Sendable, CaseIterable {
     case goodreads, storygraph, librarything, openreads, bookwyrm
+    /// Letterboxd's export ZIP, its files flattened into one table with a `File` column (`ImportArchive`).
+    case letterboxd
+    /// One file of a Letterboxd export on its own.
+    case letterboxdWatched, letterboxdWatchlist, letterboxdLikes, letterboxdRatings, letterboxdDiary
+    case letterboxdReviews
+    /// A CSV in the columns Letterboxd's importer reads (Shelfed's own film export).
+    case letterboxdCSV
+    case imdbRatings, imdbWatchlist
     /// Any other CSV, read through the column mapping the person chose.
     case mapped
     /// ISBNs the phone app sent to `POST /api/batch-enrich`; never read from a file.
@@ -16,15 +24,35 @@ enum ImportFormat: String, Codable, Sendable, CaseIterable {
         case .librarything: "LibraryThing"
         case .openreads: "Openreads"
         case .bookwyrm: "BookWyrm"
+        case .letterboxd: "Letterboxd"
+        case .letterboxdWatched: "Letterboxd (watched films)"
+        case .letterboxdWatchlist: "Letterboxd (watchlist)"
+        case .letterboxdLikes: "Letterboxd (liked films)"
+        case .letterboxdRatings: "Letterboxd (ratings)"
+        case .letterboxdDiary: "Letterboxd (diary)"
+        case .letterboxdReviews: "Letterboxd (reviews)"
+        case .letterboxdCSV: "Letterboxd import CSV"
+        case .imdbRatings: "IMDb (your ratings)"
+        case .imdbWatchlist: "IMDb (watchlist)"
         case .mapped: "CSV with your column choices"
         case .barcodes: "Barcodes from the phone app"
         }
     }
 
+    /// Films and shows, whose rows `ImportApplier` matches by title and year rather than by ISBN.
+    var isScreen: Bool {
+        switch self {
+        case .goodreads, .storygraph, .librarything, .openreads, .bookwyrm, .mapped, .barcodes: false
+        default: true
+        }
+    }
+
     /// The format whose required headers are all present; nil when none fits (then the person maps columns).
-    /// Shelfed's own export is the Goodreads format.
-    static func detect(headers: [String]) -> ImportFormat? {
+    /// Shelfed's own export is the Goodreads format. Letterboxd's watched films, watchlist and likes have the same
+    /// four columns: the file's name tells them apart (`watchlist.csv`, `likes/films.csv`, else watched).
+    static func detect(headers: [String], fileName: String = "") -> ImportFormat? {
         let names = Set(headers.map(ImportRecord.key))
+        if let screen = detectScreen(names, fileName: fileName.lowercased()) { return screen }
         let signatures: [(ImportFormat, [String])] = [
             (.goodreads, ["book id", "title", "author", "exclusive shelf"]),
             (.storygraph, ["title", "authors", "isbn/uid", "read status"]),
@@ -43,8 +71,36 @@ enum ImportFormat: String, Codable, Sendable, CaseIterable {
         case .librarything: LibraryThingRows()
         case .openreads: OpenreadsRows()
         case .bookwyrm: BookWyrmRows()
+        case .letterboxd: LetterboxdRows(part: nil)
+        case .letterboxdWatched: LetterboxdRows(part: .watched)
+        case .letterboxdWatchlist: LetterboxdRows(part: .watchlist)
+        case .letterboxdLikes: LetterboxdRows(part: .likes)
+        case .letterboxdRatings: LetterboxdRows(part: .ratings)
+        case .letterboxdDiary: LetterboxdRows(part: .diary)
+        case .letterboxdReviews: LetterboxdRows(part: .reviews)
+        case .letterboxdCSV: LetterboxdCSVRows()
+        case .imdbRatings: IMDbRows(part: .ratings)
+        case .imdbWatchlist: IMDbRows(part: .watchlist)
         case .mapped, .barcodes: MappedRows(mapping: mapping ?? ColumnMapping())
         }
+    }
+}
+
+extension ImportFormat {
+    /// Letterboxd's files and IMDb's lists, by their headers (and, for Letterboxd's four-column files, the name).
+    fileprivate static func detectScreen(_ names: Set<String>, fileName: String) -> ImportFormat? {
+        if ["const", "title", "title type", "url"].allSatisfy(names.contains) {
+            return names.contains("position") || names.contains("created") ? .imdbWatchlist : .imdbRatings
+        }
+        if ["title", "watcheddate"].allSatisfy(names.contains) { return .letterboxdCSV }
+        guard ["date", "name", "year", "letterboxd uri"].allSatisfy(names.contains) else { return nil }
+        if names.contains("file") { return .letterboxd }
+        if names.contains("review") { return .letterboxdReviews }
+        if names.contains("watched date") { return .letterboxdDiary }
+        if names.contains("rating") { return .letterboxdRatings }
+        if fileName.contains("watchlist") { return .letterboxdWatchlist }
+        if fileName.contains("like") || fileName.hasSuffix("films.csv") { return .letterboxdLikes }
+        return .letterboxdWatched
     }
 }
 

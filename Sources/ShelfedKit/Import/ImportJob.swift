@@ -126,14 +126,36 @@ struct ImportSummary: Codable, Sendable, Equatable {
     var withoutReadDate = 0
     var rated = 0
     var reviewed = 0
+    /// Of `books`, how many are films and how many shows (optional: summaries kept before issue 38 have neither).
+    var films: Int? = nil
+    var shows: Int? = nil
+
+    /// "film", "films": what the rows are, for the preview's sentences.
+    var nouns: (one: String, many: String) {
+        switch (films ?? 0, shows ?? 0) {
+        case (0, 0): ("book", "books")
+        case (books, 0): ("film", "films")
+        case (0, books): ("TV show", "TV shows")
+        default: ("title", "titles")
+        }
+    }
 
     mutating func count(_ book: ImportedBook) {
         books += 1
+        switch book.screenKind {
+        case .movie?: films = (films ?? 0) + 1
+        case .show?: shows = (shows ?? 0) + 1
+        default: break
+        }
         switch book.shelf {
         case .known(let shelf): byShelf[shelf, default: 0] += 1
         case .custom(let name): customShelves[name, default: 0] += 1
         }
-        if book.shelf == .known(.read), book.readThroughs.allSatisfy({ $0.finishedOn == nil }) { withoutReadDate += 1 }
+        if book.shelf == .known(.read), book.readThroughs.allSatisfy({ $0.finishedOn == nil }),
+            (book.viewings ?? []).allSatisfy({ $0.day == nil })
+        {
+            withoutReadDate += 1
+        }
         if book.rating != nil { rated += 1 }
         if book.review != nil { reviewed += 1 }
     }

@@ -33,11 +33,20 @@ struct ImportJobPage: Sendable {
 
         init(row: Int, book: ImportedBook, mapping: [String: Shelf]) {
             self.row = row
-            title = book.title
+            title = book.title + (book.screenKind != nil ? book.year.map { " (\($0))" } ?? "" : "")
             authors = book.authors.joined(separator: ", ")
+            let kind = book.screenKind ?? .book
             switch book.shelf {
-            case .known(let shelf): self.shelf = shelf.title
-            case .custom(let name): self.shelf = "\((mapping[name] ?? .wantToRead).title) (from “\(name)”)"
+            case .known(let shelf): self.shelf = shelf.title(for: kind)
+            case .custom(let name):
+                self.shelf = "\((mapping[name] ?? .wantToRead).title(for: kind)) (from “\(name)”)"
+            }
+            if book.screenKind != nil {
+                reads = ImportJobPage.viewings(book)
+                rating = book.rating.map { ImportJobPage.stars($0) }
+                lists = book.lists.isEmpty ? nil : book.lists.joined(separator: ", ")
+                notes = book.notes + (book.favourite ? ["A favourite."] : [])
+                return
             }
             let dated = book.readThroughs.compactMap { read -> String? in
                 switch (read.startedOn, read.finishedOn) {
@@ -54,6 +63,15 @@ struct ImportJobPage: Sendable {
             lists = book.lists.isEmpty ? nil : book.lists.joined(separator: ", ")
             notes = book.notes
         }
+    }
+
+    /// "Watched 2021-05-02 (seen before)", "Watched, date unknown", or nothing for the watchlist.
+    fileprivate static func viewings(_ item: ImportedBook) -> String {
+        let days = (item.viewings ?? []).compactMap { viewing in
+            viewing.day.map { "Watched \($0)" + (viewing.rewatch ? " (seen before)" : "") }
+        }
+        if !days.isEmpty { return days.joined(separator: "; ") }
+        return item.shelf == .known(.read) ? "Watched, date unknown" : ""
     }
 
     struct ProblemRow: Sendable {
@@ -106,6 +124,8 @@ struct ImportJobPage: Sendable {
     var moreProblems: Int?
     var summaryLine: String?
     var importLabel = "Import"
+    var perShelfCaption = "Books per shelf"
+    var existingLegend = "Books you already have"
     /// The one question about `3/4/2022`-style dates, asked in the preview when the file cannot settle it.
     var dateQuestion: DateQuestion?
     /// The one action for rows whose ISBN a spreadsheet damaged beyond what the row can repair.
@@ -162,8 +182,10 @@ struct ImportJobPage: Sendable {
             dateQuestion = Self.dateQuestion(job, key: key, example: example)
         }
         if let summary = job.summary {
+            let shelfKind: TitleKind = job.format.isScreen ? .movie : .book
+            let nouns = summary.nouns
             shelfCounts = Shelf.allCases.compactMap { shelf in
-                summary.byShelf[shelf].map { ShelfCount(shelf: shelf.title, count: $0) }
+                summary.byShelf[shelf].map { ShelfCount(shelf: shelf.title(for: shelfKind), count: $0) }
             }
             shelfChoices = job.shelfMapping.keys.sorted().enumerated().map { index, name in
                 ShelfChoice(
@@ -173,16 +195,19 @@ struct ImportJobPage: Sendable {
                     })
             }
             hasShelfChoices = !shelfChoices.isEmpty
-            var facts = [Self.count(summary.books, "book", "books") + " to import"]
+            var facts = [Self.count(summary.books, nouns.one, nouns.many) + " to import"]
             if summary.withoutReadDate > 0 {
-                facts.append("\(summary.withoutReadDate) read with no date (kept without one)")
+                let done = job.format.isScreen ? "watched" : "read"
+                facts.append("\(summary.withoutReadDate) \(done) with no date (kept without one)")
             }
             if summary.rated > 0 { facts.append("\(summary.rated) rated") }
             if summary.reviewed > 0 { facts.append("\(summary.reviewed) with a review") }
             if summary.problems > 0 { facts.append(Self.count(summary.problems, "row needs", "rows need") + " a fix") }
             if summary.skipped > 0 { facts.append("\(summary.skipped) left out") }
             summaryLine = facts.joined(separator: " · ")
-            importLabel = "Import " + Self.count(summary.books, "book", "books")
+            importLabel = "Import " + Self.count(summary.books, nouns.one, nouns.many)
+            perShelfCaption = nouns.many.prefix(1).uppercased() + nouns.many.dropFirst() + " per shelf"
+            existingLegend = nouns.many.prefix(1).uppercased() + nouns.many.dropFirst() + " you already have"
         }
     }
 

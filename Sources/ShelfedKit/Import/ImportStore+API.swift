@@ -68,6 +68,17 @@ extension ImportStore.StageError {
         case .notACSV(let message): message + " Export your library as CSV from your old tracker and try again."
         case .tooManyRows: "That file has more than 100,000 rows. Split it and import each part."
         case .tooManyColumns(let count): Self.columnsAdvice(count)
+        case .noRows:
+            "That file has its column names but no rows, so there is nothing to import. Check that it is the export "
+                + "of your library (for Letterboxd, the whole ZIP or watched.csv and diary.csv)."
+        case .archive(.notAnExport):
+            "That ZIP holds none of the files Shelfed reads. Upload Letterboxd's export ZIP as it was downloaded, or "
+                + "one of its CSV files (watched.csv, diary.csv, ratings.csv, reviews.csv, watchlist.csv)."
+        case .archive(.tooLarge(let name)):
+            "\(name) in that ZIP is larger than an export can be (\(ImportArchive.entryLimit >> 20) MB), so it was not "
+                + "read. Upload the CSV files you want to import one by one instead."
+        case .archive(.damaged):
+            "That ZIP is damaged and cannot be opened. Download the export again and upload it as it comes."
         }
     }
 

@@ -20,6 +20,9 @@ struct ImportStore: Sendable {
         case notACSV(String)
         case tooManyRows
         case tooManyColumns(Int)
+        case archive(ImportArchive.Failure)
+        /// A header and nothing under it (Letterboxd writes such files for what a person never used).
+        case noRows
     }
 
     // MARK: - Staging an upload
@@ -31,10 +34,20 @@ struct ImportStore: Sendable {
         let id = ImportJob.newID()
         let clean = cleanFile(id)
         do {
-            try await AppDatabase.threadPool.runIfActive { _ = try ImportText.normalize(upload, to: clean) }
+            try await AppDatabase.threadPool.runIfActive { [directory] in
+                if ImportArchive.isZIP(upload) {
+                    do {
+                        try ImportArchive.flattenLetterboxd(upload, to: clean, scratch: directory)
+                    } catch let failure as ImportArchive.Failure {
+                        throw StageError.archive(failure)
+                    }
+                } else {
+                    _ = try ImportText.normalize(upload, to: clean)
+                }
+            }
             let table: ImportTable
             do {
-                table = try ImportTable(utf8File: clean)
+                table = try ImportTable(utf8File: clean, fileName: fileName)
             } catch {
                 throw StageError.notACSV("The file is empty or is not a CSV or TSV file.")
             }
@@ -48,6 +61,7 @@ struct ImportStore: Sendable {
                 return job
             }
             job = try await stageRows(of: job, from: clean)
+            guard job.total > 0 else { throw StageError.noRows }
             try? FileManager.default.removeItem(at: clean)
             return job
         } catch {
@@ -85,6 +99,7 @@ struct ImportStore: Sendable {
             // Opened here, on the thread that reads it: the reader is not thread-safe.
             let table = try ImportTable(utf8File: clean)
             var summary = ImportSummary()
+            var numbering = ImportedViewing.Numbering()
             var batch: [ImportRow] = []
             func flush() throws {
                 let rows = batch
@@ -93,7 +108,7 @@ struct ImportStore: Sendable {
             }
             let evidence = try Self.readRows(of: table, with: reader) { number, values, reading in
                 var row = ImportRow(jobId: jobID, row: number, raw: values, book: nil, outcome: .pending)
-                row.take(reading, counting: &summary)
+                row.take(numbering.number(reading), counting: &summary)
                 batch.append(row)
                 if batch.count == Self.stagingBatch { try flush() }
             }

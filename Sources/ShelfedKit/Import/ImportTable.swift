@@ -16,7 +16,8 @@ final class ImportTable {
         case unreadable(String)
     }
 
-    init(utf8File url: URL) throws {
+    /// `fileName` is the upload's name, which tells Letterboxd's watched films from its watchlist.
+    init(utf8File url: URL, fileName: String = "") throws {
         let delimiter = try Self.delimiter(of: url)
         guard let stream = InputStream(fileAtPath: url.path) else {
             throw OpenError.unreadable("The file cannot be opened.")
@@ -29,7 +30,7 @@ final class ImportTable {
         let headers = (reader.headerRow ?? []).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
         guard headers.contains(where: { !$0.isEmpty }) else { throw OpenError.empty }
         self.headers = headers
-        format = ImportFormat.detect(headers: headers)
+        format = ImportFormat.detect(headers: headers, fileName: fileName)
     }
 
     /// The next record that has any text (blank lines, such as a trailing one, are passed over); nil at the end.

@@ -32,14 +32,63 @@ struct ImportedBook: Codable, Sendable, Equatable {
     /// What the importer had to decide for this row (an empty status read as Want to read, a dropped date, …).
     var notes: [String] = []
 
+    // Films and shows (issue 38). Optional, so rows kept as JSON before they existed still decode; nil `kind` is a
+    // book.
+    /// `movie` or `show`; nil for a book.
+    var kind: TitleKind? = nil
+    /// The release year, which tells "Halloween" (1978) from "Halloween" (2007); nil when the row has none.
+    var year: Int? = nil
+    /// The title in its own language when the export wrote a translated one ("Ainda Estou Aqui").
+    var originalTitle: String? = nil
+    var runtimeMinutes: Int? = nil
+    var genres: [String]? = nil
+    /// Each dated (or undated) viewing the row records: one diary entry is one viewing.
+    var viewings: [ImportedViewing]? = nil
+
     init(title: String) {
         self.title = title
     }
 
     var isbn: ISBN? { isbn13.flatMap(ISBN.init) ?? isbn10.flatMap(ISBN.init) }
 
+    /// A film or show; nil for a book.
+    var screenKind: TitleKind? { kind == .book ? nil : kind }
+
     /// The first author, or "" when the row has none.
     var firstAuthor: String { authors.first ?? "" }
+}
+
+/// One viewing of a film in an export: the day it was seen (nil when unknown) and whether the tracker said it had
+/// been seen before (Letterboxd's `Rewatch`), which is a fact about an earlier viewing, not a row of its own.
+struct ImportedViewing: Codable, Sendable, Equatable, Hashable {
+    var day: String?
+    var rewatch = false
+    /// The file of the export it was read from (`diary`, `reviews`): Letterboxd lists a reviewed viewing in both.
+    var file: String? = nil
+    /// Its place among its file's viewings of the same title on the same day (1 for the first): two diary entries
+    /// of one day are two viewings, while the same entry in the diary and the reviews, or imported again, is one.
+    var ordinal: Int? = nil
+
+    /// Numbers each file's viewings of one title on one day as the rows are read (`ImportStore.stageRows`).
+    struct Numbering {
+        private var seen: [String: Int] = [:]
+
+        mutating func number(_ reading: ImportRowReading) -> ImportRowReading {
+            guard case .book(var item) = reading, var viewings = item.viewings else { return reading }
+            for index in viewings.indices {
+                guard let day = viewings[index].day else { continue }
+                // Titles as the library matches them: two diary entries of one day under "Tenet: …" and "Tenet - …"
+                // land on one film and are its two viewings.
+                let title = LibraryMatch.fold(item.title)
+                let key = [viewings[index].file ?? "", title, item.year.map(String.init) ?? "", day]
+                    .joined(separator: "\u{1F}")
+                seen[key, default: 0] += 1
+                viewings[index].ordinal = seen[key]
+            }
+            item.viewings = viewings
+            return .book(item)
+        }
+    }
 }
 
 /// One reading of a book; either date may be unknown.

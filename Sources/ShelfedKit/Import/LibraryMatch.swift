@@ -16,23 +16,41 @@ struct LibraryMatch: Sendable {
     /// Entries imports made while this index lived, with the job that made each: a later row that finds one is
     /// the same book listed twice (two editions in one file, or the same file imported twice at once).
     private var madeByJob: [Int64: String] = [:]
+    /// The user's films and shows, matched by their ids and by title and year (issue 38).
+    private(set) var screen = ScreenMatch()
 
-    /// The user's books as the import starts: user_book id by external id and by title key. Films and shows are left
-    /// out, so a book row never lands on a film of the same title (issue 37).
+    /// The user's books as the import starts: user_book id by external id and by title key. Films and shows are kept
+    /// apart, so a book row never lands on a film of the same title (issue 37).
     init(_ db: Database, userID: Int64) throws {
         let rows = try Row.fetchCursor(
             db,
             sql: """
-                SELECT user_book.id, book.title, book.authors, book.external_ids
+                SELECT user_book.id, book.title, book.authors, book.external_ids, book.kind, book.published_date,
+                    book.original_title
                 FROM user_book JOIN book ON book.id = user_book.book_id
-                WHERE user_book.user_id = ? AND book.kind = 'book'
+                WHERE user_book.user_id = ?
                 """, arguments: [userID])
         while let row = try rows.next() {
             let entryID: Int64 = row[0]
-            let authors = (try? JSONDecoder().decode([String].self, from: Data((row[2] as String).utf8))) ?? []
             let ids = (try? JSONDecoder().decode([String: String].self, from: Data((row[3] as String).utf8))) ?? [:]
+            if let kind = TitleKind(rawValue: row[4]), kind != .book {
+                let published: String? = row[5]
+                screen.remember(
+                    entryID, kind: kind, titles: [row[1], row[6]],
+                    year: published.flatMap { Int($0.prefix(4)) }, externalIDs: ids)
+                continue
+            }
+            let authors = (try? JSONDecoder().decode([String].self, from: Data((row[2] as String).utf8))) ?? []
             remember(entryID, title: row[1], firstAuthor: authors.first ?? "", externalIDs: ids)
         }
+    }
+
+    /// Records a film or show an import has just made (or given new ids), so later rows find it.
+    mutating func rememberTitle(_ entryID: Int64, madeBy jobID: String?, _ item: ImportedBook, kind: TitleKind) {
+        if let jobID { madeByJob[entryID] = jobID }
+        screen.remember(
+            entryID, kind: kind, titles: [item.title, item.originalTitle], year: item.year,
+            externalIDs: item.externalIDs)
     }
 
     mutating func remember(_ entryID: Int64, title: String, firstAuthor: String, externalIDs: [String: String]) {
@@ -96,7 +114,7 @@ struct LibraryMatch: Sendable {
         return String(title[..<open])
     }
 
-    private static func fold(_ text: String) -> String {
+    static func fold(_ text: String) -> String {
         // Most titles and names are ASCII: lowercase letters and digits kept, the rest dropped, without ICU.
         if text.utf8.allSatisfy({ $0 < 0x80 }) {
             var bytes: [UInt8] = []

@@ -22,7 +22,8 @@ enum Route: String, CaseIterable, Sendable {
         housePhotoFile, houseList, houseChallenge, houseMember, houseBook, houseBookAdd, forYou, forYouSeen
     case search, searchVolume, searchAdd, find, titleSearch, titleAdd, about, householdTMDB
     case scan, scanBooks, quotes, librarySearch, shelfScan, shelfScanResult, shelfScanAdd
-    case exportGoodreads, imports, importJob, importMapping, importConfirm, importCancel, importEvents,
+    case exportGoodreads, exportLetterboxd, imports, importJob, importMapping, importConfirm, importCancel,
+        importEvents,
         importFailedRows, importRetry, importDateOrder, importWithoutDamagedISBNs
 
     /// The path as the router matches it; `:name` segments are parameters.
@@ -130,6 +131,7 @@ enum Route: String, CaseIterable, Sendable {
         case .about: "/about"
         case .householdTMDB: "/household/tmdb"
         case .exportGoodreads: "/export/goodreads"
+        case .exportLetterboxd: "/export/letterboxd"
         case .imports: "/import"
         case .importJob: "/import/:jobID"
         case .importMapping: "/import/:jobID/columns"

@@ -1,0 +1,121 @@
+import CSV
+import Foundation
+import ZIPFoundation
+
+/// An export that comes as a ZIP (Letterboxd's): the files Shelfed reads are taken out one by one, each no larger
+/// than `entryLimit` whatever the ZIP's directory claims (a ZIP bomb stops at the limit), and written as one CSV with
+/// a `File` column, in `LetterboxdRows.Part.readingOrder`, so the rest of an import is the one a CSV has. No entry is
+/// ever written under its own path, so `../` in a name reaches nothing; such entries are not read at all.
+enum ImportArchive {
+    /// The most one file in the ZIP may hold: Letterboxd's diary of 10,000 films with reviews is about 5 MB.
+    static let entryLimit: Int64 = 40 << 20
+    /// The most all the files read may hold together.
+    static let totalLimit: Int64 = 80 << 20
+    /// The most entries a ZIP may list before Shelfed stops looking (an export has a few dozen).
+    static let entryCountLimit = 5_000
+
+    enum Failure: Error, Equatable {
+        case notAnExport
+        case tooLarge(String)
+        case damaged
+    }
+
+    /// Whether the file starts as a ZIP does.
+    static func isZIP(_ url: URL) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: url.path) else { return false }
+        defer { try? handle.close() }
+        let start = (try? handle.read(upToCount: 4)) ?? Data()
+        return start == Data([0x50, 0x4B, 0x03, 0x04])
+    }
+
+    /// Writes the Letterboxd files found in `zip` to `destination` as one UTF-8 CSV with the header
+    /// `LetterboxdRows.flattenedHeaders`; `scratch` is a directory for the files while they are read.
+    static func flattenLetterboxd(_ zip: URL, to destination: URL, scratch: URL) throws {
+        let archive: Archive
+        do {
+            archive = try Archive(url: zip, accessMode: .read)
+        } catch {
+            throw Failure.damaged
+        }
+        var parts: [LetterboxdRows.Part: Entry] = [:]
+        var listed = 0
+        for entry in archive where entry.type == .file {
+            listed += 1
+            guard listed <= entryCountLimit else { break }
+            // The first of each part listed is read (a folder zipped around the export is no different).
+            if let part = LetterboxdRows.Part(pathInExport: entry.path), parts[part] == nil { parts[part] = entry }
+        }
+        guard !parts.isEmpty else { throw Failure.notAnExport }
+        guard FileManager.default.createFile(atPath: destination.path, contents: nil),
+            let output = FileHandle(forWritingAtPath: destination.path)
+        else { throw CocoaError(.fileWriteUnknown) }
+        defer { try? output.close() }
+        try output.write(contentsOf: Data(line(LetterboxdRows.flattenedHeaders).utf8))
+        var total: Int64 = 0
+        for part in LetterboxdRows.Part.readingOrder {
+            guard let entry = parts[part] else { continue }
+            let raw = scratch.appendingPathComponent(UUID().uuidString + ".part")
+            let clean = scratch.appendingPathComponent(UUID().uuidString + ".csv")
+            defer {
+                try? FileManager.default.removeItem(at: raw)
+                try? FileManager.default.removeItem(at: clean)
+            }
+            total += try extract(entry, from: archive, to: raw, limit: min(entryLimit, totalLimit - total))
+            try ImportText.normalize(raw, to: clean)
+            try copyRows(of: clean, as: part, to: output)
+        }
+    }
+
+    /// Takes one entry out, refusing it as soon as it gives more than `limit` bytes.
+    private static func extract(_ entry: Entry, from archive: Archive, to target: URL, limit: Int64) throws -> Int64 {
+        let name = String(entry.path.prefix(100))
+        guard entry.uncompressedSize <= limit else { throw Failure.tooLarge(name) }
+        guard FileManager.default.createFile(atPath: target.path, contents: nil),
+            let handle = FileHandle(forWritingAtPath: target.path)
+        else { throw CocoaError(.fileWriteUnknown) }
+        defer { try? handle.close() }
+        var written: Int64 = 0
+        do {
+            _ = try archive.extract(entry, skipCRC32: false) { chunk in
+                written += Int64(chunk.count)
+                guard written <= limit else { throw Failure.tooLarge(name) }
+                try handle.write(contentsOf: chunk)
+            }
+        } catch let failure as Failure {
+            throw failure
+        } catch {
+            throw Failure.damaged
+        }
+        return written
+    }
+
+    /// Every row of one file, its cells placed under the flattened header's names.
+    private static func copyRows(of clean: URL, as part: LetterboxdRows.Part, to output: FileHandle) throws {
+        let table: ImportTable
+        do {
+            table = try ImportTable(utf8File: clean)
+        } catch {
+            return  // An empty file (Letterboxd writes header-only files too) adds nothing.
+        }
+        let keys = table.headers.map(ImportRecord.key)
+        let wanted = LetterboxdRows.flattenedHeaders.dropFirst().map { keys.firstIndex(of: ImportRecord.key($0)) }
+        var rows = 0
+        var buffer = ""
+        while let (_, values) = try table.nextValues() {
+            rows += 1
+            guard rows <= ImportStore.maxRows else { throw ImportStore.StageError.tooManyRows }
+            let cells = wanted.map { index in index.flatMap { $0 < values.count ? values[$0] : nil } ?? "" }
+            buffer += line([part.rawValue] + cells)
+            if buffer.utf8.count > 256 * 1024 {
+                try output.write(contentsOf: Data(buffer.utf8))
+                buffer = ""
+            }
+        }
+        try output.write(contentsOf: Data(buffer.utf8))
+    }
+
+    /// Every cell quoted, as RFC 4180 writes it: the file is only read back by Shelfed, so no cell is altered.
+    private static func line(_ cells: [String]) -> String {
+        cells.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }.joined(separator: ",") + "\r\n"
+    }
+}
