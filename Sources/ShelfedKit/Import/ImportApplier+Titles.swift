@@ -21,11 +21,13 @@ extension ImportApplier {
                 return Applied(
                     outcome: .skipped, userBookID: entryID, message: "Already in your library; left as it was.")
             }
-            let changed = try updateTitle(entryID: entryID, with: item, kind: kind, shelf: shelf, db)
+            let (changed, note) = try updateTitle(entryID: entryID, with: item, kind: kind, shelf: shelf, db)
             if changed { match.rememberTitle(entryID, madeBy: nil, item, kind: kind) }
             return changed
-                ? Applied(outcome: .updated, userBookID: entryID, message: nil)
-                : Applied(outcome: .skipped, userBookID: entryID, message: "Already in your library with nothing new.")
+                ? Applied(outcome: .updated, userBookID: entryID, message: note)
+                : Applied(
+                    outcome: .skipped, userBookID: entryID, message: note ?? "Already in your library with nothing new."
+                )
         case .none:
             let entryID = try createTitle(item, kind: kind, shelf: shelf, db)
             match.rememberTitle(entryID, madeBy: jobID, item, kind: kind)
@@ -52,9 +54,12 @@ extension ImportApplier {
                 review: item.review, addedAt: item.addedOn.flatMap(Self.middayValue) ?? nowValue),
             at: nowValue)
         if kind == .movie, var entry = try UserBook.fetchOne(db, key: entryID),
-            try ImportedFilmViewings.merge(item.viewings ?? [], into: &entry, entryID: entryID, db)
+            try ImportedFilmViewings.merge(item.viewings ?? [], atLeast: item.plays, into: &entry, entryID: entryID, db)
         {
             try entry.update(db)
+        }
+        if kind == .show, let episodes = item.episodes {
+            _ = try ImportedShowWatches.merge(episodes, bookID: bookID, userID: userID, db)
         }
         try addToLists(item.lists, entryID: entryID, db)
         return entryID
@@ -63,9 +68,9 @@ extension ImportApplier {
     /// Fills what the entry lacks, moves it forward (watched beats want to watch, never the other way) and adds
     /// the viewings it does not have yet; true when anything changed.
     private func updateTitle(entryID: Int64, with item: ImportedBook, kind: TitleKind, shelf: Shelf, _ db: Database)
-        throws -> Bool
+        throws -> (changed: Bool, note: String?)
     {
-        guard var entry = try UserBook.fetchOne(db, key: entryID) else { return false }
+        guard var entry = try UserBook.fetchOne(db, key: entryID) else { return (false, nil) }
         let before = entry
         if entry.rating == nil, let rating = item.rating { entry.rating = rating }
         if (entry.review ?? "").isEmpty, let review = item.review { entry.review = review }
@@ -75,8 +80,20 @@ extension ImportApplier {
             if shelf == .read { entry.stoppedAt = nil }
         }
         var changed = false
-        if kind == .movie, try ImportedFilmViewings.merge(item.viewings ?? [], into: &entry, entryID: entryID, db) {
+        var note: String?
+        if kind == .movie,
+            try ImportedFilmViewings.merge(item.viewings ?? [], atLeast: item.plays, into: &entry, entryID: entryID, db)
+        {
             changed = true
+        }
+        if kind == .show, let episodes = item.episodes {
+            let outcome = try ImportedShowWatches.merge(episodes, bookID: entry.bookId, userID: userID, db)
+            changed = changed || outcome.changed
+            if outcome.leftOut > 0 {
+                note =
+                    "\(outcome.leftOut) of its episodes are not in this show's episode list and were left out: mark them "
+                    + "on its page once they appear there."
+            }
         }
         if changed || entry.rating != before.rating || entry.review != before.review
             || entry.favourite != before.favourite || entry.shelf != before.shelf
@@ -87,7 +104,7 @@ extension ImportApplier {
         }
         if try fillOwnCatalogRow(of: entry.bookId, with: item, db) { changed = true }
         if try addToLists(item.lists, entryID: entryID, db) { changed = true }
-        return changed
+        return (changed, note)
     }
 
     /// The ids, year and original title a row knows and the user's own catalog row lacks. A row the household shares
@@ -133,9 +150,11 @@ enum ImportedFilmViewings {
     }
 
     /// True when the viewings changed; `entry` then holds the latest, the caller saves it.
-    static func merge(_ imported: [ImportedViewing], into entry: inout UserBook, entryID: Int64, _ db: Database)
-        throws -> Bool
-    {
+    /// `atLeast`: how many viewings the export counted in all (Trakt's `plays`), the ones without a day added undated.
+    static func merge(
+        _ imported: [ImportedViewing], atLeast plays: Int? = nil, into entry: inout UserBook, entryID: Int64,
+        _ db: Database
+    ) throws -> Bool {
         guard entry.shelf == .read else { return false }
         let kept = try Row.fetchAll(
             db, sql: "SELECT started_at, finished_at FROM read_through WHERE user_book_id = ? ORDER BY id",
@@ -165,6 +184,7 @@ enum ImportedFilmViewings {
             // Seen before, and no viewing recorded before it (not even another of that day): one with no day.
             all.append(Viewing(started: nil, finished: nil))
         }
+        while all.count < min(plays ?? 0, TraktExport.playsLimit) { all.append(Viewing(started: nil, finished: nil)) }
         func sorted(_ viewings: [Viewing]) -> [String] {
             viewings.map { ($0.finished ?? "-") + "|" + ($0.started ?? "-") }.sorted()
         }

@@ -2,10 +2,11 @@ import CSV
 import Foundation
 import ZIPFoundation
 
-/// An export that comes as a ZIP (Letterboxd's): the files Shelfed reads are taken out one by one, each no larger
-/// than `entryLimit` whatever the ZIP's directory claims (a ZIP bomb stops at the limit), and written as one CSV with
-/// a `File` column, in `LetterboxdRows.Part.readingOrder`, so the rest of an import is the one a CSV has. No entry is
-/// ever written under its own path, so `../` in a name reaches nothing; such entries are not read at all.
+/// An export that comes as a ZIP (Letterboxd's, Trakt's): the files Shelfed reads are taken out one by one, each no
+/// larger than `entryLimit` whatever the ZIP's directory claims (a ZIP bomb stops at the limit), and written as one
+/// CSV (Letterboxd's with a `File` column, in `LetterboxdRows.Part.readingOrder`; Trakt's as `TraktExport` gathers
+/// it), so the rest of an import is the one a CSV has. No entry is ever written under its own path, so `../` in a
+/// name reaches nothing; such entries are not read at all.
 enum ImportArchive {
     /// The most one file in the ZIP may hold: Letterboxd's diary of 10,000 films with reviews is about 5 MB.
     static let entryLimit: Int64 = 40 << 20
@@ -28,9 +29,10 @@ enum ImportArchive {
         return start == Data([0x50, 0x4B, 0x03, 0x04])
     }
 
-    /// Writes the Letterboxd files found in `zip` to `destination` as one UTF-8 CSV with the header
-    /// `LetterboxdRows.flattenedHeaders`; `scratch` is a directory for the files while they are read.
-    static func flattenLetterboxd(_ zip: URL, to destination: URL, scratch: URL) throws {
+    /// Writes the export in `zip` — Letterboxd's CSV files or Trakt's JSON files — to `destination` as one UTF-8 CSV
+    /// (`LetterboxdRows.flattenedHeaders` or `TraktExport.headers`); `scratch` is a directory for the files while they
+    /// are read.
+    static func flatten(_ zip: URL, to destination: URL, scratch: URL) throws {
         let archive: Archive
         do {
             archive = try Archive(url: zip, accessMode: .read)
@@ -38,12 +40,27 @@ enum ImportArchive {
             throw Failure.damaged
         }
         var parts: [LetterboxdRows.Part: Entry] = [:]
+        var trakt: [Entry] = []
         var listed = 0
         for entry in archive where entry.type == .file {
             listed += 1
             guard listed <= entryCountLimit else { break }
             // The first of each part listed is read (a folder zipped around the export is no different).
             if let part = LetterboxdRows.Part(pathInExport: entry.path), parts[part] == nil { parts[part] = entry }
+            if isTraktFile(entry.path) { trakt.append(entry) }
+        }
+        if parts.isEmpty, !trakt.isEmpty {
+            var total: Int64 = 0
+            var files: [Data] = []
+            for entry in trakt {
+                var data = Data()
+                total += try extract(entry, from: archive, limit: min(entryLimit, totalLimit - total)) {
+                    data.append($0)
+                }
+                files.append(data)
+            }
+            try TraktExport.flatten(files, to: destination)
+            return
         }
         guard !parts.isEmpty else { throw Failure.notAnExport }
         guard FileManager.default.createFile(atPath: destination.path, contents: nil),
@@ -66,20 +83,36 @@ enum ImportArchive {
         }
     }
 
-    /// Takes one entry out, refusing it as soon as it gives more than `limit` bytes.
+    /// Trakt's files Shelfed reads (`watched-movies.json`, `watched-history.json`, `ratings-shows.json`,
+    /// `lists-watchlist.json`, …); never one under `..`.
+    static func isTraktFile(_ path: String) -> Bool {
+        let parts = path.lowercased().split(separator: "/")
+        guard let name = parts.last, name.hasSuffix(".json"), !parts.contains("..") else { return false }
+        return ["watched", "history", "ratings", "watchlist", "lists-watchlist"].contains { name.hasPrefix($0) }
+    }
+
+    /// Takes one entry out to a file, refusing it as soon as it gives more than `limit` bytes.
     private static func extract(_ entry: Entry, from archive: Archive, to target: URL, limit: Int64) throws -> Int64 {
-        let name = String(entry.path.prefix(100))
-        guard entry.uncompressedSize <= limit else { throw Failure.tooLarge(name) }
         guard FileManager.default.createFile(atPath: target.path, contents: nil),
             let handle = FileHandle(forWritingAtPath: target.path)
         else { throw CocoaError(.fileWriteUnknown) }
         defer { try? handle.close() }
+        return try extract(entry, from: archive, limit: limit) { try handle.write(contentsOf: $0) }
+    }
+
+    /// Takes one entry out through `consumer`, refusing it as soon as it gives more than `limit` bytes, whatever size
+    /// the ZIP's directory claims.
+    private static func extract(_ entry: Entry, from archive: Archive, limit: Int64, consumer: (Data) throws -> Void)
+        throws -> Int64
+    {
+        let name = String(entry.path.prefix(100))
+        guard entry.uncompressedSize <= limit else { throw Failure.tooLarge(name) }
         var written: Int64 = 0
         do {
             _ = try archive.extract(entry, skipCRC32: false) { chunk in
                 written += Int64(chunk.count)
                 guard written <= limit else { throw Failure.tooLarge(name) }
-                try handle.write(contentsOf: chunk)
+                try consumer(chunk)
             }
         } catch let failure as Failure {
             throw failure

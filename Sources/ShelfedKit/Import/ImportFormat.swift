@@ -12,6 +12,8 @@ enum ImportFormat: String, Codable, Sendable, CaseIterable {
     /// A CSV in the columns Letterboxd's importer reads (Shelfed's own film export).
     case letterboxdCSV
     case imdbRatings, imdbWatchlist
+    /// Trakt's export (a ZIP or its JSON files), gathered into one row per title (`TraktExport`).
+    case trakt
     /// Any other CSV, read through the column mapping the person chose.
     case mapped
     /// ISBNs the phone app sent to `POST /api/batch-enrich`; never read from a file.
@@ -34,6 +36,7 @@ enum ImportFormat: String, Codable, Sendable, CaseIterable {
         case .letterboxdCSV: "Letterboxd import CSV"
         case .imdbRatings: "IMDb (your ratings)"
         case .imdbWatchlist: "IMDb (watchlist)"
+        case .trakt: "Trakt"
         case .mapped: "CSV with your column choices"
         case .barcodes: "Barcodes from the phone app"
         }
@@ -81,6 +84,7 @@ enum ImportFormat: String, Codable, Sendable, CaseIterable {
         case .letterboxdCSV: LetterboxdCSVRows()
         case .imdbRatings: IMDbRows(part: .ratings)
         case .imdbWatchlist: IMDbRows(part: .watchlist)
+        case .trakt: TraktRows()
         case .mapped, .barcodes: MappedRows(mapping: mapping ?? ColumnMapping())
         }
     }
@@ -93,6 +97,7 @@ extension ImportFormat {
             return names.contains("position") || names.contains("created") ? .imdbWatchlist : .imdbRatings
         }
         if ["title", "watcheddate"].allSatisfy(names.contains) { return .letterboxdCSV }
+        if ["file", "kind", "title", "trakt", "episodes"].allSatisfy(names.contains) { return .trakt }
         guard ["date", "name", "year", "letterboxd uri"].allSatisfy(names.contains) else { return nil }
         if names.contains("file") { return .letterboxd }
         if names.contains("review") { return .letterboxdReviews }

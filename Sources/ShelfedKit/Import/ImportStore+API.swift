@@ -72,8 +72,8 @@ extension ImportStore.StageError {
             "That file has its column names but no rows, so there is nothing to import. Check that it is the export "
                 + "of your library (for Letterboxd, the whole ZIP or watched.csv and diary.csv)."
         case .archive(.notAnExport):
-            "That ZIP holds none of the files Shelfed reads. Upload Letterboxd's export ZIP as it was downloaded, or "
-                + "one of its CSV files (watched.csv, diary.csv, ratings.csv, reviews.csv, watchlist.csv)."
+            "That file holds none of the exports Shelfed reads. Upload Letterboxd's or Trakt's export ZIP as it was "
+                + "downloaded, or one of its files (Letterboxd's watched.csv or diary.csv, Trakt's watched-shows.json …)."
         case .archive(.tooLarge(let name)):
             "\(name) in that ZIP is larger than an export can be (\(ImportArchive.entryLimit >> 20) MB), so it was not "
                 + "read. Upload the CSV files you want to import one by one instead."

@@ -37,7 +37,13 @@ struct ImportStore: Sendable {
             try await AppDatabase.threadPool.runIfActive { [directory] in
                 if ImportArchive.isZIP(upload) {
                     do {
-                        try ImportArchive.flattenLetterboxd(upload, to: clean, scratch: directory)
+                        try ImportArchive.flatten(upload, to: clean, scratch: directory)
+                    } catch let failure as ImportArchive.Failure {
+                        throw StageError.archive(failure)
+                    }
+                } else if TraktExport.isJSONArray(upload) {
+                    do {
+                        try TraktExport.flatten([try Data(contentsOf: upload)], to: clean)
                     } catch let failure as ImportArchive.Failure {
                         throw StageError.archive(failure)
                     }

@@ -44,6 +44,10 @@ struct ImportedBook: Codable, Sendable, Equatable {
     var genres: [String]? = nil
     /// Each dated (or undated) viewing the row records: one diary entry is one viewing.
     var viewings: [ImportedViewing]? = nil
+    /// How many times, at least, the title was watched (Trakt's `plays`), when the days are not all known.
+    var plays: Int? = nil
+    /// A show's episodes watched, each with the day of every pass through it.
+    var episodes: [ImportedEpisode]? = nil
 
     init(title: String) {
         self.title = title
@@ -89,6 +93,13 @@ struct ImportedViewing: Codable, Sendable, Equatable, Hashable {
             return .book(item)
         }
     }
+}
+
+/// One episode of a show in an export, with the day it was watched on each pass (the first day, the first pass).
+struct ImportedEpisode: Codable, Sendable, Equatable, Hashable {
+    var season: Int
+    var number: Int
+    var days: [String]
 }
 
 /// One reading of a book; either date may be unknown.

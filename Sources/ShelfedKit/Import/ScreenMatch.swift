@@ -22,7 +22,7 @@ struct ScreenMatch: Sendable {
     mutating func remember(
         _ entryID: Int64, kind: TitleKind, titles: [String?], year: Int?, externalIDs: [String: String]
     ) {
-        for (name, value) in externalIDs { byID[Self.idKey(name, value), default: entryID] = entryID }
+        for (name, value) in externalIDs { byID[Self.idKey(kind, name, value), default: entryID] = entryID }
         if let link = externalIDs["letterboxd"] { letterboxdLink[entryID] = link }
         writtenTitles[entryID, default: []].formUnion(titles.compactMap { $0 })
         for title in Set(titles.compactMap { $0 }.map { Self.titleKey(kind, $0, year) }) {
@@ -32,7 +32,7 @@ struct ScreenMatch: Sendable {
 
     func entry(for item: ImportedBook, kind: TitleKind) -> Found {
         for (name, value) in item.externalIDs.sorted(by: { $0.key < $1.key }) {
-            if let id = byID[Self.idKey(name, value)] { return .one(id) }
+            if let id = byID[Self.idKey(kind, name, value)] { return .one(id) }
         }
         var candidates: [Int64] = []
         for title in [item.title, item.originalTitle].compactMap({ $0 }) {
@@ -55,9 +55,10 @@ struct ScreenMatch: Sendable {
         }
     }
 
-    private static func idKey(_ name: String, _ value: String) -> String {
+    /// With the kind: TMDB numbers its films and its shows apart, so film 1399 is not show 1399.
+    private static func idKey(_ kind: TitleKind, _ name: String, _ value: String) -> String {
         // Letterboxd's short links are case-sensitive (`gqMw`), so values are compared as written.
-        name.lowercased() + ":" + value
+        kind.rawValue + ":" + name.lowercased() + ":" + value
     }
 
     private static func titleKey(_ kind: TitleKind, _ title: String, _ year: Int?) -> String {

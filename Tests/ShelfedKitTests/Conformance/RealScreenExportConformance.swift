@@ -93,5 +93,58 @@ extension SharedFixtureConformance {
             #expect(facts.original == "Ainda Estou Aqui")
             #expect(facts.offScale == 0)
         }
+
+        @Test func realTraktAnswersGiveEveryPlayItsPass() async throws {
+            let suite = try ScreenImportTests()
+            let me = try await suite.user("fuzeman")
+            let names = [
+                "watched-shows.json": "trakt_sync_watched_shows", "watched-movies.json": "trakt_sync_watched_movies",
+                "ratings-episodes.json": "trakt_sync_ratings_episodes",
+            ]
+            let files = try names.sorted { $0.key < $1.key }.map { name, fixture in
+                (
+                    path: name,
+                    text: try String(
+                        contentsOf: SharedFixtures.url("screen-imports/\(fixture)__fuzeman_trakt.py.json"),
+                        encoding: .utf8)
+                )
+            }
+            let zip = try suite.zip(files)
+            let job = try await suite.importFile(zip, named: "trakt-export.zip", for: me)
+            #expect(job.status == .completed && job.format == .trakt && job.failed == 0)
+            let facts = try await suite.db.read { db in
+                (
+                    shows: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM book WHERE kind = 'show'"),
+                    films: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM book WHERE kind = 'movie'"),
+                    chuckPasses: try Int.fetchOne(
+                        db,
+                        sql: """
+                            SELECT COUNT(*) FROM episode_watch JOIN episode ON episode.id = episode_watch.episode_id
+                            JOIN book ON book.id = episode.book_id
+                            WHERE book.title = 'Chuck' AND episode.season = 1 AND episode.number = 2
+                            """),
+                    archerSpecials: try Int.fetchOne(
+                        db,
+                        sql: """
+                            SELECT COUNT(*) FROM episode JOIN book ON book.id = episode.book_id
+                            WHERE book.title = 'Archer' AND episode.season = 0
+                            """),
+                    acres: try Int.fetchOne(
+                        db,
+                        sql: """
+                            SELECT 1 + (SELECT COUNT(*) FROM read_through WHERE user_book_id = user_book.id)
+                            FROM user_book JOIN book ON book.id = user_book.book_id WHERE book.title = '100 Bloody Acres'
+                            """)
+                )
+            }
+            // SOURCES.md: 9 shows, 3 films; Chuck S1E2 was played 9 times; Archer has specials; "100 Bloody Acres"
+            // was played twice.
+            #expect(facts.shows == 9 && facts.films == 3)
+            #expect(facts.chuckPasses == 9)
+            #expect((facts.archerSpecials ?? 0) > 0)
+            #expect(facts.acres == 2)
+            let again = try await suite.importFile(zip, named: "trakt-export.zip", for: me)
+            #expect(again.created == 0 && again.updated == 0)
+        }
     }
 }

@@ -1,0 +1,73 @@
+"""A watching history comes in (issue 38): a Letterboxd export ZIP, written here with the real one's quirks (a title
+with a comma, the same title in two years, a rewatch with no earlier row, a review with HTML, a watchlist), is
+uploaded on the import page, previewed as films on Want to watch / Watched, imported, and its results shown; the film
+page lists every viewing; the films come out again as a Letterboxd CSV. Axe, no sideways scroll, both sizes."""
+import uuid
+import zipfile
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+from helpers import check_page, click_and_wait, signed_in_session
+from test_screen_titles import no_sideways_scroll, sign_in_browser
+
+EXPORT = {
+    "watched.csv": "Date,Name,Year,Letterboxd URI\r\n"
+                   "2019-01-05,Alien,1979,https://boxd.it/2b0k\r\n"
+                   "2019-01-05,Halloween,1978,https://boxd.it/1Yx0\r\n"
+                   "2019-01-06,Halloween,2018,https://boxd.it/fJ2a\r\n"
+                   "2019-01-07,\"Lock, Stock and Two Smoking Barrels\",1998,https://boxd.it/29jI\r\n",
+    "diary.csv": "Date,Name,Year,Letterboxd URI,Rating,Rewatch,Tags,Watched Date\r\n"
+                 "2021-06-02,Alien,1979,https://boxd.it/1VoAHp,4.5,Yes,,2021-06-01\r\n"
+                 "2020-01-03,Alien,1979,https://boxd.it/1VoAHq,,,,2020-01-01\r\n"
+                 "2019-11-01,Halloween,1978,https://boxd.it/1VoAHr,,Yes,on-netflix,2019-10-31\r\n",
+    "ratings.csv": "Date,Name,Year,Letterboxd URI,Rating\r\n2021-06-02,Alien,1979,https://boxd.it/2b0k,4.5\r\n",
+    "reviews.csv": "Date,Name,Year,Letterboxd URI,Rating,Rewatch,Review,Tags,Watched Date\r\n"
+                   "2021-06-02,Alien,1979,https://boxd.it/1VoAHp,4.5,Yes,\"Still <b>terrifying</b>."
+                   "<script>alert(1)</script>\",,2021-06-01\r\n",
+    "watchlist.csv": "Date,Name,Year,Letterboxd URI\r\n2022-03-01,Nosferatu,1922,https://boxd.it/2aHi\r\n",
+    "likes/films.csv": "Date,Name,Year,Letterboxd URI\r\n2019-01-06,Halloween,2018,https://boxd.it/fJ2a\r\n",
+}
+
+
+def test_a_letterboxd_export_zip_is_imported_and_goes_out_again(server, browser, tmp_path):
+    session, _ = signed_in_session(server, f"boxd{uuid.uuid4().hex[:8]}", "Lettie Boxd")
+    driver = browser
+    sign_in_browser(driver, server, session)
+    export = tmp_path / "letterboxd-lettie-2026-11-27-09-00-utc.zip"
+    with zipfile.ZipFile(export, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, text in EXPORT.items():
+            archive.writestr(name, text)
+
+    driver.get(server + "/import")
+    assert "Letterboxd" in driver.find_element(By.TAG_NAME, "main").text
+    driver.find_element(By.ID, "file").send_keys(str(export))
+    click_and_wait(driver, driver.find_element(By.CSS_SELECTOR, "form[action='/import'] button[type=submit]"))
+    assert driver.find_element(By.TAG_NAME, "h1").text == "Import from Letterboxd"
+    page = driver.find_element(By.TAG_NAME, "main").text
+    assert "films to import" in page and "Want to watch" in page and "Watched" in page, page
+    assert "Films you already have" in page
+    assert no_sideways_scroll(driver)
+    check_page(driver, "388-letterboxd-preview")
+
+    click_and_wait(driver, driver.find_element(By.CSS_SELECTOR, "form.import-confirm button[type=submit]"))
+    WebDriverWait(driver, 60).until(lambda d: d.find_elements(By.ID, "results"))
+    assert "<th scope=\"row\">Added</th><td>6</td>" in driver.page_source
+    assert "<th scope=\"row\">Failed</th><td>0</td>" in driver.page_source
+    check_page(driver, "389-letterboxd-results")
+
+    driver.get(server + "/shelves/read?kind=movie")
+    click_and_wait(driver, driver.find_element(By.LINK_TEXT, "Alien"))
+    page = driver.find_element(By.TAG_NAME, "main").text
+    # Two diary entries are two viewings; the review's HTML is text, never markup.
+    assert "2020" in page and "2021" in page, page
+    assert not driver.find_elements(By.CSS_SELECTOR, "main script:not([src]), main b")
+    assert no_sideways_scroll(driver)
+    check_page(driver, "390-letterboxd-film")
+
+    answer = session.get(server + "/export/letterboxd")
+    assert answer.status_code == 200 and answer.headers["Content-Type"].startswith("text/csv")
+    lines = answer.text.splitlines()
+    assert lines[0].startswith("LetterboxdURI,tmdbID,imdbID,Title,Year")
+    assert sum(line.startswith("https://boxd.it/2b0k,") for line in lines) == 2
+    assert not any("Nosferatu" in line for line in lines)
