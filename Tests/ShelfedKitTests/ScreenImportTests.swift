@@ -168,6 +168,10 @@ import ZIPFoundation
         let job = try await importFile(try zip(Self.export), named: "letterboxd-ada-2026.zip", for: zipped)
         #expect(job.format == .letterboxd && job.status == .completed)
         #expect(job.failed == 0)
+        // The preview counts films, not rows: 11 films on 20 rows, each on the furthest shelf a row puts it.
+        #expect(job.summary?.titles == 11 && job.total == 20)
+        #expect(job.summary?.byShelf == [.wantToRead: 2, .read: 9])
+        #expect(job.summary?.rated == 2 && job.summary?.reviewed == 1)
         let fromZIP = try await library(of: zipped)
 
         for (name, order) in [("forwards", Self.export), ("backwards", Self.export.reversed())] {

@@ -129,15 +129,35 @@ struct ImportSummary: Codable, Sendable, Equatable {
     /// Of `books`, how many are films and how many shows (optional: summaries kept before issue 38 have neither).
     var films: Int? = nil
     var shows: Int? = nil
+    /// For films and shows, how many titles the rows are about: Letterboxd's files say several things of each film
+    /// (`books` counts rows, and the job's total with it). The shelf and other counts are then per title.
+    var titles: Int? = nil
 
     /// "film", "films": what the rows are, for the preview's sentences.
     var nouns: (one: String, many: String) {
         switch (films ?? 0, shows ?? 0) {
         case (0, 0): ("book", "books")
-        case (books, 0): ("film", "films")
-        case (0, books): ("TV show", "TV shows")
+        case (_, 0): ("film", "films")
+        case (0, _): ("TV show", "TV shows")
         default: ("title", "titles")
         }
+    }
+
+    /// The counts per title rather than per row, from what every row said of each film or show.
+    mutating func count(_ tally: ScreenTally) {
+        guard !tally.titles.isEmpty else { return }
+        let all = tally.titles.values
+        func total(_ included: (ScreenTally.Title) -> Bool) -> Int {
+            all.filter(included).reduce(0) { $0 + $1.count }
+        }
+        titles = total { _ in true }
+        films = total { $0.kind == .movie }
+        shows = total { $0.kind == .show }
+        byShelf = [:]
+        for title in all { byShelf[title.shelf, default: 0] += title.count }
+        withoutReadDate = total { $0.shelf == .read && !$0.dated }
+        rated = total(\.rated)
+        reviewed = total(\.reviewed)
     }
 
     mutating func count(_ book: ImportedBook) {
@@ -177,5 +197,37 @@ extension ImportRow {
             self.message = reason
             summary.skipped += 1
         }
+    }
+}
+
+/// What the rows of a film and TV export say of each title, gathered while they are read, for the preview: a film on
+/// three rows (watched, diary, rating) is one film, on the furthest shelf any row puts it.
+struct ScreenTally {
+    struct Title {
+        var kind: TitleKind
+        var shelf: Shelf
+        var dated = false
+        var rated = false
+        var reviewed = false
+        /// The Letterboxd film links seen for this title and year: two links are two films.
+        var links: Set<String> = []
+        var count: Int { max(1, links.count) }
+    }
+
+    private(set) var titles: [String: Title] = [:]
+
+    mutating func take(_ reading: ImportRowReading) {
+        guard case .book(let item) = reading, let kind = item.screenKind, case .known(let shelf) = item.shelf else {
+            return
+        }
+        let key = [kind.rawValue, LibraryMatch.fold(item.title), item.year.map(String.init) ?? ""]
+            .joined(separator: "|")
+        var title = titles[key] ?? Title(kind: kind, shelf: shelf)
+        if ImportApplier.progress(of: shelf) > ImportApplier.progress(of: title.shelf) { title.shelf = shelf }
+        title.dated = title.dated || (item.viewings ?? []).contains { $0.day != nil } || item.episodes != nil
+        title.rated = title.rated || item.rating != nil
+        title.reviewed = title.reviewed || item.review != nil
+        if let link = item.externalIDs["letterboxd"] { title.links.insert(link) }
+        titles[key] = title
     }
 }

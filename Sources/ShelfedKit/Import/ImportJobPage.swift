@@ -195,7 +195,9 @@ struct ImportJobPage: Sendable {
                     })
             }
             hasShelfChoices = !shelfChoices.isEmpty
-            var facts = [Self.count(summary.books, nouns.one, nouns.many) + " to import"]
+            let titles = summary.titles ?? summary.books
+            var facts = [Self.count(titles, nouns.one, nouns.many) + " to import"]
+            if titles != summary.books { facts[0] += " (from \(summary.books) rows)" }
             if summary.withoutReadDate > 0 {
                 let done = job.format.isScreen ? "watched" : "read"
                 facts.append("\(summary.withoutReadDate) \(done) with no date (kept without one)")
@@ -205,7 +207,7 @@ struct ImportJobPage: Sendable {
             if summary.problems > 0 { facts.append(Self.count(summary.problems, "row needs", "rows need") + " a fix") }
             if summary.skipped > 0 { facts.append("\(summary.skipped) left out") }
             summaryLine = facts.joined(separator: " · ")
-            importLabel = "Import " + Self.count(summary.books, nouns.one, nouns.many)
+            importLabel = "Import " + Self.count(titles, nouns.one, nouns.many)
             perShelfCaption = nouns.many.prefix(1).uppercased() + nouns.many.dropFirst() + " per shelf"
             existingLegend = nouns.many.prefix(1).uppercased() + nouns.many.dropFirst() + " you already have"
         }

@@ -106,6 +106,7 @@ struct ImportStore: Sendable {
             let table = try ImportTable(utf8File: clean)
             var summary = ImportSummary()
             var numbering = ImportedViewing.Numbering()
+            var tally = ScreenTally()
             var batch: [ImportRow] = []
             func flush() throws {
                 let rows = batch
@@ -114,11 +115,14 @@ struct ImportStore: Sendable {
             }
             let evidence = try Self.readRows(of: table, with: reader) { number, values, reading in
                 var row = ImportRow(jobId: jobID, row: number, raw: values, book: nil, outcome: .pending)
-                row.take(numbering.number(reading), counting: &summary)
+                let numbered = numbering.number(reading)
+                tally.take(numbered)
+                row.take(numbered, counting: &summary)
                 batch.append(row)
                 if batch.count == Self.stagingBatch { try flush() }
             }
             try flush()
+            summary.count(tally)
             return (summary, evidence)
         }
         job.dateOrders = evidence.decided
