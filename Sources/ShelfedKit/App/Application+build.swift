@@ -169,6 +169,9 @@ func buildRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
     EpisodeController(library: library, clock: clock).addRoutes(to: signedIn)
     BookCopyController(pages: pages).addRoutes(to: signedIn)
     LendingController(pages: pages, loans: services.loans, sharing: services.sharing).addRoutes(to: signedIn)
+    FilmNightController(
+        filmNight: FilmNight(db: services.database), sharing: services.sharing, renderer: renderer, clock: clock
+    ).addRoutes(to: signedIn)
     RecommendationController(recommendations: services.recommendations, pages: pages)
         .addRoutes(to: signedIn)
     BorrowRequestController(requests: services.borrowRequests, clock: clock).addRoutes(to: signedIn)

@@ -19,7 +19,7 @@ enum Route: String, CaseIterable, Sendable {
         householdSignUp, householdChecks, householdMemberAdmin, join, passwordReset, profileSharing, houseFeed, house,
         bookLend,
         bookReturned, borrowAsk, borrowAnswer, bookRecommend, recommendationDismiss, photoShare, listShare, housePhoto,
-        housePhotoFile, houseList, houseChallenge, houseMember, houseBook, houseBookAdd, forYou, forYouSeen
+        housePhotoFile, houseList, houseChallenge, houseMember, houseBook, houseBookAdd, forYou, forYouSeen, filmNight
     case search, searchVolume, searchAdd, find, titleSearch, titleAdd, about, householdTMDB
     case scan, scanBooks, quotes, librarySearch, shelfScan, shelfScanResult, shelfScanAdd
     case exportGoodreads, exportLetterboxd, imports, importJob, importMapping, importConfirm, importCancel,
@@ -111,6 +111,7 @@ enum Route: String, CaseIterable, Sendable {
         case .houseMember: "/house/members/:memberID"
         case .houseBook: "/house/books/:id"
         case .forYou: "/for-you"
+        case .filmNight: "/film-night"
         case .forYouSeen: "/for-you/seen"
         case .houseBookAdd: "/house/books/:id/add"
         case .houseChallenge: "/household/challenge"

@@ -1,0 +1,145 @@
+import Foundation
+import GRDB
+
+/// Film night (issue 38): who is on the sofa, and what every one of them wants to watch. Only members who share their
+/// watching take part (DESIGN §15): another member's name in the link is passed over, never read. A title is on
+/// everyone's Want to watch when each person has it there — the same catalog row, or their own row of the same kind,
+/// title and year (an import's film and a provider's are one film) — and owned in the house when any of the viewer's
+/// or the sharing members' entries for it is an owned copy.
+struct FilmNight: Sendable {
+    let db: AppDatabase
+
+    /// The most people on one sofa a link may name (a household is a handful; a link of 10,000 ids is refused).
+    static let maxPeople = 12
+
+    struct Candidate: Sendable, Equatable {
+        let bookID: Int64
+        let kind: TitleKind
+        let title: String
+        let year: String?
+        let runtimeMinutes: Int?
+        let coverPath: String?
+        let ownedInHouse: Bool
+    }
+
+    struct Evening: Sendable, Equatable {
+        /// The people on the sofa besides the viewer, as they will be named.
+        var people: [String] = []
+        var candidates: [Candidate] = []
+        /// Titles everyone wants that were left out because their running time is not known (with `fitsIn`).
+        var unknownRuntime = 0
+        /// Titles everyone wants that run longer than the time there is.
+        var tooLong = 0
+    }
+
+    /// What `viewer` and `members` (those of them who share) all have on Want to watch, owned copies first, then by
+    /// running time; with `fitsIn`, only titles that run no longer than that many minutes.
+    func evening(for viewer: Int64, with members: [Int64], kind: TitleKind?, fitsIn minutes: Int?) async throws
+        -> Evening
+    {
+        try await db.read { db in try Self.evening(db, for: viewer, with: members, kind: kind, fitsIn: minutes) }
+    }
+
+    static func evening(
+        _ db: Database, for viewer: Int64, with members: [Int64], kind: TitleKind?, fitsIn minutes: Int?
+    )
+        throws -> Evening
+    {
+        var evening = Evening()
+        let asked = Array(Set(members.filter { $0 != viewer }).prefix(maxPeople))
+        var people: [Int64] = [viewer]
+        if !asked.isEmpty {
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT id, display_name FROM user WHERE shares_reading = 1 AND id IN (\(placeholders(asked.count)))
+                    ORDER BY display_name COLLATE NOCASE, id
+                    """, arguments: StatementArguments(asked))
+            people += rows.map { $0["id"] }
+            evening.people = rows.map { $0["display_name"] }
+        }
+        let kinds = kind.map { [$0.rawValue] } ?? [TitleKind.movie.rawValue, TitleKind.show.rawValue]
+        // Every wanted title of everyone on the sofa, the viewer's first, keyed as an import matches titles.
+        let rows = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT user_book.user_id, book.id, book.kind, book.title, book.published_date, book.runtime_minutes,
+                    book.cover_path
+                FROM user_book JOIN book ON book.id = user_book.book_id
+                WHERE user_book.user_id IN (\(placeholders(people.count))) AND user_book.shelf = 'want_to_read'
+                    AND book.kind IN (\(placeholders(kinds.count)))
+                ORDER BY user_book.user_id != ?
+                """, arguments: StatementArguments(people) + StatementArguments(kinds) + [viewer])
+        var wanted: [String: (first: Candidate, wantedBy: Set<Int64>, runtime: Int?)] = [:]
+        while let row = try rows.next() {
+            let userID: Int64 = row[0]
+            let kind = TitleKind(rawValue: row[2]) ?? .movie
+            let title: String = row[3]
+            let published: String? = row[4]
+            let year = published.map { String($0.prefix(4)) }
+            let key = kind.rawValue + "|" + LibraryMatch.fold(title) + "|" + (year ?? "")
+            let runtime: Int? = row[5]
+            if var known = wanted[key] {
+                known.wantedBy.insert(userID)
+                known.runtime = known.runtime ?? runtime
+                wanted[key] = known
+            } else if userID == viewer {
+                // The viewer's own row is the one linked: their page for it.
+                let candidate = Candidate(
+                    bookID: row[1], kind: kind, title: title, year: year, runtimeMinutes: runtime,
+                    coverPath: row[6], ownedInHouse: false)
+                wanted[key] = (candidate, [userID], runtime)
+            }
+        }
+        let everyone = Set(people)
+        var candidates = wanted.values.filter { $0.wantedBy == everyone }.map { known in
+            Candidate(
+                bookID: known.first.bookID, kind: known.first.kind, title: known.first.title, year: known.first.year,
+                runtimeMinutes: known.runtime, coverPath: known.first.coverPath, ownedInHouse: false)
+        }
+        let owned = try ownedKeys(db, for: viewer, kinds: kinds)
+        candidates = candidates.map { candidate in
+            let key = candidate.kind.rawValue + "|" + LibraryMatch.fold(candidate.title) + "|" + (candidate.year ?? "")
+            return Candidate(
+                bookID: candidate.bookID, kind: candidate.kind, title: candidate.title, year: candidate.year,
+                runtimeMinutes: candidate.runtimeMinutes, coverPath: candidate.coverPath,
+                ownedInHouse: owned.contains(key))
+        }
+        if let minutes {
+            evening.unknownRuntime = candidates.filter { $0.runtimeMinutes == nil }.count
+            evening.tooLong = candidates.filter { ($0.runtimeMinutes ?? 0) > minutes }.count
+            candidates.removeAll { ($0.runtimeMinutes ?? Int.max) > minutes }
+        }
+        evening.candidates = candidates.sorted { left, right in
+            if left.ownedInHouse != right.ownedInHouse { return left.ownedInHouse }
+            let (a, b) = (left.runtimeMinutes ?? Int.max, right.runtimeMinutes ?? Int.max)
+            if a != b { return a < b }
+            return left.title.localizedStandardCompare(right.title) == .orderedAscending
+        }
+        return evening
+    }
+
+    /// The films and shows owned in the house (the viewer's copies and those of members who share), keyed as above.
+    private static func ownedKeys(_ db: Database, for viewer: Int64, kinds: [String]) throws -> Set<String> {
+        var keys = Set<String>()
+        let rows = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT book.kind, book.title, book.published_date
+                FROM user_book JOIN book ON book.id = user_book.book_id JOIN user ON user.id = user_book.user_id
+                WHERE user_book.owned = 1 AND book.kind IN (\(placeholders(kinds.count)))
+                    AND (user.id = ? OR user.shares_reading = 1)
+                """, arguments: StatementArguments(kinds) + [viewer])
+        while let row = try rows.next() {
+            let published: String? = row[2]
+            keys.insert(
+                (row[0] as String) + "|" + LibraryMatch.fold(row[1]) + "|"
+                    + (published.map { String($0.prefix(4)) } ?? ""))
+        }
+        return keys
+    }
+
+    private static func placeholders(_ count: Int) -> String {
+        Array(repeating: "?", count: max(count, 1)).joined(separator: ", ")
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import Hummingbird
+
+/// `/film-night?with=2&with=3&kind=movie&until=23:00`: pick who is on the sofa; the films and shows all of them want to
+/// watch, owned copies first, with how long each runs, and only those that end in time when an hour is given.
+struct FilmNightController: Sendable {
+    let filmNight: FilmNight
+    let sharing: HouseholdSharing
+    let renderer: PageRenderer
+    let clock: AppClock
+
+    func addRoutes(to router: RouterGroup<SignedInContext>) {
+        router.get(Route.filmNight.routerPath, use: show)
+    }
+
+    @Sendable func show(_ request: Request, context: SignedInContext) async throws -> HTML {
+        let query = FormFields(urlEncoded: request.uri.query ?? "")
+        let chosen = query.all("with").prefix(FilmNight.maxPeople).compactMap { BoundedNumber.id($0) }
+        let kind = query["kind"].flatMap(TitleKind.init(rawValue:)).flatMap { $0 == .book ? nil : $0 }
+        let until = query.trimmed("until").flatMap(Self.minutesOfDay)
+        let fitsIn = until.map { Self.minutes(from: clock.now(), until: $0, in: clock.timeZone) }
+        let members = try await sharing.visibleMembers(for: context.userID).filter {
+            $0.id != context.userID && $0.shares
+        }
+        let evening = try await filmNight.evening(
+            for: context.userID, with: chosen.filter { id in members.contains { $0.id == id } }, kind: kind,
+            fitsIn: fitsIn)
+        let page = FilmNightPage(
+            context: context, members: members, chosen: Set(chosen), kind: kind,
+            until: until.flatMap { _ in query.trimmed("until") }, fitsIn: fitsIn, evening: evening,
+            untilWasUnreadable: query.trimmed("until") != nil && until == nil)
+        return try renderer.render(page, template: "household/film-night")
+    }
+
+    /// `23:00` as minutes after midnight; nil for anything but a time of day.
+    static func minutesOfDay(_ text: String) -> Int? {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].utf8.count <= 2, parts[1].utf8.count == 2,
+            let hours = BoundedNumber.parse(parts[0], in: 0...23),
+            let minutes = BoundedNumber.parse(parts[1], in: 0...59)
+        else { return nil }
+        return hours * 60 + minutes
+    }
+
+    /// The minutes from `now` to the next `until` o'clock in the household's time zone (past midnight when it is
+    /// already later than that today).
+    static func minutes(from now: Date, until: Int, in timeZone: TimeZone) -> Int {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let parts = calendar.dateComponents([.hour, .minute], from: now)
+        let current = (parts.hour ?? 0) * 60 + (parts.minute ?? 0)
+        return (until - current + 1_440) % 1_440
+    }
+}
+
+/// `household/film-night`.
+struct FilmNightPage: Sendable {
+    struct Person: Sendable {
+        let id: Int64
+        let name: String
+        let checked: Bool
+    }
+
+    struct Choice: Sendable {
+        let value: String
+        let label: String
+        let selected: Bool
+    }
+
+    struct Title: Sendable {
+        let title: String
+        let facts: String
+        let coverURL: String
+        let path: String
+        let owned: Bool
+    }
+
+    let chrome: PageChrome
+    let people: [Person]
+    let hasMembers: Bool
+    let kinds: [Choice]
+    let untilValue: String
+    let untilError: String?
+    let titles: [Title]
+    let summary: String
+    let leftOut: String?
+    let isEmpty: Bool
+
+    init(
+        context: SignedInContext, members: [HouseholdSharing.VisibleMember], chosen: Set<Int64>, kind: TitleKind?,
+        until: String?, fitsIn: Int?, evening: FilmNight.Evening, untilWasUnreadable: Bool
+    ) {
+        chrome = PageChrome(title: "Film night", context: context, tab: .shelves)
+        people = members.map { Person(id: $0.id, name: $0.displayName, checked: chosen.contains($0.id)) }
+        hasMembers = !members.isEmpty
+        kinds = [(nil, "Films and shows"), (TitleKind.movie, "Films"), (TitleKind.show, "TV shows")].map {
+            value, label in
+            Choice(value: value?.rawValue ?? "", label: label, selected: value == kind)
+        }
+        untilValue = until ?? ""
+        untilError = untilWasUnreadable ? "Type the time it should end by as hours and minutes, such as 23:00." : nil
+        titles = evening.candidates.map { candidate in
+            let runtime = candidate.runtimeMinutes.map {
+                BookPage.runningTime($0) + (candidate.kind == .show ? " an episode" : "")
+            }
+            let facts = [
+                candidate.kind == .movie ? "Film" : "TV show", candidate.year, runtime ?? "Running time unknown",
+            ]
+            .compactMap { $0 }.joined(separator: " · ")
+            return Title(
+                title: candidate.title, facts: facts, coverURL: BookCover.url(for: candidate.coverPath),
+                path: Paths.book(candidate.bookID), owned: candidate.ownedInHouse)
+        }
+        let who = Self.spoken(["you"] + evening.people)
+        let noun = kind.map { $0 == .movie ? ("film", "films") : ("TV show", "TV shows") } ?? ("title", "titles")
+        let count = evening.candidates.count
+        summary =
+            "\(count) \(count == 1 ? noun.0 : noun.1) on the Want to watch of \(who)"
+            + (fitsIn.map { " that end in time (\(BookPage.runningTime(max($0, 1))) from now)" } ?? "") + "."
+        var notes: [String] = []
+        if evening.tooLong > 0 { notes.append("\(evening.tooLong) more run longer than that") }
+        if evening.unknownRuntime > 0 {
+            notes.append("\(evening.unknownRuntime) have no running time yet, so Shelfed cannot say they fit")
+        }
+        leftOut = notes.isEmpty ? nil : notes.joined(separator: "; ") + "."
+        isEmpty = titles.isEmpty
+    }
+
+    /// "you", "you and Sam", "you, Sam and Robin".
+    static func spoken(_ names: [String]) -> String {
+        guard names.count > 1, let last = names.last else { return names.first ?? "" }
+        return names.dropLast().joined(separator: ", ") + " and " + last
+    }
+}
