@@ -46,17 +46,23 @@ extension ImportApplier {
                 kind: kind, runtimeMinutes: item.runtimeMinutes),
             at: nowValue)
         if let original = item.originalTitle {
-            try db.execute(sql: "UPDATE book SET original_title = ? WHERE id = ?", arguments: [original, bookID])
+            try db.cachedStatement(sql: "UPDATE book SET original_title = ? WHERE id = ?")
+                .execute(arguments: [original, bookID])
         }
         let entryID = try writer.insert(
             CatalogWriter.NewEntry(
                 userID: userID, bookID: bookID, shelf: shelf, favourite: item.favourite, rating: item.rating,
                 review: item.review, addedAt: item.addedOn.flatMap(Self.middayValue) ?? nowValue),
             at: nowValue)
-        if kind == .movie, var entry = try UserBook.fetchOne(db, key: entryID),
-            try ImportedFilmViewings.merge(item.viewings ?? [], atLeast: item.plays, into: &entry, entryID: entryID, db)
-        {
-            try entry.update(db)
+        // A film only watched (no day, no count) is its entry as written: one viewing with no day.
+        if kind == .movie, shelf == .read, item.viewings?.isEmpty == false || item.plays != nil {
+            var entry = TitleEntry(bookID: bookID, shelf: shelf, favourite: item.favourite, rating: item.rating)
+            entry.review = item.review
+            if try ImportedFilmViewings.merge(
+                item.viewings ?? [], atLeast: item.plays, shelf: shelf, latest: &entry.latest, entryID: entryID, db)
+            {
+                try save(entry, entryID: entryID, db)
+            }
         }
         if kind == .show, let episodes = item.episodes {
             _ = try ImportedShowWatches.merge(episodes, bookID: bookID, userID: userID, db)
@@ -70,7 +76,7 @@ extension ImportApplier {
     private func updateTitle(entryID: Int64, with item: ImportedBook, kind: TitleKind, shelf: Shelf, _ db: Database)
         throws -> (changed: Bool, note: String?)
     {
-        guard var entry = try UserBook.fetchOne(db, key: entryID) else { return (false, nil) }
+        guard var entry = try TitleEntry.fetch(entryID, db) else { return (false, nil) }
         let before = entry
         if entry.rating == nil, let rating = item.rating { entry.rating = rating }
         if (entry.review ?? "").isEmpty, let review = item.review { entry.review = review }
@@ -82,12 +88,14 @@ extension ImportApplier {
         var changed = false
         var note: String?
         if kind == .movie,
-            try ImportedFilmViewings.merge(item.viewings ?? [], atLeast: item.plays, into: &entry, entryID: entryID, db)
+            try ImportedFilmViewings.merge(
+                item.viewings ?? [], atLeast: item.plays, shelf: entry.shelf, latest: &entry.latest, entryID: entryID,
+                db)
         {
             changed = true
         }
         if kind == .show, let episodes = item.episodes {
-            let outcome = try ImportedShowWatches.merge(episodes, bookID: entry.bookId, userID: userID, db)
+            let outcome = try ImportedShowWatches.merge(episodes, bookID: entry.bookID, userID: userID, db)
             changed = changed || outcome.changed
             if outcome.leftOut > 0 {
                 note =
@@ -95,43 +103,97 @@ extension ImportApplier {
                     + "on its page once they appear there."
             }
         }
-        if changed || entry.rating != before.rating || entry.review != before.review
-            || entry.favourite != before.favourite || entry.shelf != before.shelf
-        {
-            entry.updatedAt = now
-            try entry.update(db)
+        if changed || entry != before {
+            try save(entry, entryID: entryID, db)
             changed = true
         }
-        if try fillOwnCatalogRow(of: entry.bookId, with: item, db) { changed = true }
+        if try fillOwnCatalogRow(of: entry.bookID, with: item, db) { changed = true }
         if try addToLists(item.lists, entryID: entryID, db) { changed = true }
         return (changed, note)
+    }
+
+    /// Writes the fields an import changes, and the time it did (a whole record's update formats every date again).
+    private func save(_ entry: TitleEntry, entryID: Int64, _ db: Database) throws {
+        try db.cachedStatement(
+            sql: """
+                UPDATE user_book SET shelf = ?, favourite = ?, rating = ?, review = ?, started_at = ?, finished_at = ?,
+                    stopped_at = ?, updated_at = ?
+                WHERE id = ?
+                """
+        ).execute(arguments: [
+            entry.shelf.rawValue, entry.favourite, entry.rating, entry.review, entry.latest.startedOn,
+            entry.latest.finishedOn, entry.stoppedAt, nowValue, entryID,
+        ])
     }
 
     /// The ids, year and original title a row knows and the user's own catalog row lacks. A row the household shares
     /// (from TMDB) is never written by one person's import.
     private func fillOwnCatalogRow(of bookID: Int64, with item: ImportedBook, _ db: Database) throws -> Bool {
-        guard
+        guard !item.externalIDs.isEmpty || item.publishedDate != nil || item.originalTitle != nil,
             let row = try Row.fetchOne(
-                db,
-                sql: "SELECT external_ids, published_date, original_title FROM book WHERE id = ? AND owner_user_id = ?",
-                arguments: [bookID, userID])
+                db.cachedStatement(
+                    sql: """
+                        SELECT external_ids, published_date IS NULL, original_title IS NULL FROM book
+                        WHERE id = ? AND owner_user_id = ?
+                        """), arguments: [bookID, userID])
         else { return false }
-        let known = (try? JSONDecoder().decode([String: String].self, from: Data((row[0] as String).utf8))) ?? [:]
-        let ids = known.merging(item.externalIDs) { kept, _ in kept }
-        let published: String? = row[1]
-        let original: String? = row[2]
-        guard
-            ids != known || (published == nil && item.publishedDate != nil)
-                || (original == nil && item.originalTitle != nil)
-        else { return false }
+        var ids: [String: String] = [:]
+        var newIDs = false
+        if !item.externalIDs.isEmpty {
+            let known = (try? JSONDecoder().decode([String: String].self, from: Data((row[0] as String).utf8))) ?? [:]
+            ids = known.merging(item.externalIDs) { kept, _ in kept }
+            newIDs = ids != known
+        }
+        let fillsYear: Bool = row[1] && item.publishedDate != nil
+        let fillsOriginal: Bool = row[2] && item.originalTitle != nil
+        guard newIDs || fillsYear || fillsOriginal else { return false }
         try db.execute(
             sql: """
-                UPDATE book SET external_ids = ?, published_date = COALESCE(published_date, ?),
-                    original_title = COALESCE(original_title, ?), updated_at = ?
+                UPDATE book SET external_ids = CASE WHEN ? THEN ? ELSE external_ids END,
+                    published_date = COALESCE(published_date, ?), original_title = COALESCE(original_title, ?),
+                    updated_at = ?
                 WHERE id = ?
                 """,
-            arguments: [CatalogWriter.jsonObject(ids), item.publishedDate, item.originalTitle, nowValue, bookID])
+            arguments: [
+                newIDs, CatalogWriter.jsonObject(ids), item.publishedDate, item.originalTitle, nowValue, bookID,
+            ])
         return true
+    }
+}
+
+/// The fields of a shelf entry an import of films and shows reads and writes.
+struct TitleEntry: Equatable {
+    var bookID: Int64
+    var shelf: Shelf
+    var favourite: Bool
+    var rating: Double?
+    var review: String?
+    /// The latest viewing (for a film) or pass: its start and finish days.
+    var latest = ReadThrough(startedOn: nil, finishedOn: nil)
+    var stoppedAt: String?
+
+    init(bookID: Int64, shelf: Shelf, favourite: Bool, rating: Double?) {
+        self.bookID = bookID
+        self.shelf = shelf
+        self.favourite = favourite
+        self.rating = rating
+    }
+
+    static func fetch(_ entryID: Int64, _ db: Database) throws -> TitleEntry? {
+        guard
+            let row = try Row.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        SELECT book_id, shelf, favourite, rating, review, started_at, finished_at, stopped_at
+                        FROM user_book WHERE id = ?
+                        """), arguments: [entryID])
+        else { return nil }
+        var entry = TitleEntry(
+            bookID: row[0], shelf: Shelf(rawValue: row[1]) ?? .wantToRead, favourite: row[2], rating: row[3])
+        entry.review = row[4]
+        entry.latest = ReadThrough(startedOn: row[5], finishedOn: row[6])
+        entry.stoppedAt = row[7]
+        return entry
     }
 }
 
@@ -149,18 +211,19 @@ enum ImportedFilmViewings {
         var isUndated: Bool { started == nil && finished == nil }
     }
 
-    /// True when the viewings changed; `entry` then holds the latest, the caller saves it.
+    /// True when the viewings changed; `latest` then holds the latest, which the caller saves on the entry.
     /// `atLeast`: how many viewings the export counted in all (Trakt's `plays`), the ones without a day added undated.
     static func merge(
-        _ imported: [ImportedViewing], atLeast plays: Int? = nil, into entry: inout UserBook, entryID: Int64,
-        _ db: Database
+        _ imported: [ImportedViewing], atLeast plays: Int? = nil, shelf: Shelf, latest entry: inout ReadThrough,
+        entryID: Int64, _ db: Database
     ) throws -> Bool {
-        guard entry.shelf == .read else { return false }
+        guard shelf == .read else { return false }
         let kept = try Row.fetchAll(
-            db, sql: "SELECT started_at, finished_at FROM read_through WHERE user_book_id = ? ORDER BY id",
+            db.cachedStatement(
+                sql: "SELECT started_at, finished_at FROM read_through WHERE user_book_id = ? ORDER BY id"),
             arguments: [entryID]
         ).map { Viewing(started: $0[0], finished: $0[1]) }
-        let before = [Viewing(started: entry.startedAt, finished: entry.finishedAt)] + kept
+        let before = [Viewing(started: entry.startedOn, finished: entry.finishedOn)] + kept
         var all = before
         // How many viewings each day needs: the highest ordinal the export gave it (a row read without one counts
         // its own viewings of the day).
@@ -195,9 +258,8 @@ enum ImportedFilmViewings {
                 .max(by: { (all[$0].finished ?? "") < (all[$1].finished ?? "") }) ?? all.indices.first
         else { return false }
         let latest = all.remove(at: latestIndex)
-        entry.startedAt = latest.started
-        entry.finishedAt = latest.finished
-        try db.execute(sql: "DELETE FROM read_through WHERE user_book_id = ?", arguments: [entryID])
+        entry = ReadThrough(startedOn: latest.started, finishedOn: latest.finished)
+        try db.cachedStatement(sql: "DELETE FROM read_through WHERE user_book_id = ?").execute(arguments: [entryID])
         for viewing in all {
             try ReadHistory.keepViewing(
                 ReadThrough(startedOn: viewing.started, finishedOn: viewing.finished), of: entryID, db)

@@ -34,9 +34,8 @@ extension LibraryStore {
 extension ReadHistory {
     /// Keeps one viewing as it was, even beside another of the same day.
     static func keepViewing(_ viewing: ReadThrough, of entryID: Int64, _ db: Database) throws {
-        try db.execute(
-            sql: "INSERT INTO read_through (user_book_id, started_at, finished_at) VALUES (?, ?, ?)",
-            arguments: [entryID, viewing.startedOn, viewing.finishedOn])
+        try db.cachedStatement(sql: "INSERT INTO read_through (user_book_id, started_at, finished_at) VALUES (?, ?, ?)")
+            .execute(arguments: [entryID, viewing.startedOn, viewing.finishedOn])
     }
 
     /// How many earlier viewings a film's page lists.
