@@ -71,3 +71,43 @@ def test_a_letterboxd_export_zip_is_imported_and_goes_out_again(server, browser,
     assert lines[0].startswith("LetterboxdURI,tmdbID,imdbID,Title,Year")
     assert sum(line.startswith("https://boxd.it/2b0k,") for line in lines) == 2
     assert not any("Nosferatu" in line for line in lines)
+
+
+def test_film_night_lists_what_everyone_on_the_sofa_wants(server, browser):
+    suffix = uuid.uuid4().hex[:6]
+    viewer, viewer_token = signed_in_session(server, f"sofa{suffix}", "Sofa Host")
+    mate, mate_token = signed_in_session(server, f"mate{suffix}", "Mate Sofa")
+    for session, token in ((viewer, viewer_token), (mate, mate_token)):
+        session.post(server + "/profile/sharing", data={"_csrf": token, "shares": "1"})
+    films = [("Heat", "1995", "170"), ("Up", "2009", "96"), ("Arrival", "2016", "116"), ("Dune", "2021", "155")]
+    for session, token, wanted in ((viewer, viewer_token, films), (mate, mate_token, films[:3])):
+        for title, year, runtime in wanted:
+            answer = session.post(server + "/books", data={
+                "_csrf": token, "title": title, "kind": "movie", "published_date": year, "runtime": runtime,
+                "shelf": "want_to_read"}, allow_redirects=False)
+            assert answer.status_code == 303, answer.text[:300]
+            if session is mate and title == "Arrival":
+                book = answer.headers["Location"].split("?")[0]
+                session.post(server + book + "/copy", data={"_csrf": token, "owned": "1"})
+    driver = browser
+    sign_in_browser(driver, server, viewer)
+    driver.get(server + "/house")
+    click_and_wait(driver, driver.find_element(By.PARTIAL_LINK_TEXT, "Film night"))
+    driver.find_element(By.XPATH, "//label[contains(normalize-space(), 'Mate Sofa')]/input").click()
+    click_and_wait(driver, driver.find_element(By.CSS_SELECTOR, "form.film-night-form button[type=submit]"))
+    summary = driver.find_element(By.ID, "film-night-summary").text
+    assert summary.startswith("3 titles on the Want to watch of you and Mate Sofa"), summary
+    titles = [item.text for item in driver.find_elements(By.CSS_SELECTOR, ".film-night-list .result-title")]
+    # Owned in the house first, then the shortest.
+    assert titles == ["Arrival", "Up", "Heat"], titles
+    assert "Owned in the house" in driver.find_element(By.CSS_SELECTOR, ".film-night-list").text
+    assert no_sideways_scroll(driver)
+    check_page(driver, "391-film-night")
+    # Two hours from now: Heat (2 h 50 min) is said to run longer.
+    hour = driver.execute_script(
+        "const d = new Date(Date.now() + 2 * 3600 * 1000);"
+        "return String(d.getUTCHours()).padStart(2, '0') + ':' + String(d.getUTCMinutes()).padStart(2, '0');")
+    driver.get(server + driver.current_url.split(server)[1].split("&until")[0] + "&until=" + hour)
+    assert [item.text for item in driver.find_elements(By.CSS_SELECTOR, ".film-night-list .result-title")] == \
+        ["Arrival", "Up"]
+    assert "1 more run longer than that" in driver.page_source

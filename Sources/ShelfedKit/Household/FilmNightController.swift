@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Mustache
 
 /// `/film-night?with=2&with=3&kind=movie&until=23:00`: pick who is on the sofa; the films and shows all of them want to
 /// watch, owned copies first, with how long each runs, and only those that end in time when an hour is given.
@@ -85,6 +86,8 @@ struct FilmNightPage: Sendable {
     let summary: String
     let leftOut: String?
     let isEmpty: Bool
+    /// A sofa chooses from a screenful, not from a whole watchlist of 500.
+    static let shown = 40
 
     init(
         context: SignedInContext, members: [HouseholdSharing.VisibleMember], chosen: Set<Int64>, kind: TitleKind?,
@@ -99,7 +102,7 @@ struct FilmNightPage: Sendable {
         }
         untilValue = until ?? ""
         untilError = untilWasUnreadable ? "Type the time it should end by as hours and minutes, such as 23:00." : nil
-        titles = evening.candidates.map { candidate in
+        titles = evening.candidates.prefix(Self.shown).map { candidate in
             let runtime = candidate.runtimeMinutes.map {
                 BookPage.runningTime($0) + (candidate.kind == .show ? " an episode" : "")
             }
@@ -122,6 +125,9 @@ struct FilmNightPage: Sendable {
         if evening.unknownRuntime > 0 {
             notes.append("\(evening.unknownRuntime) have no running time yet, so Shelfed cannot say they fit")
         }
+        if count > Self.shown {
+            notes.insert("The first \(Self.shown) are shown: choose an hour to end by, or films or shows only", at: 0)
+        }
         leftOut = notes.isEmpty ? nil : notes.joined(separator: "; ") + "."
         isEmpty = titles.isEmpty
     }
@@ -130,5 +136,60 @@ struct FilmNightPage: Sendable {
     static func spoken(_ names: [String]) -> String {
         guard names.count > 1, let last = names.last else { return names.first ?? "" }
         return names.dropLast().joined(separator: ", ") + " and " + last
+    }
+}
+
+// Answered field by field, as the house library is: through a Mirror per lookup, rendering was most of the page's CPU
+// (`benchmarks/film_night.py`).
+extension FilmNightPage: MustacheParent {
+    func child(named key: String) -> Any? {
+        switch key {
+        case "chrome": self.chrome
+        case "people": self.people
+        case "hasMembers": self.hasMembers
+        case "kinds": self.kinds
+        case "untilValue": self.untilValue
+        case "untilError": self.untilError
+        case "titles": self.titles
+        case "summary": self.summary
+        case "leftOut": self.leftOut
+        case "isEmpty": self.isEmpty
+        default: nil
+        }
+    }
+}
+
+extension FilmNightPage.Person: MustacheParent {
+    func child(named key: String) -> Any? {
+        switch key {
+        case "id": self.id
+        case "name": self.name
+        case "checked": self.checked
+        default: nil
+        }
+    }
+}
+
+extension FilmNightPage.Choice: MustacheParent {
+    func child(named key: String) -> Any? {
+        switch key {
+        case "value": self.value
+        case "label": self.label
+        case "selected": self.selected
+        default: nil
+        }
+    }
+}
+
+extension FilmNightPage.Title: MustacheParent {
+    func child(named key: String) -> Any? {
+        switch key {
+        case "title": self.title
+        case "facts": self.facts
+        case "coverURL": self.coverURL
+        case "path": self.path
+        case "owned": self.owned
+        default: nil
+        }
     }
 }
