@@ -77,6 +77,8 @@ extension ScreenImportTests {
             named: "watched.csv", for: me)
         let count = try await db.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM user_book") ?? 0 }
         #expect(count == 4)
+        let book = try await db.read { db in try Book.filter(Column("title") == "Io sono ancora qui").fetchOne(db) }
+        #expect(book?.originalTitle == "Ainda Estou Aqui")
     }
 
     @Test func theIMDbWatchlistIsWantToWatch() async throws {

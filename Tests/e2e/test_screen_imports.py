@@ -111,3 +111,34 @@ def test_film_night_lists_what_everyone_on_the_sofa_wants(server, browser):
     assert [item.text for item in driver.find_elements(By.CSS_SELECTOR, ".film-night-list .result-title")] == \
         ["Arrival", "Up"]
     assert "1 more run longer than that" in driver.page_source
+
+
+TRAKT_SHOWS = """[{"plays": 4, "last_watched_at": "2015-03-10T05:21:51.000Z",
+  "show": {"title": "Chuck", "year": 2007, "ids": {"trakt": 1395, "tvdb": 80348, "imdb": "tt0934814", "tmdb": 1404,
+           "tvrage": null}},
+  "seasons": [{"number": 0, "episodes": [{"number": 1, "plays": 1, "last_watched_at": "2014-12-24T20:00:00.000Z"}]},
+              {"number": 1, "episodes": [{"number": 1, "plays": 1, "last_watched_at": "2015-01-01T09:00:00.000Z"},
+                                         {"number": 2, "plays": 2, "last_watched_at": "2015-03-10T05:21:51.000Z"},
+                                         {"number": 3, "plays": 1, "last_watched_at": "2015-03-11T05:21:51.000Z"}]}]}]"""
+
+
+def test_a_trakt_history_becomes_a_show_watched_episode_by_episode(server, browser, tmp_path):
+    session, _ = signed_in_session(server, f"trakt{uuid.uuid4().hex[:8]}", "Tracy Trakt")
+    driver = browser
+    sign_in_browser(driver, server, session)
+    export = tmp_path / "watched-shows.json"
+    export.write_text(TRAKT_SHOWS)
+    driver.get(server + "/import")
+    driver.find_element(By.ID, "file").send_keys(str(export))
+    click_and_wait(driver, driver.find_element(By.CSS_SELECTOR, "form[action='/import'] button[type=submit]"))
+    assert driver.find_element(By.TAG_NAME, "h1").text == "Import from Trakt"
+    assert "1 TV show to import" in driver.find_element(By.TAG_NAME, "main").text
+    click_and_wait(driver, driver.find_element(By.CSS_SELECTOR, "form.import-confirm button[type=submit]"))
+    WebDriverWait(driver, 60).until(lambda d: d.find_elements(By.ID, "results"))
+    driver.get(server + "/shelves/reading?kind=show")
+    click_and_wait(driver, driver.find_element(By.LINK_TEXT, "Chuck"))
+    page = driver.find_element(By.TAG_NAME, "main").text
+    # The second pass through S1E2 is the open one; the first pass's episodes and days are kept.
+    assert "Watching" in page, page
+    assert no_sideways_scroll(driver)
+    check_page(driver, "392-trakt-show")

@@ -114,3 +114,61 @@ def test_a_hostile_export_imports_safely_and_exports_neutralised(server, alice):
         for cell in next(csv.reader([line])) if line else []:
             assert not cell[:1] in ("=", "+", "-", "@") or re.fullmatch(r'="\d*X?"', cell), (cell[:40], line[:80])
     assert server.alive()
+
+
+def letterboxd_zip(entries):
+    import zipfile
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in entries:
+            archive.writestr(name, data)
+    return out.getvalue()
+
+
+def test_hostile_watching_histories_are_refused_whole_or_imported_as_text(server, alice):
+    data_dir = server.data_dir
+
+    def upload(name, data, mime="application/zip"):
+        return alice.session.post(alice.base + "/import", data={"_csrf": alice.token},
+                                  files={"file": (name, data, mime)}, allow_redirects=False, timeout=60)
+
+    jobs_before = job_count(data_dir)
+    # A ZIP bomb (a 60 MB diary that zips to 60 KB), paths that climb out, a damaged ZIP, a header with nothing under
+    # it, a JSON that is not Trakt's: each a 422 that says what to do, no job left, no file left behind.
+    bomb = letterboxd_zip([("diary.csv", b"Date,Name,Year,Letterboxd URI,Rating,Rewatch,Tags,Watched Date\n"
+                            + b"a" * (60 << 20))])
+    climbing = letterboxd_zip([("../../watched.csv", b"Date,Name,Year,Letterboxd URI\n2020-01-01,Alien,1979,x\n")])
+    for name, data, mime, words in [
+        ("bomb.zip", bomb, "application/zip", "larger than an export can be"),
+        ("climbing.zip", climbing, "application/zip", "holds none of the exports Shelfed reads"),
+        ("damaged.zip", b"PK\x03\x04" + b"\x00" * 64, "application/zip", "damaged"),
+        ("diary.csv", b"Date,Name,Year,Letterboxd URI,Rating,Rewatch,Tags,Watched Date\r\n", "text/csv", "no rows"),
+        ("history.json", b"[{\"watched_at\": 12, \"movie\": 7}, 3]", "application/json",
+         "holds none of the exports Shelfed reads"),
+    ]:
+        answer = upload(name, data, mime)
+        assert answer.status_code == 422, (name, answer.status_code)
+        assert words in answer.text, (name, re.findall(r'role="alert"[^>]*>([^<]+)', answer.text))
+        assert server.alive()
+    assert job_count(data_dir) == jobs_before
+    leftovers = list((data_dir / "data" / "imports").glob("*")) if (data_dir / "data" / "imports").exists() else []
+    assert not leftovers, leftovers
+
+    # Formula cells and markup in a Letterboxd review come in as text and go out neutralised.
+    hostile = letterboxd_zip([
+        ("reviews.csv", ("Date,Name,Year,Letterboxd URI,Rating,Rewatch,Review,Tags,Watched Date\n"
+                         "2021-01-02,=HYPERLINK(\"http://x\"),1999,https://boxd.it/a,4,,"
+                         "\"<script>alert(1)</script> fine\",@SUM(1),2021-01-01\n").encode()),
+    ])
+    path = upload_and_confirm(alice, hostile, name="letterboxd.zip")
+    results = wait_for(lambda: (page := alice.get(path)) and 'id="results"' in page.text and page)
+    assert "<th scope=\"row\">Added</th><td>1</td>" in results.text
+    export = alice.get("/export/letterboxd")
+    line = next(line for line in export.text.split("\r\n") if "HYPERLINK" in line)
+    assert "'=HYPERLINK" in line and "<script>" not in line and "'@SUM(1)" in line, line
+    assert server.alive()
+
+
+def job_count(data_dir):
+    with sqlite3.connect(str(data_dir / "data" / "shelfed.sqlite"), timeout=10) as database:
+        return database.execute("SELECT COUNT(*) FROM import_job").fetchone()[0]

@@ -33,6 +33,7 @@ extension Book {
         kind = (row["kind"] as String?).flatMap(TitleKind.init(rawValue:)) ?? .book
         runtimeMinutes = row["runtime_minutes"]
         castNames = Self.strings(row["cast_names"])
+        originalTitle = row["original_title"]
     }
 
     /// A JSON array of strings as the catalog keeps authors and categories; empty for anything else.

@@ -49,6 +49,8 @@ public struct Book: Codable, Sendable, Identifiable, FetchableRecord, MutablePer
     public var runtimeMinutes: Int? = nil
     /// A film's or show's first names billed, from its provider.
     public var castNames: [String] = []
+    /// The title in its own language, when an import wrote a translated one (issue 38).
+    public var originalTitle: String? = nil
 
     var community: CommunityRating? {
         communitySource.flatMap { CommunityRating(average: communityRating, count: communityRatings, source: $0) }

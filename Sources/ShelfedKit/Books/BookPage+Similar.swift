@@ -37,9 +37,9 @@ extension BookPage {
             }
             note =
                 !embedded
-                ? "Shelfed is still reading this book for meaning; similar books appear here in a moment."
+                ? "Shelfed is still reading this for meaning; similar books, films and shows appear here in a moment."
                 : similar.isEmpty
-                    ? "Nothing in your library or among the books Shelfed knows is much like this one yet." : nil
+                    ? "Nothing in your library or among the titles Shelfed knows is much like this one yet." : nil
         }
     }
 }

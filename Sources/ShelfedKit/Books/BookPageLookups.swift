@@ -76,6 +76,7 @@ extension BookPage: MustacheParent {
         case "byline": self.byline
         case "kindLine": self.kindLine
         case "castLine": self.castLine
+        case "originalTitle": self.originalTitle
         case "providerCredit": self.providerCredit
         case "state": self.state
         case "description": self.description

@@ -81,6 +81,8 @@ struct BookPage: Sendable {
     let kindLine: String?
     /// "With Adam Scott, Britt Lower": a film's or show's first names billed.
     let castLine: String?
+    /// "Ainda Estou Aqui" under "I'm Still Here".
+    let originalTitle: String?
     /// Whose data a film or show shows, where its provider asks to be named (TVmaze's CC BY-SA).
     let providerCredit: ProviderCredit?
     /// The shelf, its one next step, and progress while reading.
@@ -193,6 +195,7 @@ struct BookPage: Sendable {
         byline = Self.byline(book)
         kindLine = Self.kindLine(book)
         castLine = book.castNames.isEmpty ? nil : "With " + book.castNames.joined(separator: ", ")
+        originalTitle = book.originalTitle
         providerCredit = ProviderCredit(book.source)
         state = ShelfState(
             entry, today: today, earlierViewings: earlierViewingCount,

@@ -59,47 +59,48 @@ struct FilmNight: Sendable {
             evening.people = rows.map { $0["display_name"] }
         }
         let kinds = kind.map { [$0.rawValue] } ?? [TitleKind.movie.rawValue, TitleKind.show.rawValue]
-        // Every wanted title of everyone on the sofa, the viewer's first, keyed as an import matches titles.
-        let rows = try Row.fetchCursor(
-            db,
-            sql: """
-                SELECT user_book.user_id, book.id, book.kind, book.title, book.published_date, book.runtime_minutes,
-                    book.cover_path
-                FROM user_book JOIN book ON book.id = user_book.book_id
-                WHERE user_book.user_id IN (\(placeholders(people.count))) AND user_book.shelf = 'want_to_read'
-                    AND book.kind IN (\(placeholders(kinds.count)))
-                ORDER BY user_book.user_id != ?
-                """, arguments: StatementArguments(people) + StatementArguments(kinds) + [viewer])
-        var wanted: [String: (first: Candidate, wantedBy: Set<Int64>, runtime: Int?)] = [:]
+        let wantedSQL = """
+            SELECT book.id, book.kind, book.title, book.published_date, book.runtime_minutes, book.cover_path
+            FROM user_book JOIN book ON book.id = user_book.book_id
+            WHERE user_book.user_id = ? AND user_book.shelf = 'want_to_read' AND book.kind IN (\(placeholders(kinds.count)))
+            """
+        let wanted = try db.cachedStatement(sql: wantedSQL)
+        // The viewer's wanted titles, keyed as an import matches titles: their own rows are the ones linked.
+        var mine: [String: Candidate] = [:]
+        var rows = try Row.fetchCursor(wanted, arguments: [viewer] + StatementArguments(kinds))
         while let row = try rows.next() {
-            let userID: Int64 = row[0]
-            let kind = TitleKind(rawValue: row[2]) ?? .movie
-            let title: String = row[3]
-            let published: String? = row[4]
-            let year = published.map { String($0.prefix(4)) }
-            let key = kind.rawValue + "|" + LibraryMatch.fold(title) + "|" + (year ?? "")
-            let runtime: Int? = row[5]
-            if var known = wanted[key] {
-                known.wantedBy.insert(userID)
-                known.runtime = known.runtime ?? runtime
-                wanted[key] = known
-            } else if userID == viewer {
-                // The viewer's own row is the one linked: their page for it.
-                let candidate = Candidate(
-                    bookID: row[1], kind: kind, title: title, year: year, runtimeMinutes: runtime,
-                    coverPath: row[6], ownedInHouse: false)
-                wanted[key] = (candidate, [userID], runtime)
+            let kind = TitleKind(rawValue: row[1]) ?? .movie
+            let title: String = row[2]
+            let year = (row[3] as String?).map { String($0.prefix(4)) }
+            let key = Self.key(kind.rawValue, title, year)
+            if mine[key] == nil {
+                mine[key] = Candidate(
+                    bookID: row[0], kind: kind, title: title, year: year, runtimeMinutes: row[4], coverPath: row[5],
+                    ownedInHouse: false)
             }
         }
-        let everyone = Set(people)
-        var candidates = wanted.values.filter { $0.wantedBy == everyone }.map { known in
+        // Each other person narrows them to what they want too; a running time one of them knows fills a gap.
+        var runtimes: [String: Int] = [:]
+        for person in people.dropFirst() where !mine.isEmpty {
+            var theirs = Set<String>()
+            rows = try Row.fetchCursor(wanted, arguments: [person] + StatementArguments(kinds))
+            while let row = try rows.next() {
+                let key = Self.key(row[1], row[2], (row[3] as String?).map { String($0.prefix(4)) })
+                guard mine[key] != nil else { continue }
+                theirs.insert(key)
+                if let runtime: Int = row[4] { runtimes[key] = runtime }
+            }
+            mine = mine.filter { theirs.contains($0.key) }
+        }
+        var candidates = mine.map { key, candidate in
             Candidate(
-                bookID: known.first.bookID, kind: known.first.kind, title: known.first.title, year: known.first.year,
-                runtimeMinutes: known.runtime, coverPath: known.first.coverPath, ownedInHouse: false)
+                bookID: candidate.bookID, kind: candidate.kind, title: candidate.title, year: candidate.year,
+                runtimeMinutes: candidate.runtimeMinutes ?? runtimes[key], coverPath: candidate.coverPath,
+                ownedInHouse: false)
         }
         let owned = try ownedKeys(db, for: viewer, kinds: kinds)
         candidates = candidates.map { candidate in
-            let key = candidate.kind.rawValue + "|" + LibraryMatch.fold(candidate.title) + "|" + (candidate.year ?? "")
+            let key = Self.key(candidate.kind.rawValue, candidate.title, candidate.year)
             return Candidate(
                 bookID: candidate.bookID, kind: candidate.kind, title: candidate.title, year: candidate.year,
                 runtimeMinutes: candidate.runtimeMinutes, coverPath: candidate.coverPath,
@@ -114,7 +115,7 @@ struct FilmNight: Sendable {
             if left.ownedInHouse != right.ownedInHouse { return left.ownedInHouse }
             let (a, b) = (left.runtimeMinutes ?? Int.max, right.runtimeMinutes ?? Int.max)
             if a != b { return a < b }
-            return left.title.localizedStandardCompare(right.title) == .orderedAscending
+            return (LibraryMatch.fold(left.title), left.bookID) < (LibraryMatch.fold(right.title), right.bookID)
         }
         return evening
     }
@@ -132,11 +133,14 @@ struct FilmNight: Sendable {
                 """, arguments: StatementArguments(kinds) + [viewer])
         while let row = try rows.next() {
             let published: String? = row[2]
-            keys.insert(
-                (row[0] as String) + "|" + LibraryMatch.fold(row[1]) + "|"
-                    + (published.map { String($0.prefix(4)) } ?? ""))
+            keys.insert(key(row[0], row[1], published.map { String($0.prefix(4)) }))
         }
         return keys
+    }
+
+    /// Kind, title and year as an import matches them: one film added by two people as two rows is one film.
+    private static func key(_ kind: String, _ title: String, _ year: String?) -> String {
+        kind + "|" + LibraryMatch.fold(title) + "|" + (year ?? "")
     }
 
     private static func placeholders(_ count: Int) -> String {

@@ -96,7 +96,7 @@ struct FilmNightPage: Sendable {
         chrome = PageChrome(title: "Film night", context: context, tab: .shelves)
         people = members.map { Person(id: $0.id, name: $0.displayName, checked: chosen.contains($0.id)) }
         hasMembers = !members.isEmpty
-        kinds = [(nil, "Films and shows"), (TitleKind.movie, "Films"), (TitleKind.show, "TV shows")].map {
+        kinds = [(nil, "All"), (TitleKind.movie, "Films"), (TitleKind.show, "TV shows")].map {
             value, label in
             Choice(value: value?.rawValue ?? "", label: label, selected: value == kind)
         }

@@ -102,8 +102,9 @@ struct ImportAPIController: Sendable {
         guard job.status == .preview else {
             _ = try await imports.cancel(jobID: job.id, userID: userID, now: clock.now())
             throw BooksTrackError.invalid(
-                "The file's columns are not those of a Goodreads, StoryGraph, LibraryThing, Openreads or BookWyrm "
-                    + "export. Import it on the web page, where you can choose which column is which.")
+                "The file's columns are not those of a Goodreads, StoryGraph, LibraryThing, Openreads, BookWyrm, "
+                    + "Letterboxd, IMDb or Trakt export. Import it on the web page, where you can choose which column is "
+                    + "which.")
         }
         // 256 random bits, shown once; only its SHA-256 is kept.
         let token = ImportJob.newID() + ImportJob.newID()
