@@ -138,6 +138,23 @@ extension ScreenImportTests {
         #expect(episodes == 1)
     }
 
+    @Test func traktJSONLargerThanShelfedDecodesIsRefusedBeforeItIsRead() async throws {
+        let me = try await user("ada")
+        let item = #"{"watched_at": "2015-01-01T10:00:00.000Z", "movie": {"title": "A", "year": 2000}},"#
+        let count = Int(ImportArchive.jsonLimit) / item.utf8.count + 10
+        let huge = "[" + String(repeating: item, count: count) + #"{"movie": {"title": "B"}}]"#
+        await #expect(throws: ImportStore.StageError.archive(.tooLarge("watched-history.json"))) {
+            try await store.stage(
+                upload: try file("watched-history.json", huge), fileName: "watched-history.json", userID: me,
+                now: clock.now)
+        }
+        await #expect(throws: ImportStore.StageError.archive(.tooLarge("watched-history.json"))) {
+            try await store.stage(
+                upload: try zip([("watched-history.json", huge)]), fileName: "trakt.zip", userID: me, now: clock.now)
+        }
+        #expect(try await store.jobs(of: me).isEmpty)
+    }
+
     @Test func aJSONFileThatIsNotTraktsIsAClearMessage() async throws {
         let me = try await user("ada")
         await #expect(throws: ImportStore.StageError.archive(.notAnExport)) {

@@ -139,7 +139,7 @@ def test_hostile_watching_histories_are_refused_whole_or_imported_as_text(server
                             + b"a" * (60 << 20))])
     climbing = letterboxd_zip([("../../watched.csv", b"Date,Name,Year,Letterboxd URI\n2020-01-01,Alien,1979,x\n")])
     for name, data, mime, words in [
-        ("bomb.zip", bomb, "application/zip", "larger than an export can be"),
+        ("bomb.zip", bomb, "application/zip", "larger than Shelfed reads from one export"),
         ("climbing.zip", climbing, "application/zip", "holds none of the exports Shelfed reads"),
         ("damaged.zip", b"PK\x03\x04" + b"\x00" * 64, "application/zip", "damaged"),
         ("diary.csv", b"Date,Name,Year,Letterboxd URI,Rating,Rewatch,Tags,Watched Date\r\n", "text/csv", "no rows"),

@@ -177,7 +177,8 @@ func buildRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
     BorrowRequestController(requests: services.borrowRequests, clock: clock).addRoutes(to: signedIn)
     BookEditController(
         library: library, search: services.search, covers: services.covers, uploader: services.uploader,
-        renderer: renderer, clock: clock, maxUploadBytes: config.maxUploadBytes
+        renderer: renderer, clock: clock, maxUploadBytes: config.maxUploadBytes,
+        coverWait: config.search.pageWait + .milliseconds(500)
     ).addRoutes(to: signedIn)
     ProfileController(
         library: library, statistics: services.statistics, users: users, photos: photos, uploader: services.uploader,

@@ -11,6 +11,9 @@ struct BookEditController: Sendable {
     let renderer: PageRenderer
     let clock: AppClock
     let maxUploadBytes: Int
+    /// How long the cover choices wait for the providers: the search's page wait and a little more (a fixed three
+    /// seconds answered 504 to a slow machine's test run while the providers were still answering).
+    var coverWait: Duration = .seconds(3)
 
     func addRoutes(to router: RouterGroup<SignedInContext>) {
         router.get(Route.bookEdit.routerPath, use: edit)
@@ -95,7 +98,7 @@ struct BookEditController: Sendable {
             throw HTTPError(
                 .notFound, message: "This book has no ISBN to look covers up by. Add one, or upload a picture.")
         }
-        let choices = try await resultWithin(.seconds(3)) { [search] in await search.coverCandidates(isbn: isbn) }
+        let choices = try await resultWithin(coverWait) { [search] in await search.coverCandidates(isbn: isbn) }
         let page = CoverChoicesPage(
             chrome: PageChrome(title: "Choose a cover", context: context, tab: .shelves), title: entry.book.title,
             bookPath: Paths.book(entry.bookID), editPath: Paths.bookEdit(entry.bookID),

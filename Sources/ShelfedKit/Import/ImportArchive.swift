@@ -12,6 +12,9 @@ enum ImportArchive {
     static let entryLimit: Int64 = 40 << 20
     /// The most all the files read may hold together.
     static let totalLimit: Int64 = 80 << 20
+    /// The most Trakt's JSON may hold, its files together: JSON is decoded whole, several times its size in memory,
+    /// and a history of 15,000 plays is about 5 MB.
+    static let jsonLimit: Int64 = 16 << 20
     /// The most entries a ZIP may list before Shelfed stops looking (an export has a few dozen).
     static let entryCountLimit = 5_000
 
@@ -54,7 +57,7 @@ enum ImportArchive {
             var files: [Data] = []
             for entry in trakt {
                 var data = Data()
-                total += try extract(entry, from: archive, limit: min(entryLimit, totalLimit - total)) {
+                total += try extract(entry, from: archive, limit: jsonLimit - total) {
                     data.append($0)
                 }
                 files.append(data)

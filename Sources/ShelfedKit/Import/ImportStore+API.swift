@@ -75,8 +75,9 @@ extension ImportStore.StageError {
             "That file holds none of the exports Shelfed reads. Upload Letterboxd's or Trakt's export ZIP as it was "
                 + "downloaded, or one of its files (Letterboxd's watched.csv or diary.csv, Trakt's watched-shows.json …)."
         case .archive(.tooLarge(let name)):
-            "\(name) in that ZIP is larger than an export can be (\(ImportArchive.entryLimit >> 20) MB), so it was not "
-                + "read. Upload the CSV files you want to import one by one instead."
+            "\(name) is larger than Shelfed reads from one export (\(ImportArchive.entryLimit >> 20) MB a file, "
+                + "\(ImportArchive.jsonLimit >> 20) MB of Trakt's JSON), so it was not read. Upload the export's files one "
+                + "by one instead."
         case .archive(.damaged):
             "That ZIP is damaged and cannot be opened. Download the export again and upload it as it comes."
         }

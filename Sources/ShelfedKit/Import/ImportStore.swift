@@ -42,6 +42,10 @@ struct ImportStore: Sendable {
                         throw StageError.archive(failure)
                     }
                 } else if TraktExport.isJSONArray(upload) {
+                    let size = (try? upload.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0
+                    guard Int64(size) <= ImportArchive.jsonLimit else {
+                        throw StageError.archive(.tooLarge(String(fileName.prefix(100))))
+                    }
                     do {
                         try TraktExport.flatten([try Data(contentsOf: upload)], to: clean)
                     } catch let failure as ImportArchive.Failure {
