@@ -58,4 +58,40 @@ import Testing
             }
         }
     }
+
+    @Test func aShowAnImportBroughtKeepsItsOldDaysToTheImportsLine() async throws {
+        let app = TestApp()  // 2026-03-15, 10:00
+        try await app.run { client in
+            let sam = WebSession(client)
+            try await sam.register("sam")
+            _ = try await sam.post("/profile/sharing", ["shares": "1"])
+            let staged = try await sam.upload(
+                "/import",
+                files: [
+                    .init(
+                        field: "file", filename: "watched-shows.json", contentType: "application/json",
+                        data: Data(ScreenImportTests.traktWatchedShows.utf8))
+                ])
+            let job = try #require(staged.headers[.location])
+            #expect(job.hasPrefix("/import/"))
+            _ = try await sam.post(job + "/confirm", ["existing": "update"])
+            let database = try app.database()
+            for _ in 0..<400 {
+                let status = try await database.read { db in
+                    try String.fetchOne(db, sql: "SELECT status FROM import_job ORDER BY created_at DESC LIMIT 1")
+                }
+                if status == "completed" { break }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            let watches = try await database.read { db in
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM episode_watch") ?? 0
+            }
+            #expect(watches == 4)
+
+            let bob = WebSession(client)
+            try await bob.register("bob")
+            let lines = Self.lines(try await bob.get("/house/feed").text)
+            #expect(!lines.contains { $0.contains("of Chuck") }, "\(lines)")
+        }
+    }
 }

@@ -3,7 +3,9 @@ import GRDB
 extension HouseholdSharing {
     /// The feed's show lines (issue 37): one a show a day a member watched episodes of it — how many, up to which,
     /// and "finished season 2" when that day's episodes completed the season's aired ones. None on a day the show was
-    /// started or finished: that day's line says it, as a book's progress line gives way to its start or finish.
+    /// started or finished: that day's line says it, as a book's progress line gives way to its start or finish. A
+    /// show an import brought keeps the days before the import to the import's own line (a Trakt history of 2015 is
+    /// not news), as an imported book's dates do.
     ///
     /// The union's columns carry the viewing in `shared_id`, the day's episode count in `page` and the last episode
     /// (season × 100,000 + number) in `percent_before`. Walked newest day first from `episode_watch_day` (v44), so the
@@ -20,6 +22,12 @@ extension HouseholdSharing {
                     SELECT 1 FROM user_book WHERE user_book.user_id = show_viewing.user_id
                         AND user_book.book_id = show_viewing.book_id
                         AND watched.watched_on IN (user_book.started_at, user_book.finished_at))
+                AND NOT EXISTS (
+                    SELECT 1 FROM user_book
+                    JOIN import_row ON import_row.user_book_id = user_book.id AND import_row.outcome = 'created'
+                    JOIN import_job ON import_job.id = import_row.job_id
+                    WHERE user_book.user_id = show_viewing.user_id AND user_book.book_id = show_viewing.book_id
+                        AND substr(import_job.created_at, 1, 10) >= watched.watched_on)
             GROUP BY watched.watched_on, watched.viewing_id
             ORDER BY watched.watched_on DESC LIMIT :reach)
         """

@@ -65,13 +65,13 @@ struct ImportJobPage: Sendable {
         }
     }
 
-    /// "Watched 2021-05-02 (seen before)", "Watched, date unknown", or nothing for the watchlist.
+    /// "Watched 2021-05-02 (seen before)", "date unknown" (beside the shelf, Watched), or nothing for the watchlist.
     fileprivate static func viewings(_ item: ImportedBook) -> String {
         let days = (item.viewings ?? []).compactMap { viewing in
             viewing.day.map { "Watched \($0)" + (viewing.rewatch ? " (seen before)" : "") }
         }
         if !days.isEmpty { return days.joined(separator: "; ") }
-        return item.shelf == .known(.read) ? "Watched, date unknown" : ""
+        return item.shelf == .known(.read) ? "date unknown" : ""
     }
 
     struct ProblemRow: Sendable {
