@@ -52,7 +52,8 @@ struct ImportController: Sendable {
         defer { upload.discardFiles() }
         guard let file = upload.files.first, file.bytes > 0 else {
             return try await renderIndex(
-                context: context, error: "Choose the export file (a .csv, .tsv, .zip or .json) to import.", status: .badRequest
+                context: context, error: "Choose the export file (a .csv, .tsv, .zip or .json) to import.",
+                status: .badRequest
             ).response(from: request, context: context)
         }
         let name = ImportValues.line(file.clientName) ?? "export.csv"
