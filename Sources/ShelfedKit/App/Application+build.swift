@@ -158,6 +158,8 @@ func buildRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
     ShelfController(library: library, renderer: renderer, clock: clock).addRoutes(to: signedIn)
     let pages = services.bookPages
     BookController(pages: pages, books: services.books, photos: photos, media: media).addRoutes(to: signedIn)
+    WatchedTogetherController(together: WatchedTogetherStore(db: services.database), pages: pages)
+        .addRoutes(to: signedIn)
     SeriesController(series: services.series, renderer: renderer).addRoutes(to: signedIn)
     GenresController(library: library, renderer: renderer).addRoutes(to: signedIn)
     ListController(

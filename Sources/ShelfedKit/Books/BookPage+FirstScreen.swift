@@ -164,6 +164,8 @@ extension BookPage {
         case "review": reviewOpen = true
         case "dates": datesOpen = true
         case "copy", "lent", "returned": copyOpen = true
+        case "watched-again", "episode-watched", "episodes-up-to", "season-watched", "show-caught-up", "together-told":
+            together?.open = true
         default: break
         }
     }

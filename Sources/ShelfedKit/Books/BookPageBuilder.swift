@@ -86,6 +86,9 @@ struct BookPageBuilder: Sendable {
         /// Who may borrow the copy: the members who share. Anyone in the house may be recommended it (issue 35).
         let borrowers: [(id: Int64, name: String)]
         let recipients: [(id: Int64, name: String)]
+        /// A film's or show's viewing days, and who was told of them (`WatchedTogetherStore`).
+        let togetherDays: [String]
+        let told: [WatchedTogetherStore.Told]
         let openLoan: LoanStore.Loan?
         let lists: [(list: ReadingList, contains: Bool)]
         /// nil without the model; `.some(nil)` while the book has no vector yet.
@@ -111,6 +114,9 @@ struct BookPageBuilder: Sendable {
             house = try HouseholdSharing.inTheHouse(bookID: bookID, isbn13: entry.book.isbn13, for: userID, db)
             borrowers = try LoanStore.borrowers(for: userID, db)
             recipients = try RecommendationStore.recipients(for: userID, db)
+            let watches = entry.book.kind != .book && !recipients.isEmpty
+            togetherDays = watches ? try WatchedTogetherStore.viewingDays(of: entry, db) : []
+            told = watches ? try WatchedTogetherStore.told(bookID: bookID, userID: userID, db) : []
             openLoan = try LoanStore.openLoan(bookID: bookID, userID: userID, db)
             lists = try ReadingListStore.membership(ofBook: bookID, for: userID, db)
             similar =
@@ -147,6 +153,8 @@ extension BookPage {
         series = parts.series.map(SeriesLine.init)
         house = HouseSection(parts.house, bookID: bookID, timeZone: timeZone)
         recommend = RecommendSection(bookID: bookID, members: parts.recipients)
+        together = TogetherSection(
+            bookID: bookID, days: parts.togetherDays, members: parts.recipients, told: parts.told, today: today)
         // Lending is for a copy the person owns (or one out on loan already).
         if entry.userBook.owned == true || parts.openLoan != nil {
             loan = LoanSection(entry, loan: parts.openLoan, borrowers: parts.borrowers, today: today)

@@ -71,6 +71,7 @@ extension BookPage: MustacheParent {
         case "house": self.house
         case "loan": self.loan
         case "recommend": self.recommend
+        case "together": self.together
         case "quickRating": self.quickRating
         case "community": self.community
         case "byline": self.byline

@@ -71,6 +71,8 @@ struct BookPage: Sendable {
     var loan: LoanSection?
     /// "Recommend to…": the members who share; nil when there are none.
     var recommend: RecommendSection?
+    /// "Watched it with someone?": a film or show watched, and someone else in the house to tell.
+    var together: TogetherSection?
     /// The stars at the top; nil on Want to read (a book not read yet is not rated).
     let quickRating: QuickRating?
     /// "4.03 on Goodreads": what readers elsewhere think, when known.

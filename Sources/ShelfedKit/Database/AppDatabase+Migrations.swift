@@ -209,6 +209,7 @@ extension AppDatabase {
         migrator.registerMigration("v43 photo moments", migrate: migrateToPhotoMoments)
         migrator.registerMigration("v44 episode days", migrate: migrateToEpisodeDays)
         migrator.registerMigration("v45 original titles", migrate: migrateToOriginalTitles)
+        migrator.registerMigration("v46 watched together", migrate: migrateToWatchedTogether)
         return migrator
     }
 }

@@ -14,7 +14,7 @@ struct ForYouController: Sendable {
 
     @Sendable func show(_ request: Request, context: SignedInContext) async throws -> HTML {
         let waiting = try await store.waiting(for: context.userID, now: clock.now())
-        var page = ForYouPage(waiting, context: context)
+        var page = ForYouPage(waiting, context: context, today: clock.today())
         page.chrome.toast = ActionNotice.saved(
             FormFields(urlEncoded: request.uri.query ?? "")["saved"] ?? "", dismiss: Paths.forYou)
         return try renderer.render(page, template: "household/for-you")
@@ -44,10 +44,11 @@ struct ForYouPage: Sendable {
     let recommendations: [Line]
     let answers: [Line]
     let challenge: String?
+    let together: [Line]
     let isEmpty: Bool
     let returnTo: String
 
-    init(_ waiting: ForYouStore.Waiting, context: SignedInContext) {
+    init(_ waiting: ForYouStore.Waiting, context: SignedInContext, today: String) {
         chrome = PageChrome(title: "For you", context: context, tab: .feed)
         returnTo = Paths.forYou
         requests = waiting.requests.map { request in
@@ -72,6 +73,22 @@ struct ForYouPage: Sendable {
             let goal = challenge.measure == "pages" ? "\(challenge.goal.grouped) pages" : "\(challenge.goal) books"
             return "\(challenge.setBy ?? "Someone") set the house reading challenge for \(challenge.year): \(goal)."
         }
+        together = waiting.together.map { offer in
+            Line(
+                lead: ["\(offer.from) watched", Self.episodesWords(offer)].filter { !$0.isEmpty }.joined(
+                    separator: " "),
+                title: offer.title,
+                path: offer.recipientBookID.map(Paths.book),
+                after: " with you, \(HumanDay.text(offer.day, today: today)).", isNew: false,
+                answerPath: Paths.togetherAnswer(offer.id), dismissPath: nil)
+        }
         isEmpty = waiting.isEmpty
+    }
+
+    /// "S2E3 of", "3 episodes of, up to S2E5," — what of a show was watched; nothing for a film.
+    static func episodesWords(_ offer: WatchedTogetherStore.Waiting) -> String {
+        guard offer.kind == .show, let last = offer.episodes.last else { return "" }
+        let name = HouseholdSharing.EpisodeDay.name(last / 100_000, last % 100_000)
+        return offer.episodes.count == 1 ? "\(name) of" : "\(offer.episodes.count) episodes (up to \(name)) of"
     }
 }

@@ -4,8 +4,9 @@ import Hummingbird
 
 /// "For you" (issue 36, part 5): what waits for a person in the house — borrow requests to answer, books recommended
 /// to them, answers to their own requests, a house challenge someone set — counted in the header of every page and
-/// listed on one page, where they are marked seen. A request waiting for an answer counts until it is answered; the
-/// rest count until the person marks them seen (`user.for_you_seen_at`).
+/// listed on one page, where they are marked seen; a film or episodes someone watched with them (issue 38). A request
+/// or a viewing waiting for an answer counts until it is answered; the rest count until the person marks them seen
+/// (`user.for_you_seen_at`).
 struct ForYouStore: Sendable {
     let db: AppDatabase
 
@@ -23,6 +24,8 @@ struct ForYouStore: Sendable {
                AND borrow_request.answered_at > COALESCE(me.for_you_seen_at, ''))
             + (SELECT COUNT(*) FROM house_challenge WHERE house_challenge.set_by IS NOT me.id
                AND house_challenge.updated_at > COALESCE(me.for_you_seen_at, ''))
+            + (SELECT COUNT(*) FROM watched_together WHERE watched_together.to_user = me.id
+               AND watched_together.answer IS NULL)
         FROM user AS me WHERE me.id = ?
         """
 
@@ -53,7 +56,11 @@ struct ForYouStore: Sendable {
         var newRecommendations: Set<Int64> = []
         var answers: [Answer] = []
         var challenge: Challenge?
-        var isEmpty: Bool { requests.isEmpty && recommendations.isEmpty && answers.isEmpty && challenge == nil }
+        /// Films and episodes someone watched with the person, waiting for their yes.
+        var together: [WatchedTogetherStore.Waiting] = []
+        var isEmpty: Bool {
+            requests.isEmpty && recommendations.isEmpty && answers.isEmpty && challenge == nil && together.isEmpty
+        }
     }
 
     /// Everything that waits, and what came since the last look. Answers are shown for 30 days.
@@ -62,6 +69,7 @@ struct ForYouStore: Sendable {
             let seen = try Date.fetchOne(db, sql: "SELECT for_you_seen_at FROM user WHERE id = ?", arguments: [userID])
             var waiting = Waiting()
             waiting.requests = try BorrowRequestStore.incoming(db, for: userID)
+            waiting.together = try WatchedTogetherStore.waiting(for: userID, db)
             waiting.recommendations = try RecommendationStore.received(db, by: userID)
             waiting.newRecommendations = Set(
                 try Int64.fetchAll(

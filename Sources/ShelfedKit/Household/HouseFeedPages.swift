@@ -9,6 +9,8 @@ struct HouseFeedSection: Sendable {
         let member: String
         /// The member's page.
         var memberPath: String? = nil
+        /// Who watched it with them that day, with their pages.
+        var companions: [(name: String, path: String?)] = []
         let before: String
         let title: String
         let after: String
@@ -40,10 +42,14 @@ struct HouseFeedSection: Sendable {
         for item in items {
             html +=
                 "<li><time datetime=\"\(item.day)\">\(item.shownDay)</time> <strong>"
-            if let memberPath = item.memberPath {
-                html += "<a href=\"\(memberPath)\">\(item.member)</a>"
-            } else {
-                html += "\(item.member)"
+            let people = [(item.member, item.memberPath)] + item.companions
+            for (index, (name, path)) in people.enumerated() {
+                if index > 0 { html += index == people.count - 1 ? " and " : ", " }
+                if let path {
+                    html += "<a href=\"\(path)\">\(name)</a>"
+                } else {
+                    html += "\(name)"
+                }
             }
             html += "</strong> \(item.before) "
             if let path = item.path {
@@ -93,7 +99,8 @@ struct HouseFeedSection: Sendable {
             }
         return Item(
             day: item.day, shownDay: HumanDay.text(item.day, today: today), member: item.member,
-            memberPath: item.memberID.map(Paths.houseMember), before: before,
+            memberPath: item.memberID.map(Paths.houseMember),
+            companions: item.companions.map { ($0.name, $0.memberID.map(Paths.houseMember)) }, before: before,
             title: item.title, after: after, path: path)
     }
 }

@@ -24,6 +24,7 @@ extension HouseFeedSection.Item: MustacheParent {
         case "shownDay": self.shownDay
         case "member": self.member
         case "memberPath": self.memberPath
+        case "companions": self.companions
         case "before": self.before
         case "title": self.title
         case "after": self.after

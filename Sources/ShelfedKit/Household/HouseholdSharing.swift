@@ -123,7 +123,7 @@ struct HouseholdSharing: Sendable {
         let title: String
         let pageOrPercent: Double?
         let byPercent: Bool
-        let rating: Double?
+        var rating: Double?
         /// The viewer's own book page for it, when they have the book too.
         let viewerBookID: Int64?
         /// The shared photo's or list's id.
@@ -136,6 +136,38 @@ struct HouseholdSharing: Sendable {
         var readThatDay: Double? = nil
         /// For a show's day of episodes: how many, the last, and whether its season was finished that day.
         var episodes: EpisodeDay? = nil
+        /// Others who watched the same that day ("Robin and Sam watched S2E3"), folded into this line.
+        var companions: [Companion] = []
+    }
+
+    struct Companion: Sendable, Equatable {
+        let name: String
+        let memberID: Int64?
+    }
+
+    /// Folds the lines of people who watched the same film, or the same episodes of a show, on the same day into the
+    /// first of them (issue 38: "Robin and Sam watched S2E3"), whether or not they told each other. A merged line
+    /// gives no rating: theirs may differ.
+    static func foldWatchedTogether(_ items: [FeedItem]) -> [FeedItem] {
+        var folded: [FeedItem] = []
+        var seen: [String: Int] = [:]
+        for item in items {
+            let together = item.kind == .episodes || (item.kind == .finished && item.titleKind == .movie)
+            guard together else {
+                folded.append(item)
+                continue
+            }
+            let episodes = item.episodes.map { "\($0.count):\($0.season):\($0.number):\($0.finishedSeason)" } ?? ""
+            let key = "\(item.kind.rawValue)|\(item.day)|\(item.titleKind.rawValue)|\(item.title)|\(episodes)"
+            if let index = seen[key] {
+                folded[index].companions.append(Companion(name: item.member, memberID: item.memberID))
+                folded[index].rating = nil
+            } else {
+                seen[key] = folded.count
+                folded.append(item)
+            }
+        }
+        return folded
     }
 
     /// The house feed for `viewer`, newest first: started, finished (with the rating), put down, and progress, from
@@ -269,7 +301,7 @@ struct HouseholdSharing: Sendable {
             if kind == .episodes { item.episodes = try EpisodeDay(row, db) }
             return item
         }
-        return (Array(items.prefix(pageSize)), items.count > pageSize)
+        return (Self.foldWatchedTogether(Array(items.prefix(pageSize))), items.count > pageSize)
     }
 }
 

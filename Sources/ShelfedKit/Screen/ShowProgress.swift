@@ -71,39 +71,48 @@ extension LibraryStore {
         try await updateShow(bookID: bookID, for: userID, now: now) { entry, db in
             let ids = try Self.episodeIDs(mark, bookID: bookID, today: today, db)
             guard !ids.isEmpty else { throw NoSuchEpisode() }
-            // Taking an episode back from a show never watched opens no viewing.
-            let hasViewing = try Self.latestViewing(userID: userID, bookID: bookID, db) != nil
-            guard watched || hasViewing else {
-                return EpisodeMarkOutcome(changed: 0, shelf: entry.shelf)
-            }
-            let viewing = try Self.openViewing(userID: userID, bookID: bookID, today: today, db)
-            let list = CatalogWriter.jsonArray(ids.map(String.init))
-            if watched {
-                try db.execute(
-                    sql: """
-                        INSERT OR IGNORE INTO episode_watch (viewing_id, episode_id, watched_on)
-                        SELECT ?, CAST(value AS INTEGER), ? FROM json_each(?)
-                        """, arguments: [viewing, today, list])
-            } else {
-                try db.execute(
-                    sql: """
-                        DELETE FROM episode_watch
-                        WHERE viewing_id = ? AND episode_id IN (SELECT CAST(value AS INTEGER) FROM json_each(?))
-                        """, arguments: [viewing, list])
-            }
-            let changed = db.changesCount
-            let (aired, seen) = try Self.progress(viewing: viewing, bookID: bookID, today: today, db)
-            if watched, aired > 0, seen == aired {
-                if entry.shelf != .read { try entry.move(to: .read, today: today, now: now, db) }
-                // Caught up, whether this moved it or it was on Watched already.
-                try db.execute(
-                    sql: "UPDATE show_viewing SET finished_on = COALESCE(finished_on, ?) WHERE id = ?",
-                    arguments: [today, viewing])
-            } else if watched, seen > 0, entry.shelf == .wantToRead || entry.shelf == .didNotFinish {
-                try entry.move(to: .reading, today: today, now: now, db)
-            }
-            return EpisodeMarkOutcome(changed: changed, shelf: entry.shelf)
+            return try Self.markEpisodes(ids, watched: watched, in: &entry, today: today, now: now, db)
         }
+    }
+
+    /// Marks (or unmarks) episodes `ids` of the entry's show in its open viewing, on `today`, with the shelf moves
+    /// that follow, inside the caller's transaction (`mark`, and a viewing watched together, accepted).
+    static func markEpisodes(
+        _ ids: [Int64], watched: Bool, in entry: inout UserBook, today: String, now: Date, _ db: Database
+    ) throws -> EpisodeMarkOutcome {
+        let (userID, bookID) = (entry.userId, entry.bookId)
+        // Taking an episode back from a show never watched opens no viewing.
+        let hasViewing = try Self.latestViewing(userID: userID, bookID: bookID, db) != nil
+        guard watched || hasViewing else {
+            return EpisodeMarkOutcome(changed: 0, shelf: entry.shelf)
+        }
+        let viewing = try Self.openViewing(userID: userID, bookID: bookID, today: today, db)
+        let list = CatalogWriter.jsonArray(ids.map(String.init))
+        if watched {
+            try db.execute(
+                sql: """
+                    INSERT OR IGNORE INTO episode_watch (viewing_id, episode_id, watched_on)
+                    SELECT ?, CAST(value AS INTEGER), ? FROM json_each(?)
+                    """, arguments: [viewing, today, list])
+        } else {
+            try db.execute(
+                sql: """
+                    DELETE FROM episode_watch
+                    WHERE viewing_id = ? AND episode_id IN (SELECT CAST(value AS INTEGER) FROM json_each(?))
+                    """, arguments: [viewing, list])
+        }
+        let changed = db.changesCount
+        let (aired, seen) = try Self.progress(viewing: viewing, bookID: bookID, today: today, db)
+        if watched, aired > 0, seen == aired {
+            if entry.shelf != .read { try entry.move(to: .read, today: today, now: now, db) }
+            // Caught up, whether this moved it or it was on Watched already.
+            try db.execute(
+                sql: "UPDATE show_viewing SET finished_on = COALESCE(finished_on, ?) WHERE id = ?",
+                arguments: [today, viewing])
+        } else if watched, seen > 0, entry.shelf == .wantToRead || entry.shelf == .didNotFinish {
+            try entry.move(to: .reading, today: today, now: now, db)
+        }
+        return EpisodeMarkOutcome(changed: changed, shelf: entry.shelf)
     }
 
     /// Opens the next viewing of a show watched to the end and puts it back on Watching; the viewings before keep

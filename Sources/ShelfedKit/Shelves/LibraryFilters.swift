@@ -16,6 +16,8 @@ struct LibraryFilters: Sendable, Equatable {
     var favourite = false
     /// Only books, only films or only shows.
     var kind: TitleKind?
+    /// Films and shows watched with someone in the house (`WatchedTogetherStore`), or only alone.
+    var together: Bool?
     /// What the address asked for but could not be used (too long, not a number, out of range), by the form's
     /// labels, so the page can say it was left out instead of quietly showing everything.
     var leftOut: [String] = []
@@ -37,12 +39,14 @@ struct LibraryFilters: Sendable, Equatable {
         minRating = query["rating"].flatMap(Self.rating)
         favourite = query["favourite"] == "1"
         kind = query["kind"].flatMap(TitleKind.init(rawValue:))
+        together = query["together"].flatMap { $0 == "1" ? true : $0 == "0" ? false : nil }
         let given: [(String, String, Bool)] = [
             ("author", "author", author != nil), ("category", "genre", category != nil),
             ("year_from", "published from", yearFrom != nil), ("year_to", "published up to", yearTo != nil),
             ("language", "language", language != nil), ("format", "format", format != nil),
             ("owned", "owned", owned != nil), ("rating", "rated at least", minRating != nil),
             ("favourite", "favourites only", favourite), ("kind", "kind", kind != nil),
+            ("together", "watched together", together != nil),
         ]
         for (key, label, used) in given where !used {
             if let text = query[key], !text.trimmingCharacters(in: .whitespaces).isEmpty { leftOut.append(label) }
@@ -125,6 +129,16 @@ struct LibraryFilters: Sendable, Equatable {
             sql += " AND book.kind = ?"
             _ = arguments.append(contentsOf: [kind.rawValue])
         }
+        if let together {
+            // Told someone, or said yes to someone who told them; "only me" is a film or show with neither.
+            sql += together ? " AND " : " AND book.kind != 'book' AND NOT "
+            sql += """
+                (EXISTS (SELECT 1 FROM watched_together WHERE watched_together.from_user = user_book.user_id
+                    AND watched_together.book_id = user_book.book_id)
+                 OR EXISTS (SELECT 1 FROM watched_together WHERE watched_together.recipient_book_id = user_book.book_id
+                    AND watched_together.to_user = user_book.user_id AND watched_together.answer = 'yes'))
+                """
+        }
         return (sql, arguments)
     }
 
@@ -146,6 +160,7 @@ struct LibraryFilters: Sendable, Equatable {
         query["rating"] = minRating.map { $0 == $0.rounded() ? String(Int($0)) : String($0) }
         query["favourite"] = favourite ? "1" : nil
         query["kind"] = kind?.rawValue
+        query["together"] = together.map { $0 ? "1" : "0" }
         return query
     }
 
@@ -166,6 +181,7 @@ struct LibraryFilters: Sendable, Equatable {
         if let minRating { found.append(("Rated \(BookPage.starsLabel(minRating)) or more", ["rating"])) }
         if favourite { found.append(("Favourites", ["favourite"])) }
         if let kind { found.append((kind.plural + " only", ["kind"])) }
+        if let together { found.append((together ? "Watched together" : "Watched only by me", ["together"])) }
         return found
     }
 }

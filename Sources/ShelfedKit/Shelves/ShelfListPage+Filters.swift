@@ -61,8 +61,12 @@ extension ShelfListPage {
         }
         html += """
             </select></div></div>
-            <div class="field"><label for="filter-kind">Kind</label><select id="filter-kind" name="kind">\
-            \(kindOptions(filters.kind))</select></div>
+            <div class="field-row"><div class="field"><label for="filter-kind">Kind</label>\
+            <select id="filter-kind" name="kind">\(kindOptions(filters.kind))</select></div>\
+            <div class="field"><label for="filter-together">Watched</label><select id="filter-together" name="together">\
+            \(option("", "With anyone", selected: filters.together == nil))\
+            \(option("1", "Together", selected: filters.together == true))\
+            \(option("0", "Only me", selected: filters.together == false))</select></div></div>
             <div class="field checkbox-field"><input type="checkbox" id="filter-favourite" name="favourite" value="1"\
             \(filters.favourite ? " checked" : "" as HTMLFragment)> <label for="filter-favourite">Favourites only</label></div>
             <button type="submit" class="button primary">Apply filters</button></form></details>\n

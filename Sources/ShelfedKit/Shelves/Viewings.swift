@@ -16,18 +16,35 @@ extension LibraryStore {
                 entry.userBook.shelf == .read
             else { return false }
             var userBook = entry.userBook
-            if let latest = userBook.finishedAt, day < latest {
-                try ReadHistory.keepViewing(ReadThrough(startedOn: nil, finishedOn: day), of: entry.userBookID, db)
-            } else {
-                let latest = ReadThrough(startedOn: userBook.startedAt, finishedOn: userBook.finishedAt)
-                try ReadHistory.keepViewing(latest, of: entry.userBookID, db)
-                userBook.startedAt = nil
-                userBook.finishedAt = day
-            }
+            try userBook.addViewing(on: day, db)
             userBook.updatedAt = now
             try userBook.update(db)
             return true
         }
+    }
+}
+
+extension UserBook {
+    /// Adds a viewing on `day` to a film on Watched: a day after the latest viewing becomes the latest and the one
+    /// before is kept; an earlier day is kept beside it.
+    mutating func addViewing(on day: String, _ db: Database) throws {
+        guard let id else { return }
+        if let latest = finishedAt, day < latest {
+            try ReadHistory.keepViewing(ReadThrough(startedOn: nil, finishedOn: day), of: id, db)
+        } else {
+            try ReadHistory.keepViewing(ReadThrough(startedOn: startedAt, finishedOn: finishedAt), of: id, db)
+            startedAt = nil
+            finishedAt = day
+        }
+    }
+
+    /// Whether the film has a viewing on `day` already, the latest or a kept one.
+    func hasViewing(on day: String, _ db: Database) throws -> Bool {
+        guard finishedAt != day else { return true }
+        guard let id else { return false }
+        return try Bool.fetchOne(
+            db, sql: "SELECT EXISTS (SELECT 1 FROM read_through WHERE user_book_id = ? AND finished_at = ?)",
+            arguments: [id, day]) ?? false
     }
 }
 

@@ -89,6 +89,9 @@ struct ActionNotice: Sendable {
         "challenge": "Saved the house reading challenge. Everyone who shares their reading adds to it.",
         "challenge-removed": "Removed this year's house reading challenge.",
         "for-you-seen": "Marked as seen. Requests still count until you answer them.",
+        "together-told": "Told them. It goes on their shelf when they say yes in For you.",
+        "together-added": "Added to your shelf with the day you watched it together.",
+        "together-declined": "Left it off your shelf.",
     ]
 
     /// The toast for `query` on the page at `path`, or nil when it names nothing of this person's.

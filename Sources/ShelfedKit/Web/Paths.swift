@@ -90,6 +90,8 @@ enum Paths {
     static func borrowAnswer(_ id: Int64) -> String { Route.borrowAnswer.link(id) }
     static func bookRecommend(_ id: Int64) -> String { Route.bookRecommend.link(id) }
     static func recommendationDismiss(_ id: Int64) -> String { Route.recommendationDismiss.link(id) }
+    static func bookTogether(_ id: Int64) -> String { Route.bookTogether.link(id) }
+    static func togetherAnswer(_ id: Int64) -> String { Route.togetherAnswer.link(id) }
     static let profileSharing = Route.profileSharing.link()
     static let householdInvitations = Route.householdInvitations.link()
     static func householdInvitationRevoke(_ id: Int64) -> String { Route.householdInvitationRevoke.link(id) }

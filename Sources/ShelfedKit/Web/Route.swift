@@ -19,7 +19,8 @@ enum Route: String, CaseIterable, Sendable {
         householdSignUp, householdChecks, householdMemberAdmin, join, passwordReset, profileSharing, houseFeed, house,
         bookLend,
         bookReturned, borrowAsk, borrowAnswer, bookRecommend, recommendationDismiss, photoShare, listShare, housePhoto,
-        housePhotoFile, houseList, houseChallenge, houseMember, houseBook, houseBookAdd, forYou, forYouSeen, filmNight
+        housePhotoFile, houseList, houseChallenge, houseMember, houseBook, houseBookAdd, forYou, forYouSeen, filmNight,
+        bookTogether, togetherAnswer
     case search, searchVolume, searchAdd, find, titleSearch, titleAdd, about, householdTMDB
     case scan, scanBooks, quotes, librarySearch, shelfScan, shelfScanResult, shelfScanAdd
     case exportGoodreads, exportLetterboxd, imports, importJob, importMapping, importConfirm, importCancel,
@@ -112,6 +113,8 @@ enum Route: String, CaseIterable, Sendable {
         case .houseBook: "/house/books/:id"
         case .forYou: "/for-you"
         case .filmNight: "/film-night"
+        case .bookTogether: "/books/:id/together"
+        case .togetherAnswer: "/together/:offerID"
         case .forYouSeen: "/for-you/seen"
         case .houseBookAdd: "/house/books/:id/add"
         case .houseChallenge: "/household/challenge"

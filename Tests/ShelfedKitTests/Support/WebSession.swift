@@ -41,6 +41,15 @@ final class WebSession {
         return try await send(path, method: .post, body: body, contentType: "application/x-www-form-urlencoded")
     }
 
+    /// Posts `pairs` in order, a name as often as it comes (checkboxes of one name); `_csrf` added as `post` adds it.
+    @discardableResult
+    func post(_ path: String, pairs: [(String, String)]) async throws -> TestResponse {
+        if csrfToken == nil { try await refreshToken() }
+        let fields = pairs + [("_csrf", csrfToken ?? "")]
+        let body = fields.map { "\(Self.escape($0.0))=\(Self.escape($0.1))" }.joined(separator: "&")
+        return try await send(path, method: .post, body: body, contentType: "application/x-www-form-urlencoded")
+    }
+
     func send(_ path: String, method: HTTPRequest.Method, body: String?, contentType: String?) async throws
         -> TestResponse
     {
