@@ -9,6 +9,7 @@ func addAPIRoutes(to router: Router<AppRequestContext>, _ services: AppServices)
     let reader = ReaderAPIController(
         signIn: services.signIn, keys: services.keys, library: services.library, now: clock.now)
     reader.addPublicRoutes(to: api)
+    JellyfinWebhookController(webhook: JellyfinWebhookStore(db: services.database), clock: clock).addRoutes(to: api)
     let keyed = api.group().add(middleware: APIKeyAuthenticator(keys: services.keys, now: clock.now))
         .group(context: APIContext.self)
     reader.addRoutes(to: keyed)

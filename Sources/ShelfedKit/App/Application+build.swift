@@ -219,6 +219,10 @@ func buildRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
         titles: services.titles, library: library, books: services.books, users: users, renderer: renderer,
         pageWait: config.search.pageWait, clock: clock
     ).addRoutes(to: signedIn)
+    JellyfinController(
+        webhook: JellyfinWebhookStore(db: services.database), users: users, renderer: renderer, clock: clock,
+        house: house
+    ).addRoutes(to: signedIn)
     TMDBTokenController(titles: services.titles, users: users, renderer: renderer, clock: clock)
         .addRoutes(to: signedIn)
     ScanController(

@@ -210,6 +210,7 @@ extension AppDatabase {
         migrator.registerMigration("v44 episode days", migrate: migrateToEpisodeDays)
         migrator.registerMigration("v45 original titles", migrate: migrateToOriginalTitles)
         migrator.registerMigration("v46 watched together", migrate: migrateToWatchedTogether)
+        migrator.registerMigration("v47 jellyfin", migrate: migrateToJellyfin)
         return migrator
     }
 }

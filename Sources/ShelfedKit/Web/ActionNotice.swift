@@ -92,6 +92,8 @@ struct ActionNotice: Sendable {
         "together-told": "Told them. It goes on their shelf when they say yes in For you.",
         "together-added": "Added to your shelf with the day you watched it together.",
         "together-declined": "Left it off your shelf.",
+        "jellyfin-users": "Saved who is who in Jellyfin.",
+        "jellyfin-forgotten": "The webhook's address no longer works. Make a new one to connect Jellyfin again.",
     ]
 
     /// The toast for `query` on the page at `path`, or nil when it names nothing of this person's.

@@ -26,6 +26,7 @@ enum Paths {
     static let titleAdd = Route.titleAdd.link()
     static let about = Route.about.link()
     static let householdTMDB = Route.householdTMDB.link()
+    static let householdJellyfin = Route.householdJellyfin.link()
     static let scan = Route.scan.link()
     static let quotes = Route.quotes.link()
     static let shelfScan = Route.shelfScan.link()

@@ -20,7 +20,7 @@ enum Route: String, CaseIterable, Sendable {
         bookLend,
         bookReturned, borrowAsk, borrowAnswer, bookRecommend, recommendationDismiss, photoShare, listShare, housePhoto,
         housePhotoFile, houseList, houseChallenge, houseMember, houseBook, houseBookAdd, forYou, forYouSeen, filmNight,
-        bookTogether, togetherAnswer
+        bookTogether, togetherAnswer, householdJellyfin
     case search, searchVolume, searchAdd, find, titleSearch, titleAdd, about, householdTMDB
     case scan, scanBooks, quotes, librarySearch, shelfScan, shelfScanResult, shelfScanAdd
     case exportGoodreads, exportLetterboxd, imports, importJob, importMapping, importConfirm, importCancel,
@@ -115,6 +115,7 @@ enum Route: String, CaseIterable, Sendable {
         case .filmNight: "/film-night"
         case .bookTogether: "/books/:id/together"
         case .togetherAnswer: "/together/:offerID"
+        case .householdJellyfin: "/household/jellyfin"
         case .forYouSeen: "/for-you/seen"
         case .houseBookAdd: "/house/books/:id/add"
         case .houseChallenge: "/household/challenge"
