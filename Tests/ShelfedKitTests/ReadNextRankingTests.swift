@@ -40,13 +40,16 @@ import Testing
             return vector
         }
 
-        func add(_ title: String, shelf: String, rating: Double? = nil, vector: [Float]?) throws -> Int64 {
+        func add(_ title: String, shelf: String, rating: Double? = nil, vector: [Float]?, kind: TitleKind = .book)
+            throws -> Int64
+        {
             try db.writer.write { db in
                 try db.execute(
                     sql: """
-                        INSERT INTO book (title, authors, categories, source, created_at, updated_at, owner_user_id)
-                        VALUES (?, '["Someone"]', '[]', 'manual', '2026-01-01', '2026-01-01', 1)
-                        """, arguments: [title])
+                        INSERT INTO book (title, authors, categories, source, created_at, updated_at, owner_user_id,
+                            kind)
+                        VALUES (?, '["Someone"]', '[]', 'manual', '2026-01-01', '2026-01-01', 1, ?)
+                        """, arguments: [title, kind.rawValue])
                 let book = db.lastInsertedRowID
                 try db.execute(
                     sql: """
@@ -114,6 +117,31 @@ import Testing
         // A new book on Want to read, with a vector: there at once.
         _ = try library.add("Closer still", shelf: "want_to_read", vector: Library.vector([0: 0.95, 4: 0.3122]))
         #expect(try await library.titles() == ["Closer still", "Halfway"])
+    }
+
+    /// One taste across kinds (issue 38): a film on Want to watch like a loved book is suggested, saying which book;
+    /// a book like a loved film says which film. The same vectors, the same ranking.
+    @Test func filmsAreSuggestedToReadersAndBooksToWatchersWithTheReason() async throws {
+        var library = try Library()
+        library.books["Film"] = try library.add(
+            "A film of it", shelf: "want_to_read", vector: Library.vector([0: 0.95, 5: 0.3122]), kind: .movie)
+        library.books["Show"] = try library.add(
+            "A loved show", shelf: "read", rating: 5, vector: Library.vector([6: 1]), kind: .show)
+        library.books["Novel"] = try library.add(
+            "The novel of the show", shelf: "want_to_read", vector: Library.vector([6: 0.9, 7: 0.4359]))
+        guard case .suggestions(let suggestions) = try await ReadNext(db: library.db).suggestions(for: 1, limit: 5)
+        else {
+            Issue.record("no suggestions")
+            return
+        }
+        let reasons = Dictionary(uniqueKeysWithValues: suggestions.map { ($0.title, $0.reasons) })
+        #expect(suggestions.first?.title == "A film of it" && suggestions.first?.kind == .movie)
+        #expect(reasons["A film of it"] == ["Because you loved the book Loved"])
+        #expect(reasons["The novel of the show"] == ["Because you loved the show A loved show"])
+        #expect(reasons["Close"] == ["Because you loved Loved"], "a book like a book says no kind")
+        let section = HomePage.ReadNextSection(.suggestions(suggestions))
+        #expect(section.heading == "Read or watch next")
+        #expect(HomePage.ReadNextSection(.suggestions(suggestions.filter { $0.kind == .book })).heading == "Read next")
     }
 
     @Test func theBackgroundRankerMakesStaleRankingsAgainWokenByCommitsHereAndElsewhere() async throws {

@@ -26,6 +26,10 @@ struct ReadNext: Sendable {
         let isbn: String?
         /// The loved book it is most like; nil for a recommended book that is like none of them.
         var because: String?
+        /// A book, a film or a show: Read next suggests across kinds (issue 38), from the same vectors.
+        var kind: TitleKind = .book
+        /// What `because` is, said when it differs from the suggestion's kind ("the book *Dune*").
+        var becauseKind: TitleKind? = nil
         /// Who in the house recommended it, by name.
         var recommendedBy: [String] = []
         var score: Float
@@ -33,7 +37,18 @@ struct ReadNext: Sendable {
         /// The reasons as sentences, a person's recommendation first.
         var reasons: [String] {
             (recommendedBy.isEmpty ? [] : ["Recommended by " + recommendedBy.joined(separator: " and ")])
-                + (because.map { ["Because you loved \($0)"] } ?? [])
+                + (because.map { ["Because you loved \(becauseLead)\($0)"] } ?? [])
+        }
+
+        /// "the book ", "the film ", "the show " before the loved title when it is of another kind than the
+        /// suggestion (a film suggested to a reader says which book it is like); nothing when they are alike.
+        var becauseLead: String {
+            guard let becauseKind, becauseKind != kind else { return "" }
+            return switch becauseKind {
+            case .book: "the book "
+            case .movie: "the film "
+            case .show: "the show "
+            }
         }
     }
 
@@ -74,7 +89,8 @@ struct ReadNext: Sendable {
         else { return nil }
         let recommended = try Self.recommendedWanted(for: userID, db)
         let matchQuery = """
-            SELECT book.*, because.title AS because_title, read_next_match.score AS match_score
+            SELECT book.*, because.title AS because_title, because.kind AS because_kind,
+                read_next_match.score AS match_score
             FROM read_next_match JOIN book ON book.id = read_next_match.book_id
             LEFT JOIN book AS because ON because.id = read_next_match.because_book_id
             WHERE read_next_match.user_id = ?
@@ -94,7 +110,9 @@ struct ReadNext: Sendable {
         for row in rows {
             let book = try Book(row: row)
             let score: Double = row["match_score"]
-            chosen[book.id!] = Suggestion(book, because: row["because_title"], score: Float(score))
+            var suggestion = Suggestion(book, because: row["because_title"], score: Float(score))
+            suggestion.becauseKind = (row["because_kind"] as String?).flatMap(TitleKind.init(rawValue:))
+            chosen[book.id!] = suggestion
         }
         for (bookID, names) in recommended {
             if chosen[bookID] == nil {
@@ -142,6 +160,7 @@ extension ReadNext.Suggestion {
     fileprivate init(_ book: Book, because: String?, score: Float) {
         self.init(
             bookID: book.id!, title: book.title, authors: book.authors.joined(separator: ", "),
-            coverPath: book.coverPath, isbn: book.isbn13 ?? book.isbn10, because: because, score: score)
+            coverPath: book.coverPath, isbn: book.isbn13 ?? book.isbn10, because: because, kind: book.kind,
+            score: score)
     }
 }

@@ -238,12 +238,16 @@ struct HomePage: Sendable {
             let coverURL: String
             let hasCover: Bool
             let because: String?
+            /// "the book " before `because`, when it is of another kind.
+            let becauseLead: String
             /// "Sam and Alex", who recommended it.
             let recommendedBy: String?
         }
 
         let items: [Item]
         let emptyMessage: String?
+        /// "Read next", or "Read or watch next" when a film or show is among the suggestions.
+        var heading = "Read next"
 
         init(_ outcome: ReadNext.Outcome) {
             switch outcome {
@@ -252,9 +256,11 @@ struct HomePage: Sendable {
                     Item(
                         title: $0.title, authors: $0.authors.isEmpty ? nil : $0.authors, path: Paths.book($0.bookID),
                         coverURL: BookCover.url(for: $0.coverPath), hasCover: $0.coverPath != nil, because: $0.because,
+                        becauseLead: $0.becauseLead,
                         recommendedBy: $0.recommendedBy.isEmpty ? nil : $0.recommendedBy.joined(separator: " and "))
                 }
                 emptyMessage = nil
+                if suggestions.contains(where: { $0.kind != .book }) { heading = "Read or watch next" }
             case .nothingLoved:
                 items = []
                 emptyMessage =

@@ -70,6 +70,7 @@ extension HomePage.ReadNextSection: MustacheParent {
         switch key {
         case "items": self.items
         case "emptyMessage": self.emptyMessage
+        case "heading": self.heading
         default: nil
         }
     }
@@ -84,6 +85,7 @@ extension HomePage.ReadNextSection.Item: MustacheParent {
         case "coverURL": self.coverURL
         case "hasCover": self.hasCover
         case "because": self.because
+        case "becauseLead": self.becauseLead
         case "recommendedBy": self.recommendedBy
         default: nil
         }

@@ -111,12 +111,18 @@ struct FilmNight: Sendable {
             evening.tooLong = candidates.filter { ($0.runtimeMinutes ?? 0) > minutes }.count
             candidates.removeAll { ($0.runtimeMinutes ?? Int.max) > minutes }
         }
-        evening.candidates = candidates.sorted { left, right in
-            if left.ownedInHouse != right.ownedInHouse { return left.ownedInHouse }
-            let (a, b) = (left.runtimeMinutes ?? Int.max, right.runtimeMinutes ?? Int.max)
-            if a != b { return a < b }
-            return (LibraryMatch.fold(left.title), left.bookID) < (LibraryMatch.fold(right.title), right.bookID)
+        // Each title folded once, not once per comparison: sorting 500 titles compared them 9,000 times.
+        let sortable = candidates.map { candidate in
+            (
+                candidate: candidate, owned: candidate.ownedInHouse, runtime: candidate.runtimeMinutes ?? Int.max,
+                title: LibraryMatch.fold(candidate.title)
+            )
         }
+        evening.candidates = sortable.sorted { left, right in
+            if left.owned != right.owned { return left.owned }
+            if left.runtime != right.runtime { return left.runtime < right.runtime }
+            return (left.title, left.candidate.bookID) < (right.title, right.candidate.bookID)
+        }.map(\.candidate)
         return evening
     }
 
