@@ -38,6 +38,9 @@ public struct AppConfig: Sendable {
     /// Photos read at once by tesseract (`SHELFED_OCR_WORKERS`); each takes a core while it runs. 0 turns the
     /// background reading off (a very small machine); the words can still be typed on each photo's page.
     public var ocrWorkers = 1
+    /// Page to screen: what films and shows are based on, asked of Wikidata in the background
+    /// (`SHELFED_PAGE_TO_SCREEN=0` turns it off: nothing is asked, pages show only what was kept).
+    public var findsAdaptations = true
     /// The pause between two books enrichment looks up.
     public var enrichmentPause: Duration = .milliseconds(500)
     /// How long a connection may wait for a request's head, or between pieces of its body, before it is closed
@@ -238,6 +241,12 @@ extension AppConfig {
                     name: "SHELFED_OCR_WORKERS", value: workers, expected: "a number from 0 (off) to 8")
             }
             config.ocrWorkers = number
+        }
+        if let pageToScreen = value("SHELFED_PAGE_TO_SCREEN") {
+            guard pageToScreen == "0" || pageToScreen == "1" else {
+                throw InvalidSetting(name: "SHELFED_PAGE_TO_SCREEN", value: pageToScreen, expected: "0 (off) or 1 (on)")
+            }
+            config.findsAdaptations = pageToScreen == "1"
         }
         if let seconds = value("SHELFED_REQUEST_TIMEOUT") {
             guard let number = BoundedNumber.parse(seconds, in: 1...600) else {

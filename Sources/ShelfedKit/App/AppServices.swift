@@ -158,6 +158,11 @@ struct AppServices: Sendable {
             ScreenRefreshWorker(db: database, titles: titles, logger: logger, clock: clock),
         ]
         if textReader.isEnabled() { workers.append(textReader) }
+        if config.findsAdaptations {
+            workers.append(
+                PageToScreenWorker(
+                    finder: PageToScreen(db: database, wikidata: titles.wikidata), logger: logger, clock: clock))
+        }
         if let folder = config.modelDirectory {
             let embedder = TextEmbedder(folder: folder, logger: logger)
             switch embedder.checkFiles() {

@@ -89,6 +89,7 @@ struct BookPageBuilder: Sendable {
         /// A film's or show's viewing days, and who was told of them (`WatchedTogetherStore`).
         let togetherDays: [String]
         let told: [WatchedTogetherStore.Told]
+        let pageToScreen: BookPage.PageToScreenSection?
         let openLoan: LoanStore.Loan?
         let lists: [(list: ReadingList, contains: Bool)]
         /// nil without the model; `.some(nil)` while the book has no vector yet.
@@ -117,6 +118,7 @@ struct BookPageBuilder: Sendable {
             let watches = entry.book.kind != .book && !recipients.isEmpty
             togetherDays = watches ? try WatchedTogetherStore.viewingDays(of: entry, db) : []
             told = watches ? try WatchedTogetherStore.told(bookID: bookID, userID: userID, db) : []
+            pageToScreen = try BookPage.PageToScreenSection.read(entry, viewer: userID, db)
             openLoan = try LoanStore.openLoan(bookID: bookID, userID: userID, db)
             lists = try ReadingListStore.membership(ofBook: bookID, for: userID, db)
             similar =
@@ -153,6 +155,7 @@ extension BookPage {
         series = parts.series.map(SeriesLine.init)
         house = HouseSection(parts.house, bookID: bookID, timeZone: timeZone)
         recommend = RecommendSection(bookID: bookID, members: parts.recipients)
+        pageToScreen = parts.pageToScreen
         together = TogetherSection(
             bookID: bookID, days: parts.togetherDays, members: parts.recipients, told: parts.told, today: today)
         // Lending is for a copy the person owns (or one out on loan already).

@@ -72,6 +72,7 @@ extension BookPage: MustacheParent {
         case "loan": self.loan
         case "recommend": self.recommend
         case "together": self.together
+        case "pageToScreen": self.pageToScreen
         case "quickRating": self.quickRating
         case "community": self.community
         case "byline": self.byline

@@ -73,6 +73,8 @@ struct BookPage: Sendable {
     var recommend: RecommendSection?
     /// "Watched it with someone?": a film or show watched, and someone else in the house to tell.
     var together: TogetherSection?
+    /// A book's films and shows, or the book a film or show is based on (page to screen).
+    var pageToScreen: PageToScreenSection?
     /// The stars at the top; nil on Want to read (a book not read yet is not rated).
     let quickRating: QuickRating?
     /// "4.03 on Goodreads": what readers elsewhere think, when known.

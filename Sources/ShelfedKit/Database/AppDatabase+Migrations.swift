@@ -211,6 +211,7 @@ extension AppDatabase {
         migrator.registerMigration("v45 original titles", migrate: migrateToOriginalTitles)
         migrator.registerMigration("v46 watched together", migrate: migrateToWatchedTogether)
         migrator.registerMigration("v47 jellyfin", migrate: migrateToJellyfin)
+        migrator.registerMigration("v48 page to screen", migrate: migrateToPageToScreen)
         return migrator
     }
 }

@@ -39,7 +39,7 @@ struct WikidataClient: Sendable {
     }
 
     /// `wbgetentities` for at most fifty ids (the API's limit), in English.
-    private func entities(_ ids: [String], props: String) async throws -> [String: WikidataEntity] {
+    func entities(_ ids: [String], props: String) async throws -> [String: WikidataEntity] {
         let answer = try await decode(
             WikidataEntities.self,
             [
@@ -49,7 +49,7 @@ struct WikidataClient: Sendable {
         return answer.entities ?? [:]
     }
 
-    private func decode<Answer: Decodable>(_ type: Answer.Type, _ items: [(String, String)]) async throws -> Answer {
+    func decode<Answer: Decodable>(_ type: Answer.Type, _ items: [(String, String)]) async throws -> Answer {
         var components = URLComponents(string: baseURL + "/w/api.php")!
         components.queryItems = items.map { URLQueryItem(name: $0.0, value: $0.1) }
         components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")

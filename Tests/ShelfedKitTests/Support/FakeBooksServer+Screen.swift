@@ -131,6 +131,10 @@ extension FakeBooksServer {
                 switch parameters["action"].map(String.init) {
                 case "query":
                     let search = parameters["srsearch"].map(String.init)?.lowercased() ?? ""
+                    if search == "haswbstatement:p4947=438631" {
+                        return self.json(
+                            String(decoding: try Self.fixture("wikidata/search_P4947_438631.json"), as: UTF8.self))
+                    }
                     guard search.hasPrefix("dune ") else {
                         return self.json(#"{"batchcomplete":"","query":{"search":[]}}"#)
                     }
@@ -138,11 +142,16 @@ extension FakeBooksServer {
                 case "wbgetentities":
                     let props = parameters["props"].map(String.init) ?? ""
                     let ids = parameters["ids"].map(String.init) ?? ""
-                    let file =
-                        props.contains("claims")
-                        ? (ids == "Q37550044" ? "wikidata/entity_Q37550044.json" : nil)
-                        : props.contains("descriptions")
-                            ? "wikidata/labels_dune.json" : "wikidata/people_Q37550044.json"
+                    let file: String? =
+                        switch (props.contains("claims"), ids) {
+                        case (true, "Q37550044"): "wikidata/entity_Q37550044.json"
+                        case (true, "Q190192"): "wikidata/entity_Q190192_novel.json"
+                        case (true, _): nil
+                        case (false, "Q7934"): "wikidata/labels_Q7934_author.json"
+                        case (false, _):
+                            props.contains("descriptions")
+                                ? "wikidata/labels_dune.json" : "wikidata/people_Q37550044.json"
+                        }
                     guard let file else {
                         return self.json(#"{"entities":{"\#(ids)":{"id":"\#(ids)","missing":""}},"success":1}"#)
                     }

@@ -51,6 +51,8 @@ struct TestApp {
         // tesseract in every app of a parallel run would starve the timing-sensitive suites of CPU; the suites
         // that test reading run a reader of their own.
         config.ocrWorkers = 0
+        // Page to screen asks Wikidata about every film and show added; the suites that test it turn it on.
+        config.findsAdaptations = false
         // Film and show providers stay on this machine too: nothing listens on port 9.
         if !config.search.tmdbURL.hasPrefix("http://127.0.0.1") {
             config.search = config.search.pointingFilmsAndShows(at: "http://127.0.0.1:9", token: search.tmdbToken)
