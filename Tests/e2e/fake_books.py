@@ -117,12 +117,17 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def send_wikidata(self, query):
         action = query.get("action", [""])[0]
         if action == "query":
-            found = query.get("srsearch", [""])[0].lower().startswith("dune ")
-            name = "search_dune.json" if found else None
+            search = query.get("srsearch", [""])[0].lower()
+            if search == "haswbstatement:p4947=438631":
+                name = "search_P4947_438631.json"
+            else:
+                name = "search_dune.json" if search.startswith("dune ") else None
         elif action == "wbgetentities":
             props, ids = query.get("props", [""])[0], query.get("ids", [""])[0]
             if "claims" in props:
-                name = "entity_Q37550044.json" if ids == "Q37550044" else None
+                name = {"Q37550044": "entity_Q37550044.json", "Q190192": "entity_Q190192_novel.json"}.get(ids)
+            elif ids == "Q7934":
+                name = "labels_Q7934_author.json"
             else:
                 name = "labels_dune.json" if "descriptions" in props else "people_Q37550044.json"
         else:
