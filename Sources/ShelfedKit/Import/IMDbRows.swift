@@ -30,13 +30,7 @@ struct IMDbRows: ImportRowReader {
         }
         var item = ImportedBook(title: title)
         item.kind = kind
-        switch ScreenImportValues.year(record["Year"]) {
-        case .success(let year):
-            item.year = year
-            item.publishedDate = year.map { String(format: "%04d", $0) }
-        case .failure(let problem):
-            return .problem(problem.message)
-        }
+        if let problem = item.takeYear(record["Year"]) { return .problem(problem.message) }
         if let original = ImportValues.line(record["Original Title"]), original != title,
             original.count <= CatalogLimits.title
         {

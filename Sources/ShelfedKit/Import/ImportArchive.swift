@@ -150,8 +150,9 @@ enum ImportArchive {
         try output.write(contentsOf: Data(buffer.utf8))
     }
 
-    /// Every cell quoted, as RFC 4180 writes it: the file is only read back by Shelfed, so no cell is altered.
-    private static func line(_ cells: [String]) -> String {
+    /// Every cell quoted, as RFC 4180 writes it: the flattened file (a ZIP's parts, Trakt's JSON) is only read back by
+    /// Shelfed, so no cell is altered.
+    static func line(_ cells: [String]) -> String {
         cells.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }.joined(separator: ",") + "\r\n"
     }
 }

@@ -75,13 +75,7 @@ struct LetterboxdCSVRows: ImportRowReader {
         var film = ImportedBook(title: title)
         film.kind = .movie
         film.shelf = .known(.read)
-        switch ScreenImportValues.year(record["Year"]) {
-        case .success(let year):
-            film.year = year
-            film.publishedDate = year.map { String(format: "%04d", $0) }
-        case .failure(let problem):
-            return .problem(problem.message)
-        }
+        if let problem = film.takeYear(record["Year"]) { return .problem(problem.message) }
         if let uri = ScreenImportValues.letterboxdURI(record["LetterboxdURI"]) { film.externalIDs["letterboxd"] = uri }
         if let id = ScreenImportValues.imdbID(record["imdbID"]) { film.externalIDs["imdb"] = id }
         if let id = ImportValues.cell(record["tmdbID"]), BoundedNumber.parse(id, in: 1...999_999_999) != nil {

@@ -66,13 +66,7 @@ struct LetterboxdRows: ImportRowReader {
         }
         var film = ImportedBook(title: title)
         film.kind = .movie
-        switch ScreenImportValues.year(record["Year"]) {
-        case .success(let year):
-            film.year = year
-            film.publishedDate = year.map { String(format: "%04d", $0) }
-        case .failure(let problem):
-            return .problem(problem.message)
-        }
+        if let problem = film.takeYear(record["Year"]) { return .problem(problem.message) }
         // Diary and review rows carry the entry's link, not the film's: only a film's URI names the film.
         if [.watched, .likes, .ratings, .watchlist].contains(part),
             let uri = ScreenImportValues.letterboxdURI(record["Letterboxd URI"])

@@ -92,3 +92,18 @@ enum ScreenImportValues {
         return .title(.movie)
     }
 }
+
+extension ImportedBook {
+    /// Reads a watching history's `Year` cell into the title's year and its catalog date (four digits); the problem
+    /// when the cell is not a year, for the row's message.
+    mutating func takeYear(_ cell: String?) -> ImportProblem? {
+        switch ScreenImportValues.year(cell) {
+        case .success(let year):
+            self.year = year
+            publishedDate = year.map { String(format: "%04d", $0) }
+            return nil
+        case .failure(let problem):
+            return problem
+        }
+    }
+}

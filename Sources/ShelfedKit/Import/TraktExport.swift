@@ -127,14 +127,9 @@ enum TraktExport {
             }
             for item in items { titles.take(item) }
         }
-        var text = line(headers)
-        for row in titles.rows() { text += line(row) }
+        var text = ImportArchive.line(headers)
+        for row in titles.rows() { text += ImportArchive.line(row) }
         try Data(text.utf8).write(to: destination)
-    }
-
-    /// Every cell quoted (RFC 4180): the file is read back only by Shelfed.
-    private static func line(_ cells: [String]) -> String {
-        cells.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }.joined(separator: ",") + "\r\n"
     }
 
     /// `2015-03-10T05:21:51.000Z` as `2015-03-10`; nil for anything else.

@@ -21,13 +21,7 @@ struct TraktRows: ImportRowReader {
         }
         var item = ImportedBook(title: title)
         item.kind = kind
-        switch ScreenImportValues.year(record["Year"]) {
-        case .success(let year):
-            item.year = year
-            item.publishedDate = year.map { String(format: "%04d", $0) }
-        case .failure(let problem):
-            return .problem(problem.message)
-        }
+        if let problem = item.takeYear(record["Year"]) { return .problem(problem.message) }
         for (column, name) in [("Trakt", "trakt"), ("TMDB", "tmdb"), ("TVDB", "tvdb")] {
             if let id = ImportValues.cell(record[column]), BoundedNumber.parse(id, in: 1...999_999_999) != nil {
                 item.externalIDs[name] = id
