@@ -75,6 +75,8 @@ import Testing
                     ])
                 #expect(linked.status == .unprocessableContent && linked.text.contains("at most 100 characters"))
                 _ = try await admin.post("/household/jellyfin", ["action": "users", "jellyfin_user_2": "rain"])
+                // An unknown action changes nothing (it does not clear the links).
+                #expect(try await admin.post("/household/jellyfin", ["action": "bogus"]).status == .badRequest)
 
                 // Sam finished Heat: added to Watched, that day, with its ids; sent again and again, counted once.
                 let first = try await Self.post(client, film, secret: String(secret))

@@ -46,7 +46,7 @@ struct JellyfinController: Sendable {
         case "forget":
             try await webhook.forgetSecret()
             return .seeOther(Paths.householdJellyfin + "?saved=jellyfin-forgotten")
-        default:
+        case "users":
             var page = try await page(context)
             var links: [(Int64, String?)] = []
             for index in page.members.indices {
@@ -67,6 +67,8 @@ struct JellyfinController: Sendable {
                 }
             }
             return .seeOther(Paths.householdJellyfin + "?saved=jellyfin-users")
+        default:
+            throw HTTPError(.badRequest, message: "Use the buttons on the Jellyfin page.")
         }
     }
 
