@@ -214,6 +214,36 @@ import ZIPFoundation
         #expect(kinds == ["movie"])
     }
 
+    /// Letterboxd's lists (`lists/*.csv` in the ZIP): the list is named in the lines above its films; a film on it
+    /// joins the list on its own shelf (watched stays watched), one not in the library waits on Want to watch; a file
+    /// without the films' table adds nothing; importing again adds no second list or entry.
+    @Test func listsInTheZIPBecomeListsAndMoveNoFilmBack() async throws {
+        let me = try await user("ada")
+        let list = #"""
+            Letterboxd list export v7
+            Date,Name,Tags,URL,Description
+            2021-10-01,"Scary, but good",,https://letterboxd.com/ada/list/scary-but-good/,For October
+
+            Position,Name,Year,URL,Description
+            1,Alien,1979,https://boxd.it/2b0k,
+            2,The Thing,1982,https://boxd.it/29XI,"A ""perfect"" film"
+
+            """#
+        let broken = "Letterboxd list export v7\nDate,Name,Tags,URL,Description\n2021-10-01,Empty,,x,\n"
+        let entries = Self.export + [("lists/scary-but-good.csv", list), ("lists/broken.csv", broken)]
+        let job = try await importFile(try zip(entries), named: "letterboxd.zip", for: me)
+        #expect(job.status == .completed && job.failed == 0)
+        let lines = try await library(of: me)
+        func line(_ prefix: String) -> String { lines.first { $0.hasPrefix(prefix) } ?? "missing \(prefix)" }
+        #expect(line("Alien | 1979 | read").contains("| Scary, but good |"))
+        #expect(line("The Thing | 1982 | want_to_read").contains("| Scary, but good |"))
+        #expect(lines.count == 12)
+        let again = try await importFile(try zip(entries), named: "letterboxd.zip", for: me)
+        #expect(again.created == 0 && again.updated == 0)
+        let lists = try await db.read { db in try String.fetchAll(db, sql: "SELECT name FROM list ORDER BY name") }
+        #expect(lists.filter { $0 == "Scary, but good" }.count == 1 && !lists.contains("Empty"))
+    }
+
     @Test func aViewingOfATitleTwoFilmsShareIsAskedAboutNotGuessed() async throws {
         let me = try await user("ada")
         try await importFile(try file("watched.csv", Self.export[0].text), named: "watched.csv", for: me)

@@ -43,13 +43,18 @@ enum ImportArchive {
             throw Failure.damaged
         }
         var parts: [LetterboxdRows.Part: Entry] = [:]
+        var lists: [Entry] = []
         var trakt: [Entry] = []
         var listed = 0
         for entry in archive where entry.type == .file {
             listed += 1
             guard listed <= entryCountLimit else { break }
             // The first of each part listed is read (a folder zipped around the export is no different).
-            if let part = LetterboxdRows.Part(pathInExport: entry.path), parts[part] == nil { parts[part] = entry }
+            switch LetterboxdRows.Part(pathInExport: entry.path) {
+            case .list?: if lists.count < listLimit { lists.append(entry) }
+            case let part? where parts[part] == nil: parts[part] = entry
+            default: break
+            }
             if isTraktFile(entry.path) { trakt.append(entry) }
         }
         if parts.isEmpty, !trakt.isEmpty {
@@ -84,6 +89,48 @@ enum ImportArchive {
             try ImportText.normalize(raw, to: clean)
             try copyRows(of: clean, as: part, to: output)
         }
+        for entry in lists {
+            let raw = scratch.appendingPathComponent(UUID().uuidString + ".part")
+            let clean = scratch.appendingPathComponent(UUID().uuidString + ".csv")
+            defer {
+                try? FileManager.default.removeItem(at: raw)
+                try? FileManager.default.removeItem(at: clean)
+            }
+            total += try extract(entry, from: archive, to: raw, limit: min(entryLimit, totalLimit - total))
+            try ImportText.normalize(raw, to: clean)
+            try copyList(clean, scratch: scratch, to: output)
+        }
+    }
+
+    /// The most list files read from one export.
+    static let listLimit = 500
+
+    /// One of Letterboxd's list files: a line naming the export, the list's own table (`Date,Name,Tags,URL,
+    /// Description` and its one row), a blank line, then the films (`Position,Name,Year,URL,Description`). Each film
+    /// is copied as a row of the `list` part with the list's name; a file without the films' table adds nothing.
+    private static func copyList(_ clean: URL, scratch: URL, to output: FileHandle) throws {
+        let lines = try String(contentsOf: clean, encoding: .utf8).split(
+            separator: "\n", omittingEmptySubsequences: false
+        )
+        .map { $0.hasSuffix("\r") ? $0.dropLast() : $0 }
+        guard let films = lines.firstIndex(where: { $0.lowercased().hasPrefix("position,") }) else { return }
+        var name = ""
+        if let about = lines[..<films].firstIndex(where: { $0.lowercased().hasPrefix("date,name") }),
+            about + 1 < films
+        {
+            let file = scratch.appendingPathComponent(UUID().uuidString + ".csv")
+            defer { try? FileManager.default.removeItem(at: file) }
+            try Data((lines[about] + "\n" + lines[about + 1] + "\n").utf8).write(to: file)
+            if let table = try? ImportTable(utf8File: file), let (_, values) = try table.nextValues(),
+                let index = table.headers.map(ImportRecord.key).firstIndex(of: "name"), index < values.count
+            {
+                name = values[index]
+            }
+        }
+        let file = scratch.appendingPathComponent(UUID().uuidString + ".csv")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data(lines[films...].joined(separator: "\n").utf8).write(to: file)
+        try copyRows(of: file, as: .list, list: name, to: output)
     }
 
     /// Trakt's files Shelfed reads (`watched-movies.json`, `watched-history.json`, `ratings-shows.json`,
@@ -126,7 +173,9 @@ enum ImportArchive {
     }
 
     /// Every row of one file, its cells placed under the flattened header's names.
-    private static func copyRows(of clean: URL, as part: LetterboxdRows.Part, to output: FileHandle) throws {
+    private static func copyRows(
+        of clean: URL, as part: LetterboxdRows.Part, list: String = "", to output: FileHandle
+    ) throws {
         let table: ImportTable
         do {
             table = try ImportTable(utf8File: clean)
@@ -134,14 +183,17 @@ enum ImportArchive {
             return  // An empty file (Letterboxd writes header-only files too) adds nothing.
         }
         let keys = table.headers.map(ImportRecord.key)
-        let wanted = LetterboxdRows.flattenedHeaders.dropFirst().map { keys.firstIndex(of: ImportRecord.key($0)) }
+        // The list's name is not a column of its file: it is written last, from the lines above the films.
+        let wanted = LetterboxdRows.flattenedHeaders.dropFirst().dropLast().map {
+            keys.firstIndex(of: ImportRecord.key($0))
+        }
         var rows = 0
         var buffer = ""
         while let (_, values) = try table.nextValues() {
             rows += 1
             guard rows <= ImportStore.maxRows else { throw ImportStore.StageError.tooManyRows }
             let cells = wanted.map { index in index.flatMap { $0 < values.count ? values[$0] : nil } ?? "" }
-            buffer += line([part.rawValue] + cells)
+            buffer += line([part.rawValue] + cells + [list])
             if buffer.utf8.count > 256 * 1024 {
                 try output.write(contentsOf: Data(buffer.utf8))
                 buffer = ""

@@ -21,10 +21,13 @@ struct LetterboxdRows: ImportRowReader {
         case diary
         /// `reviews.csv`: diary entries with a review.
         case reviews
+        /// `lists/*.csv`: a list the person made, its films under lines that name it (`ImportArchive` reads them
+        /// apart; each row carries its list's name in the flattened `List` column).
+        case list
 
         /// The part a file in the export is, by its path in the ZIP (`likes/films.csv`, `diary.csv`); nil for the
-        /// files Shelfed does not read (profile, comments, lists, and the `deleted/` and `orphaned/` folders, whose
-        /// entries the person removed).
+        /// files Shelfed does not read (profile, comments, and the `deleted/` and `orphaned/` folders, whose entries
+        /// the person removed).
         init?(pathInExport path: String) {
             let parts = path.lowercased().split(separator: "/").map(String.init)
             guard let name = parts.last, !parts.contains("deleted"), !parts.contains("orphaned"),
@@ -38,12 +41,14 @@ struct LetterboxdRows: ImportRowReader {
             case (_, "watchlist.csv"): self = .watchlist
             case (_, "diary.csv"): self = .diary
             case (_, "reviews.csv"): self = .reviews
+            case ("lists", _) where name.hasSuffix(".csv"): self = .list
             default: return nil
             }
         }
 
         /// Films first, then the viewings: a viewing of a title shared by two films (two "The Haunted Castle", 1897)
         /// then finds both, and asks, instead of making a third.
+        /// Lists come last, each file of them in turn.
         static let readingOrder: [Part] = [.watched, .likes, .ratings, .watchlist, .diary, .reviews]
     }
 
@@ -52,7 +57,7 @@ struct LetterboxdRows: ImportRowReader {
 
     /// The header of the ZIP's files flattened into one table (`ImportArchive`).
     static let flattenedHeaders = [
-        "File", "Date", "Name", "Year", "Letterboxd URI", "Rating", "Rewatch", "Tags", "Watched Date", "Review",
+        "File", "Date", "Name", "Year", "Letterboxd URI", "Rating", "Rewatch", "Tags", "Watched Date", "Review", "List",
     ]
 
     func read(_ record: ImportRecord) -> ImportRowReading {
@@ -86,6 +91,12 @@ struct LetterboxdRows: ImportRowReader {
             film.favourite = true
         case .ratings:
             film.shelf = .known(.read)
+        case .list:
+            // On a list says nothing of watching: a film not in the library waits on Want to watch, one watched stays.
+            film.shelf = .known(.wantToRead)
+            if let name = ImportValues.line(record["List"]), name.count <= ReadingListStore.maxNameLength {
+                film.lists = [name]
+            }
         case .diary, .reviews:
             film.shelf = .known(.read)
             switch ImportedBook.day(record["Watched Date"], column: "Watched Date") {
