@@ -105,6 +105,11 @@ import Testing
             let feed = HouseFeedEpisodeTests.lines(try await carol.get("/house/feed").text)
             #expect(feed.contains("today Alice and Bob watched Heat"), "\(feed)")
             #expect(!feed.contains { $0.contains("Alice watched Heat") })
+            // The API keeps each person's line, as its clients have always read it.
+            var api = APIClient(client)
+            try await api.signIn("carol@example.com")
+            let items = try #require(try await api.get("/api/v1/household/feed").json?["items"] as? [[String: Any]])
+            #expect(items.filter { $0["title"] as? String == "Heat" }.count == 2)
 
             // Filters: watched together, and only me.
             let dune = try await alice.addBook(

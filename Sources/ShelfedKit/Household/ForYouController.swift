@@ -85,7 +85,7 @@ struct ForYouPage: Sendable {
         isEmpty = waiting.isEmpty
     }
 
-    /// "S2E3 of", "3 episodes of, up to S2E5," — what of a show was watched; nothing for a film.
+    /// "S2E3 of", "3 episodes (up to S2E5) of" — what of a show was watched; nothing for a film.
     static func episodesWords(_ offer: WatchedTogetherStore.Waiting) -> String {
         guard offer.kind == .show, let last = offer.episodes.last else { return "" }
         let name = HouseholdSharing.EpisodeDay.name(last / 100_000, last % 100_000)

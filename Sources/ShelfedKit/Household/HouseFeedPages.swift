@@ -30,7 +30,7 @@ struct HouseFeedSection: Sendable {
     init(
         _ feed: (items: [HouseholdSharing.FeedItem], hasMore: Bool), page: Int, viewerShares: Bool, today: String
     ) {
-        items = feed.items.map { Self.item($0, today: today) }
+        items = HouseholdSharing.foldWatchedTogether(feed.items).map { Self.item($0, today: today) }
         itemsHTML = Self.html(items)
         isEmpty = feed.items.isEmpty
         morePath = feed.hasMore ? Paths.houseFeed + "?page=\(page + 1)" : nil

@@ -147,7 +147,7 @@ struct HouseholdSharing: Sendable {
 
     /// Folds the lines of people who watched the same film, or the same episodes of a show, on the same day into the
     /// first of them (issue 38: "Robin and Sam watched S2E3"), whether or not they told each other. A merged line
-    /// gives no rating: theirs may differ.
+    /// gives no rating: theirs may differ. The pages fold; the API lists each person's line as it always has.
     static func foldWatchedTogether(_ items: [FeedItem]) -> [FeedItem] {
         var folded: [FeedItem] = []
         var seen: [String: Int] = [:]
@@ -301,7 +301,7 @@ struct HouseholdSharing: Sendable {
             if kind == .episodes { item.episodes = try EpisodeDay(row, db) }
             return item
         }
-        return (Self.foldWatchedTogether(Array(items.prefix(pageSize))), items.count > pageSize)
+        return (Array(items.prefix(pageSize)), items.count > pageSize)
     }
 }
 
