@@ -148,6 +148,8 @@ import Testing
         #expect(event.day(in: TimeZone(identifier: "UTC")!, today: "2026-01-01") == "2025-08-15")
         // Never after today; unreadable is today.
         #expect(event.day(in: TimeZone(identifier: "UTC")!, today: "2025-08-01") == "2025-08-01")
+        event.utcTimestamp = "2025-08-15T23:19:42Z"
+        #expect(event.day(in: TimeZone(identifier: "Europe/Berlin")!, today: "2026-01-01") == "2025-08-16")
         event.utcTimestamp = "yesterday"
         #expect(event.day(in: TimeZone(identifier: "UTC")!, today: "2026-01-01") == "2026-01-01")
     }

@@ -96,7 +96,10 @@ struct JellyfinEvent: Decodable, Sendable, Equatable {
             else { return text }
             return String(text[..<dot]) + "." + String(text[text.index(after: dot)..<zone].prefix(3)) + text[zone...]
         }
-        guard let date = stamp.flatMap({ parser.date(from: $0) }) else { return today }
+        let whole = ISO8601DateFormatter()
+        whole.formatOptions = [.withInternetDateTime]
+        // Without decimals (another sender, a hand-made test call) the stamp is read whole.
+        guard let date = stamp.flatMap({ parser.date(from: $0) ?? whole.date(from: $0) }) else { return today }
         let day = AppClock.dateString(date, in: timeZone)
         return day > today ? today : day
     }
