@@ -70,6 +70,15 @@ extension AppConfig {
         return lines.joined(separator: "\n")
     }
 
+    /// A setting that is on or off: 1, true, yes, on, or 0, false, no, off.
+    static func flag(_ name: String, _ text: String) throws -> Bool {
+        switch text.lowercased() {
+        case "1", "true", "yes", "on": return true
+        case "0", "false", "no", "off": return false
+        default: throw InvalidSetting(name: name, value: text, expected: "true or false (1 or 0)")
+        }
+    }
+
     /// The names `fromEnvironment` asks for, found by running it on an empty environment.
     static func namesRead() -> [String] {
         let names = Mutex<[String]>([])

@@ -152,12 +152,7 @@ extension AppConfig {
             config.apiSearchAccess = mode
         }
         if let secure = value("SHELFED_SECURE_COOKIES") {
-            switch secure.lowercased() {
-            case "1", "true", "yes", "on": config.secureCookies = true
-            case "0", "false", "no", "off": config.secureCookies = false
-            default:
-                throw InvalidSetting(name: "SHELFED_SECURE_COOKIES", value: secure, expected: "true or false")
-            }
+            config.secureCookies = try flag("SHELFED_SECURE_COOKIES", secure)
         }
         if let resources = value("SHELFED_RESOURCES_DIR") {
             config.resourcesDirectory = URL(fileURLWithPath: resources)
@@ -243,10 +238,7 @@ extension AppConfig {
             config.ocrWorkers = number
         }
         if let pageToScreen = value("SHELFED_PAGE_TO_SCREEN") {
-            guard pageToScreen == "0" || pageToScreen == "1" else {
-                throw InvalidSetting(name: "SHELFED_PAGE_TO_SCREEN", value: pageToScreen, expected: "0 (off) or 1 (on)")
-            }
-            config.findsAdaptations = pageToScreen == "1"
+            config.findsAdaptations = try flag("SHELFED_PAGE_TO_SCREEN", pageToScreen)
         }
         if let seconds = value("SHELFED_REQUEST_TIMEOUT") {
             guard let number = BoundedNumber.parse(seconds, in: 1...600) else {

@@ -140,36 +140,6 @@ struct HouseholdSharing: Sendable {
         var companions: [Companion] = []
     }
 
-    struct Companion: Sendable, Equatable {
-        let name: String
-        let memberID: Int64?
-    }
-
-    /// Folds the lines of people who watched the same film, or the same episodes of a show, on the same day into the
-    /// first of them (issue 38: "Robin and Sam watched S2E3"), whether or not they told each other. A merged line
-    /// gives no rating: theirs may differ. The pages fold; the API lists each person's line as it always has.
-    static func foldWatchedTogether(_ items: [FeedItem]) -> [FeedItem] {
-        var folded: [FeedItem] = []
-        var seen: [String: Int] = [:]
-        for item in items {
-            let together = item.kind == .episodes || (item.kind == .finished && item.titleKind == .movie)
-            guard together else {
-                folded.append(item)
-                continue
-            }
-            let episodes = item.episodes.map { "\($0.count):\($0.season):\($0.number):\($0.finishedSeason)" } ?? ""
-            let key = "\(item.kind.rawValue)|\(item.day)|\(item.titleKind.rawValue)|\(item.title)|\(episodes)"
-            if let index = seen[key] {
-                folded[index].companions.append(Companion(name: item.member, memberID: item.memberID))
-                folded[index].rating = nil
-            } else {
-                seen[key] = folded.count
-                folded.append(item)
-            }
-        }
-        return folded
-    }
-
     /// The house feed for `viewer`, newest first: started, finished (with the rating), put down, and progress, from
     /// members who share — never the viewer's own, never anyone who does not share. One line a person a book a day
     /// (issue 36): a day's updates are one progress line, and none beside that day's start, finish or stop; a book
@@ -302,31 +272,5 @@ struct HouseholdSharing: Sendable {
             return item
         }
         return (Array(items.prefix(pageSize)), items.count > pageSize)
-    }
-}
-
-extension HouseholdSharing {
-    /// A member as another may see them: only themself and those who share.
-    struct VisibleMember: Sendable, Equatable {
-        let id: Int64
-        let displayName: String
-        let isAdmin: Bool
-        let shares: Bool
-    }
-
-    func visibleMembers(for viewer: Int64) async throws -> [VisibleMember] {
-        try await db.read { db in
-            try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT id, display_name, role, shares_reading FROM user
-                    WHERE id = ? OR shares_reading = 1 ORDER BY id != ?, display_name COLLATE NOCASE, id
-                    """, arguments: [viewer, viewer]
-            ).map { row in
-                VisibleMember(
-                    id: row["id"], displayName: row["display_name"], isAdmin: row["role"] == "admin",
-                    shares: row["shares_reading"])
-            }
-        }
     }
 }

@@ -79,10 +79,8 @@ extension BookPage {
             let label: String
         }
 
-        struct Member: Sendable {
-            let id: Int64
-            let name: String
-        }
+        /// Anyone in the house but the person, as "Recommend it" offers them.
+        typealias Member = RecommendSection.Member
 
         let formPath: String
         let days: [Day]
@@ -133,16 +131,6 @@ extension BookPage.TogetherSection.Day: MustacheParent {
         switch key {
         case "value": self.value
         case "label": self.label
-        default: nil
-        }
-    }
-}
-
-extension BookPage.TogetherSection.Member: MustacheParent {
-    func child(named key: String) -> Any? {
-        switch key {
-        case "id": self.id
-        case "name": self.name
         default: nil
         }
     }
