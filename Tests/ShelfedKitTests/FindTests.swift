@@ -50,12 +50,17 @@ import Testing
                 #expect(books.contains(#"action="/search/add""#))
                 #expect(books.contains(#"<a href="/search?q=harry%20potter">More from Google Books</a>"#))
 
+                // Nothing anywhere: the page says so, and what to try (it said nothing at all before).
+                #expect(!text.contains("Nothing found for"))
+                #expect(try await web.get("/find?q=zzqx").text.contains("Nothing found for “zzqx”"))
+
                 // Google Books away: the library still answers, and the page says what to do.
                 await fake.stop()
                 let offline = try await web.get("/find?q=fandom")
                 #expect(offline.status == .ok)
                 #expect(offline.text.contains("A History of Harry Potter Fandom"))
                 #expect(offline.text.contains("try Google Books again"))
+                #expect(!(try await web.get("/find?q=qqqq").text.contains("Nothing found for")), "a failure says why")
 
                 // Nothing typed: the page asks, with the field ready.
                 #expect(try await web.get("/find").text.contains("autofocus"))

@@ -23,6 +23,8 @@ import Testing
                 let page = try await web.get("/titles/search?q=dune&kind=movie")
                 #expect(page.status == .ok)
                 #expect(page.text.contains("Film · 2021"))
+                // Results: no "nothing found" above them, and the way to add one by hand below.
+                #expect(!page.text.contains("Nothing found for") && page.text.contains("Not here?"))
                 #expect(page.text.contains(#"name="source" value="tmdb""#) && page.text.contains(#"value="438631""#))
                 #expect(page.text.contains("+ Want to watch") && !page.text.contains("+ Want to read"))
                 // The synopsis's markup is text, never markup.

@@ -33,6 +33,7 @@ extension AppConfig {
         Setting(name: "SHELFED_OCR_LANGS", meaning: "languages read in photos: eng+deu (eng)"),
         Setting(name: "SHELFED_OCR_WORKERS", meaning: "photos read at once; 0 = off (1)"),
         Setting(name: "SHELFED_PAGE_TO_SCREEN", meaning: "ask Wikidata what films are based on (1)"),
+        Setting(name: "SHELFED_MATCH_IMPORTED_TITLES", meaning: "match imported films to a provider (1)"),
         Setting(name: "SHELFED_GEMINI_API_KEY", meaning: "reads a shelf from one photo (none: off)"),
         Setting(name: "SHELFED_GEMINI_MODEL", meaning: "shelf-reading model (gemini-2.5-flash)"),
         Setting(name: "SHELFED_GEMINI_URL", meaning: "Gemini API base"),

@@ -41,6 +41,9 @@ public struct AppConfig: Sendable {
     /// Page to screen: what films and shows are based on, asked of Wikidata in the background
     /// (`SHELFED_PAGE_TO_SCREEN=0` turns it off: nothing is asked, pages show only what was kept).
     public var findsAdaptations = true
+    /// Imported films and shows matched to a provider in the background (`SHELFED_MATCH_IMPORTED_TITLES=0` turns it
+    /// off: they keep what the export said).
+    public var matchesImportedTitles = true
     /// The pause between two books enrichment looks up.
     public var enrichmentPause: Duration = .milliseconds(500)
     /// How long a connection may wait for a request's head, or between pieces of its body, before it is closed
@@ -239,6 +242,9 @@ extension AppConfig {
         }
         if let pageToScreen = value("SHELFED_PAGE_TO_SCREEN") {
             config.findsAdaptations = try flag("SHELFED_PAGE_TO_SCREEN", pageToScreen)
+        }
+        if let matching = value("SHELFED_MATCH_IMPORTED_TITLES") {
+            config.matchesImportedTitles = try flag("SHELFED_MATCH_IMPORTED_TITLES", matching)
         }
         if let seconds = value("SHELFED_REQUEST_TIMEOUT") {
             guard let number = BoundedNumber.parse(seconds, in: 1...600) else {

@@ -163,6 +163,12 @@ struct AppServices: Sendable {
                 PageToScreenWorker(
                     finder: PageToScreen(db: database, wikidata: titles.wikidata), logger: logger, clock: clock))
         }
+        if config.matchesImportedTitles {
+            workers.append(
+                ImportedTitleMatchWorker(
+                    matching: ImportedTitleMatching(db: database, titles: titles, covers: covers), logger: logger,
+                    clock: clock))
+        }
         if let folder = config.modelDirectory {
             let embedder = TextEmbedder(folder: folder, logger: logger)
             switch embedder.checkFiles() {

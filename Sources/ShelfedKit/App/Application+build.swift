@@ -219,6 +219,10 @@ func buildRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
         titles: services.titles, library: library, books: services.books, users: users, renderer: renderer,
         pageWait: config.search.pageWait, clock: clock
     ).addRoutes(to: signedIn)
+    TitleMatchController(
+        matching: ImportedTitleMatching(db: services.database, titles: services.titles, covers: services.covers),
+        renderer: renderer, pageWait: config.search.pageWait, clock: clock
+    ).addRoutes(to: signedIn)
     JellyfinController(
         webhook: JellyfinWebhookStore(db: services.database), users: users, renderer: renderer, clock: clock,
         house: house
@@ -245,7 +249,7 @@ func buildRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
     ).addRoutes(to: signedIn)
     ImportController(
         imports: services.imports, runner: services.importRunner, streams: services.streams, media: media,
-        renderer: renderer, clock: clock
+        renderer: renderer, clock: clock, matchesTitles: config.matchesImportedTitles
     ).addRoutes(to: signedIn)
     return router
 }

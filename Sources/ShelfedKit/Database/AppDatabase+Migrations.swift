@@ -212,6 +212,7 @@ extension AppDatabase {
         migrator.registerMigration("v46 watched together", migrate: migrateToWatchedTogether)
         migrator.registerMigration("v47 jellyfin", migrate: migrateToJellyfin)
         migrator.registerMigration("v48 page to screen", migrate: migrateToPageToScreen)
+        migrator.registerMigration("v49 title matching", migrate: migrateToTitleMatching)
         return migrator
     }
 }

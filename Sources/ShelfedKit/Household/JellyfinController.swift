@@ -102,7 +102,15 @@ struct JellyfinPage: Sendable {
         let name: String
         var value: String
         var error: String? = nil
-        var fieldID: String { "jellyfin_user_\(id)" }
+        /// Stored, not computed: Mustache reads a value's stored properties only.
+        let fieldID: String
+
+        init(id: Int64, name: String, value: String) {
+            self.id = id
+            self.name = name
+            self.value = value
+            fieldID = "jellyfin_user_\(id)"
+        }
     }
 
     var chrome: PageChrome

@@ -10,6 +10,8 @@ struct ImportController: Sendable {
     let media: MediaStore
     let renderer: PageRenderer
     let clock: AppClock
+    /// Whether imported films and shows are matched to a provider in the background (`AppConfig`).
+    var matchesTitles = true
 
     /// Files up to 20 MB (a Goodreads export of 40,000 books), plus the form around them.
     static let maxUploadBytes = 20 * 1_048_576 + 64 * 1024
@@ -90,6 +92,7 @@ struct ImportController: Sendable {
                     of: job.id, userID: context.userID, outcome: .failed, limit: Self.problemRowsShown), job: job)
             page.offerWithoutDamagedISBNs(try await imports.rowsWithDamagedISBN(jobID: job.id, userID: context.userID))
             page.setEnrichment(try await imports.enrichment(of: job.id))
+            if matchesTitles { page.setTitleMatching(try await imports.titleMatching(of: context.userID)) }
         default:
             break
         }

@@ -87,6 +87,9 @@ struct ImportJobPage: Sendable {
     }
     /// Covers and details being filled in after the import, when it added books.
     var enrichment: EnrichmentLines?
+    /// Imported films and shows still being matched to a provider, and those waiting for the person's choice.
+    var titleMatching: String?
+    var titleChoices: String?
     /// Rows read from a file can be fixed here; scanned barcodes are sent again from the phone.
     let canFixRows: Bool
     let isBarcodes: Bool

@@ -84,6 +84,19 @@ struct TMDBClient: Sendable {
         return batches
     }
 
+    /// `/find/{id}?external_source=imdb_id`: TMDB's id for the film or show IMDb numbers `imdbID`, nil when it
+    /// knows none. The answer lists films, shows and episodes apart; only the kind asked for is read (an id of
+    /// another kind is not this title).
+    func find(imdb imdbID: String, kind: TitleKind) async throws -> Int? {
+        guard let imdbID = ScreenIDs.imdbID(imdbID), kind != .book else { return nil }
+        let data = try await get("/find/\(imdbID)", [URLQueryItem(name: "external_source", value: "imdb_id")])
+        guard let found = try? JSONDecoder().decode(TMDBFindAnswer.self, from: data) else {
+            throw UpstreamFailure.malformed
+        }
+        let items = (kind == .movie ? found.movieResults : found.tvResults) ?? []
+        return items.lazy.compactMap(\.id).first { $0 > 0 }
+    }
+
     /// `/configuration`: answers 200 for any token TMDB accepts, 401 for one it does not.
     func checkToken() async throws {
         _ = try await get("/configuration", [])

@@ -5,6 +5,21 @@ struct TMDBSearchPage: Decodable {
     let results: [TMDBSearchItem]?
 }
 
+/// `/find`'s answer: one list per kind of thing the id could name.
+struct TMDBFindAnswer: Decodable {
+    struct Item: Decodable {
+        let id: Int?
+    }
+
+    let movieResults: [Item]?
+    let tvResults: [Item]?
+
+    enum CodingKeys: String, CodingKey {
+        case movieResults = "movie_results"
+        case tvResults = "tv_results"
+    }
+}
+
 struct TMDBSearchItem: Decodable {
     let mediaType: String?
     let id: Int?

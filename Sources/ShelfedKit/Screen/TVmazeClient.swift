@@ -33,6 +33,27 @@ struct TVmazeClient: Sendable {
         return title
     }
 
+    /// `/lookup/shows?imdb=`: TVmaze's id for the show IMDb numbers `imdbID`, nil when TVmaze knows none (it
+    /// answers 404). TVmaze answers with a redirect to the show, which the client follows.
+    func lookup(imdb imdbID: String) async throws -> Int? {
+        guard let imdbID = ScreenIDs.imdbID(imdbID) else { return nil }
+        let data: Data
+        do {
+            data = try await upstream.get(url("/lookup/shows", [URLQueryItem(name: "imdb", value: imdbID)]))
+        } catch UpstreamFailure.notFound {
+            return nil
+        }
+        guard let show = try? JSONDecoder().decode(TVmazeLookedUp.self, from: data) else {
+            throw UpstreamFailure.malformed
+        }
+        return show.id.flatMap { $0 > 0 ? $0 : nil }
+    }
+
+    /// What a lookup's answer is read for.
+    private struct TVmazeLookedUp: Decodable {
+        let id: Int?
+    }
+
     private func url(_ path: String, _ items: [URLQueryItem]) -> String {
         var components = URLComponents(string: baseURL + path)!
         components.queryItems = items

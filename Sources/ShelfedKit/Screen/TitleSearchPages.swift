@@ -12,7 +12,11 @@ struct TitleSearchPage: Sendable {
     let hasQuery: Bool
     let kind: String
     let kinds: [KindChoice]
-    var results: [TitleResultView] = []
+    var results: [TitleResultView] = [] {
+        didSet { hasResults = !results.isEmpty }
+    }
+    /// Stored, kept by `results`: Mustache reads a value's stored properties only.
+    private(set) var hasResults = false
     var failure: String?
     var notice: String?
     var tokenPath: String?
@@ -43,8 +47,6 @@ struct TitleSearchPage: Sendable {
         manualAddPath = Paths.newTitle(kind ?? .movie)
         findPath = Route.find.link() + "?q=" + q
     }
-
-    var hasResults: Bool { !results.isEmpty }
 
     /// The line under the results naming where they came from (TVmaze asks for it; Wikidata's is CC0 but said all
     /// the same).

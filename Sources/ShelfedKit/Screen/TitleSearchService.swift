@@ -55,7 +55,7 @@ public struct TitleSearchService: Sendable {
         tokens = TMDBToken(db: database, fromEnvironment: settings.tmdbToken)
     }
 
-    private func tmdb(_ token: String) -> TMDBClient {
+    func tmdb(_ token: String) -> TMDBClient {
         TMDBClient(baseURL: tmdbURL, token: token, posters: tmdbPosters, upstream: tmdbUpstream)
     }
 

@@ -8,11 +8,12 @@ extension WikidataClient {
         let author: String?
     }
 
-    /// The item whose `property` is `value` — a TMDB film id (P4947), TMDB show id (P4983) or TVmaze id (P8600) —
-    /// when Wikidata has one.
+    /// The item whose `property` is `value` — a TMDB film id (P4947), TMDB show id (P4983), TVmaze id (P8600) or
+    /// IMDb id (P345, `tt…`) — when Wikidata has one.
     func item(with property: String, value: String) async throws -> String? {
+        let isNumber = !value.isEmpty && value.utf8.count <= 20 && value.utf8.allSatisfy({ (0x30...0x39).contains($0) })
         guard property.utf8.allSatisfy({ $0 == UInt8(ascii: "P") || (0x30...0x39).contains($0) }),
-            !value.isEmpty, value.utf8.count <= 20, value.utf8.allSatisfy({ (0x30...0x39).contains($0) })
+            isNumber || (property == "P345" && ScreenIDs.imdbID(value) != nil)
         else { return nil }
         return try await decode(
             WikidataSearchAnswer.self,

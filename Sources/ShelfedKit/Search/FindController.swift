@@ -127,21 +127,33 @@ struct FindPage: Sendable {
     var chrome: PageChrome
     let query: String
     let hasQuery: Bool
-    var library: [Line] = []
+    var library: [Line] = [] {
+        didSet { updateNothingAnywhere() }
+    }
     var libraryMore: String?
     let libraryPath: String
-    var quotes: [Line] = []
+    var quotes: [Line] = [] {
+        didSet { updateNothingAnywhere() }
+    }
     var quotesMore: String?
     let quotesPath: String
-    var results: [SearchResultView] = []
+    var results: [SearchResultView] = [] {
+        didSet { updateNothingAnywhere() }
+    }
     var resultsMore: String?
     let searchPath: String
-    var booksFailure: String?
+    var booksFailure: String? {
+        didSet { updateNothingAnywhere() }
+    }
     var rankedBy: String?
     /// Films and TV shows to add, from TMDB or TVmaze and Wikidata.
-    var titles: [TitleResultView] = []
+    var titles: [TitleResultView] = [] {
+        didSet { updateNothingAnywhere() }
+    }
     var titlesMore: String?
-    var titlesFailure: String?
+    var titlesFailure: String? {
+        didSet { updateNothingAnywhere() }
+    }
     let titlesPath: String
 
     init(context: some PageContext, query: String) {
@@ -154,9 +166,17 @@ struct FindPage: Sendable {
         quotesPath = Paths.quotes + "?q=" + q
         searchPath = Paths.search + "?q=" + q
         titlesPath = Paths.titleSearch + "?q=" + q
+        updateNothingAnywhere()
     }
 
-    var nothingAnywhere: Bool {
-        hasQuery && library.isEmpty && quotes.isEmpty && results.isEmpty && titles.isEmpty
+    /// Stored, kept by the four lists: Mustache reads a value's stored properties only (a computed one rendered as
+    /// false, so a search that found nothing said nothing).
+    private(set) var nothingAnywhere = false
+
+    private mutating func updateNothingAnywhere() {
+        // A provider that did not answer is not "nothing found": its own message says what to do.
+        nothingAnywhere =
+            hasQuery && library.isEmpty && quotes.isEmpty && results.isEmpty && titles.isEmpty
+            && booksFailure == nil && titlesFailure == nil
     }
 }

@@ -93,6 +93,8 @@ struct ActionNotice: Sendable {
         "together-added": "Added to your shelf with the day you watched it together.",
         "together-declined": "Left it off your shelf.",
         "jellyfin-users": "Saved who is who in Jellyfin.",
+        "title-matched": "Saved: it has its poster and details now.",
+        "title-kept": "Kept as the export wrote it.",
         "jellyfin-forgotten": "The webhook's address no longer works. Make a new one to connect Jellyfin again.",
     ]
 

@@ -24,6 +24,7 @@ enum Paths {
     static let searchAdd = Route.searchAdd.link()
     static let titleSearch = Route.titleSearch.link()
     static let titleAdd = Route.titleAdd.link()
+    static let titleMatches = Route.titleMatches.link()
     static let about = Route.about.link()
     static let householdTMDB = Route.householdTMDB.link()
     static let householdJellyfin = Route.householdJellyfin.link()

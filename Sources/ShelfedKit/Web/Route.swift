@@ -21,7 +21,8 @@ enum Route: String, CaseIterable, Sendable {
         bookReturned, borrowAsk, borrowAnswer, bookRecommend, recommendationDismiss, photoShare, listShare, housePhoto,
         housePhotoFile, houseList, houseChallenge, houseMember, houseBook, houseBookAdd, forYou, forYouSeen, filmNight,
         bookTogether, togetherAnswer, householdJellyfin
-    case search, searchVolume, searchAdd, find, titleSearch, titleAdd, about, householdTMDB
+    case search, searchVolume, searchAdd, find, titleSearch, titleAdd, about, householdTMDB, titleMatches,
+        titleMatchChoice
     case scan, scanBooks, quotes, librarySearch, shelfScan, shelfScanResult, shelfScanAdd
     case exportGoodreads, exportLetterboxd, imports, importJob, importMapping, importConfirm, importCancel,
         importEvents,
@@ -133,6 +134,8 @@ enum Route: String, CaseIterable, Sendable {
         case .find: "/find"
         case .titleSearch: "/titles/search"
         case .titleAdd: "/titles/add"
+        case .titleMatches: "/titles/match"
+        case .titleMatchChoice: "/titles/match/:id"
         case .about: "/about"
         case .householdTMDB: "/household/tmdb"
         case .exportGoodreads: "/export/goodreads"

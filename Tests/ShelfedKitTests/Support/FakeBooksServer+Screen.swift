@@ -105,6 +105,27 @@ extension FakeBooksServer {
                 return try self.jsonObject(show)
             }
         }
+        router.get("/tmdb/find/:id") { request, context in
+            try await self.screen(request, "tmdb") {
+                guard request.uri.queryParameters["external_source"] == "imdb_id",
+                    context.parameters.get("id") == "tt1160419"
+                else {
+                    return self.json(
+                        #"{"movie_results":[],"person_results":[],"tv_results":[],"tv_episode_results":[],"#
+                            + #""tv_season_results":[]}"#)
+                }
+                return self.json(String(decoding: try Self.fixture("tmdb/find_tt1160419.json"), as: UTF8.self))
+            }
+        }
+        router.get("/tvmaze/lookup/shows") { request, _ in
+            try await self.screen(request, "tvmaze") {
+                // TVmaze answers a known IMDb id with a redirect to the show, an unknown one with an empty 404.
+                guard request.uri.queryParameters["imdb"] == "tt11280740" else {
+                    return Response(status: .notFound, headers: [.contentType: "application/json; charset=UTF-8"])
+                }
+                return Response(status: .movedPermanently, headers: [.location: self.baseURL + "/tvmaze/shows/44778"])
+            }
+        }
         router.get("/tvmaze/search/shows") { request, _ in
             try await self.screen(request, "tvmaze") {
                 let query = request.uri.queryParameters["q"].map(String.init)?.lowercased() ?? ""
@@ -131,6 +152,10 @@ extension FakeBooksServer {
                 switch parameters["action"].map(String.init) {
                 case "query":
                     let search = parameters["srsearch"].map(String.init)?.lowercased() ?? ""
+                    if search == "haswbstatement:p345=tt1160419" {
+                        return self.json(
+                            String(decoding: try Self.fixture("wikidata/search_P345_tt1160419.json"), as: UTF8.self))
+                    }
                     if search == "haswbstatement:p4947=438631" {
                         return self.json(
                             String(decoding: try Self.fixture("wikidata/search_P4947_438631.json"), as: UTF8.self))

@@ -53,6 +53,8 @@ struct TestApp {
         config.ocrWorkers = 0
         // Page to screen asks Wikidata about every film and show added; the suites that test it turn it on.
         config.findsAdaptations = false
+        // Matching imported films asks the providers too; its own suite turns it on.
+        config.matchesImportedTitles = false
         // Film and show providers stay on this machine too: nothing listens on port 9.
         if !config.search.tmdbURL.hasPrefix("http://127.0.0.1") {
             config.search = config.search.pointingFilmsAndShows(at: "http://127.0.0.1:9", token: search.tmdbToken)
