@@ -73,6 +73,43 @@ import Testing
         }
     }
 
+    @Test func anEveningIsKeptUntilAShelfChanges() async throws {
+        let app = TestApp()
+        try await app.run { client in
+            let alice = WebSession(client)
+            try await alice.register("alice")
+            let bob = WebSession(client)
+            try await bob.register("bob")
+            for person in [alice, bob] {
+                _ = try await person.post("/profile/sharing", ["shares": "1"])
+                for title in ["Heat", "Up"] {
+                    _ = try await person.addBook([
+                        "title": title, "kind": "movie", "published_date": "1995", "shelf": "want_to_read",
+                    ])
+                }
+            }
+            let db = try app.database()
+            let night = FilmNight(db: db, memo: FilmNightMemo(database: db))
+            let first = try await night.evening(for: 1, with: [2], kind: nil, fitsIn: nil)
+            #expect(first.candidates.map(\.title) == ["Heat", "Up"])
+            // A write the memo cannot see (another connection, as another process would): the kept evening answers,
+            // which shows it was kept; "ends by" is worked out from it.
+            let other = try app.database()
+            try await other.write { db in
+                try db.execute(
+                    sql:
+                        "UPDATE user_book SET shelf = 'read' WHERE user_id = 2 AND book_id IN (SELECT id FROM book WHERE title = 'Up')"
+                )
+            }
+            #expect(try await night.evening(for: 1, with: [2], kind: nil, fitsIn: nil) == first)
+            #expect(try await night.evening(for: 1, with: [2], kind: nil, fitsIn: 60).unknownRuntime == 2)
+            // A commit it watches (Bob's sharing, a shelf, a title): worked out again, Up gone.
+            try await db.write { db in try db.execute(sql: "UPDATE user SET display_name = 'Bobby' WHERE id = 2") }
+            let again = try await night.evening(for: 1, with: [2], kind: nil, fitsIn: nil)
+            #expect(again.candidates.map(\.title) == ["Heat"] && again.people == ["Bobby"])
+        }
+    }
+
     @Test func timesOfDayAreReadStrictlyAndCountedToTheNextOne() {
         #expect(FilmNightController.minutesOfDay("23:00") == 1_380)
         #expect(FilmNightController.minutesOfDay("0:30") == 30)

@@ -172,7 +172,8 @@ func buildRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
     BookCopyController(pages: pages).addRoutes(to: signedIn)
     LendingController(pages: pages, loans: services.loans, sharing: services.sharing).addRoutes(to: signedIn)
     FilmNightController(
-        filmNight: FilmNight(db: services.database), sharing: services.sharing, renderer: renderer, clock: clock
+        filmNight: FilmNight(db: services.database, memo: FilmNightMemo(database: services.database)),
+        sharing: services.sharing, renderer: renderer, clock: clock
     ).addRoutes(to: signedIn)
     RecommendationController(recommendations: services.recommendations, pages: pages)
         .addRoutes(to: signedIn)

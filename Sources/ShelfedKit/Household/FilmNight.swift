@@ -8,6 +8,8 @@ import GRDB
 /// or the sharing members' entries for it is an owned copy.
 struct FilmNight: Sendable {
     let db: AppDatabase
+    /// Evenings already worked out, until a shelf, a title or someone's sharing changes (nil: every page reads).
+    var memo: FilmNightMemo? = nil
 
     /// The most people on one sofa a link may name (a household is a handful; a link of 10,000 ids is refused).
     static let maxPeople = 12
@@ -37,16 +39,42 @@ struct FilmNight: Sendable {
     func evening(for viewer: Int64, with members: [Int64], kind: TitleKind?, fitsIn minutes: Int?) async throws
         -> Evening
     {
-        try await db.read { db in try Self.evening(db, for: viewer, with: members, kind: kind, fitsIn: minutes) }
+        let asked = Array(Set(members.filter { $0 != viewer }).prefix(Self.maxPeople)).sorted()
+        let key = FilmNightMemo.Key(viewer: viewer, members: asked, kind: kind)
+        // The generation is read before the database: a change committed meanwhile makes this answer stale at once.
+        let generation = memo?.generation()
+        if let generation, let kept = memo?.evening(for: key, generation: generation) {
+            return Self.fitted(kept, in: minutes)
+        }
+        let evening = try await db.read { db in try Self.evening(db, for: viewer, with: asked, kind: kind) }
+        if let generation { memo?.keep(evening, for: key, generation: generation) }
+        return Self.fitted(evening, in: minutes)
     }
 
     static func evening(
         _ db: Database, for viewer: Int64, with members: [Int64], kind: TitleKind?, fitsIn minutes: Int?
-    )
-        throws -> Evening
+    ) throws -> Evening {
+        fitted(
+            try evening(
+                db, for: viewer, with: Array(Set(members.filter { $0 != viewer }).prefix(maxPeople)), kind: kind),
+            in: minutes)
+    }
+
+    /// Only the titles that run no longer than `minutes` (nil: all), with what was left out counted. The order stays.
+    static func fitted(_ evening: Evening, in minutes: Int?) -> Evening {
+        guard let minutes else { return evening }
+        var fitted = evening
+        fitted.unknownRuntime = evening.candidates.filter { $0.runtimeMinutes == nil }.count
+        fitted.tooLong = evening.candidates.filter { ($0.runtimeMinutes ?? 0) > minutes }.count
+        fitted.candidates.removeAll { ($0.runtimeMinutes ?? Int.max) > minutes }
+        return fitted
+    }
+
+    /// Every title the viewer and `asked` (those of them who share) all want, sorted: owned first, then shortest.
+    private static func evening(_ db: Database, for viewer: Int64, with asked: [Int64], kind: TitleKind?) throws
+        -> Evening
     {
         var evening = Evening()
-        let asked = Array(Set(members.filter { $0 != viewer }).prefix(maxPeople))
         var people: [Int64] = [viewer]
         if !asked.isEmpty {
             let rows = try Row.fetchAll(
@@ -105,11 +133,6 @@ struct FilmNight: Sendable {
                 bookID: candidate.bookID, kind: candidate.kind, title: candidate.title, year: candidate.year,
                 runtimeMinutes: candidate.runtimeMinutes, coverPath: candidate.coverPath,
                 ownedInHouse: owned.contains(key))
-        }
-        if let minutes {
-            evening.unknownRuntime = candidates.filter { $0.runtimeMinutes == nil }.count
-            evening.tooLong = candidates.filter { ($0.runtimeMinutes ?? 0) > minutes }.count
-            candidates.removeAll { ($0.runtimeMinutes ?? Int.max) > minutes }
         }
         // Each title folded once, not once per comparison: sorting 500 titles compared them 9,000 times.
         let sortable = candidates.map { candidate in
