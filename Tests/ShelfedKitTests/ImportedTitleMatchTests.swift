@@ -104,9 +104,13 @@ import Testing
                 #expect(fake.tmdbRequests.isEmpty, "no token: TMDB is never asked")
                 #expect(try await worker.next() == nil)
 
-                // The film's page now shows what Wikidata said.
+                // The film's page now shows what Wikidata said, and credits it; the show credits TVmaze.
                 let page = try await web.get("/books/\(try Self.bookID(app, "Dune"))").text
                 #expect(page.contains("Denis Villeneuve"))
+                #expect(page.contains(#"Film data from <a href="https://www.wikidata.org">Wikidata</a>"#))
+                let show = try await web.get("/books/\(try Self.bookID(app, "Severance", year: "2022"))").text
+                #expect(show.contains(#"Show data from <a href="https://www.tvmaze.com">TVmaze</a>"#))
+                #expect(!show.contains("Which one is it?"))
             }
         }
     }
@@ -160,6 +164,9 @@ import Testing
                 let undated = try Self.bookID(app, "Dune", year: nil)
                 #expect(page.contains(#"action="/titles/match/\#(undated)""#))
                 #expect(page.contains(#"id="choice-\#(undated)-0""#), "each choice has its own field id")
+                // The film's own page asks too.
+                let waiting = try await web.get("/books/\(undated)").text
+                #expect(waiting.contains(#"<a href="/titles/match#title-\#(undated)">Which one is it?</a>"#))
                 // The import's results say a choice waits (counted for her alone).
                 let imports = ImportStore(db: try app.database(), directory: app.config.dataDirectory)
                 let counts = try await imports.titleMatching(of: 1)
@@ -190,6 +197,8 @@ import Testing
                         arguments: [undated])
                 }
                 #expect(matched == ["tmdb:movie:438631 2021"], "the year comes from TMDB now")
+                let film = try await web.get("/books/\(undated)").text
+                #expect(!film.contains("Which one is it?") && film.contains(#"data from <a href="/about">TMDB</a>"#))
                 page = try await web.get("/titles/match").text
                 #expect(page.contains("Nothing to choose"))
             }

@@ -34,6 +34,8 @@ extension Book {
         runtimeMinutes = row["runtime_minutes"]
         castNames = Self.strings(row["cast_names"])
         originalTitle = row["original_title"]
+        providerKey = row["provider_key"]
+        titleMatch = row["title_match"]
     }
 
     /// A JSON array of strings as the catalog keeps authors and categories; empty for anything else.

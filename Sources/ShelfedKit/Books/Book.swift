@@ -51,6 +51,10 @@ public struct Book: Codable, Sendable, Identifiable, FetchableRecord, MutablePer
     public var castNames: [String] = []
     /// The title in its own language, when an import wrote a translated one (issue 38).
     public var originalTitle: String? = nil
+    /// The provider's key for a film or show ("tmdb:movie:438631"); a person's imported row has one once matched.
+    public var providerKey: String? = nil
+    /// How the matching of an imported film or show stands (`AppDatabase.migrateToTitleMatching`); nil for the rest.
+    public var titleMatch: String? = nil
 
     var community: CommunityRating? {
         communitySource.flatMap { CommunityRating(average: communityRating, count: communityRatings, source: $0) }

@@ -79,6 +79,7 @@ extension BookPage: MustacheParent {
         case "kindLine": self.kindLine
         case "castLine": self.castLine
         case "originalTitle": self.originalTitle
+        case "titleChoicePath": self.titleChoicePath
         case "providerCredit": self.providerCredit
         case "state": self.state
         case "description": self.description

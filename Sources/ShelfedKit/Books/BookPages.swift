@@ -87,6 +87,8 @@ struct BookPage: Sendable {
     let castLine: String?
     /// "Ainda Estou Aqui" under "I'm Still Here".
     let originalTitle: String?
+    /// An imported film or show more than one provider's title fits: where the person chooses.
+    let titleChoicePath: String?
     /// Whose data a film or show shows, where its provider asks to be named (TVmaze's CC BY-SA).
     let providerCredit: ProviderCredit?
     /// The shelf, its one next step, and progress while reading.
@@ -200,7 +202,10 @@ struct BookPage: Sendable {
         kindLine = Self.kindLine(book)
         castLine = book.castNames.isEmpty ? nil : "With " + book.castNames.joined(separator: ", ")
         originalTitle = book.originalTitle
-        providerCredit = ProviderCredit(book.source)
+        providerCredit = ProviderCredit(book.source, providerKey: book.providerKey)
+        titleChoicePath =
+            book.titleMatch == "review" && book.providerKey == nil
+            ? Paths.titleMatches + "#title-" + String(book.id ?? 0) : nil
         state = ShelfState(
             entry, today: today, earlierViewings: earlierViewingCount,
             watchDay: errors["watched_on"] == nil ? nil : typedWatchDay,

@@ -116,7 +116,13 @@ struct ProviderCredit: Sendable {
     let link: String
     let name: String
 
-    init?(_ source: Book.Source) {
+    /// The credit a title's data asks for: its provider's, or, for a person's own row matched to a provider after an
+    /// import, the provider its key names.
+    init?(_ source: Book.Source, providerKey: String? = nil) {
+        var source = source
+        if !source.isProvider, let provider = providerKey?.split(separator: ":").first {
+            source = Book.Source(rawValue: String(provider)) ?? source
+        }
         switch source {
         case .tvmaze: (text, link, name) = ("Show data from", "https://www.tvmaze.com", "TVmaze")
         case .tmdb: (text, link, name) = ("Film and show data from", Paths.about, "TMDB")
