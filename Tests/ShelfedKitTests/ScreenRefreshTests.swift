@@ -89,6 +89,32 @@ import Testing
         }
     }
 
+    @Test func aShowPutOnWatchedWithoutADayStillHearsOfNewEpisodes() async throws {
+        try await FakeBooksServer.run { fake in
+            let app = TestApp(search: fake.settings())  // 2026-03-15
+            try await app.run { client in
+                let web = WebSession(client)
+                try await web.register("alice")
+                // Straight onto Watched from the search, no day given (nor any episode marked).
+                let show = try await ShowEpisodeTests.add(web, "tvmaze", "44778", shelf: "read")
+                let finished = try await app.database().read { db in
+                    try String.fetchOne(
+                        db, sql: "SELECT shelf || '/' || COALESCE(finished_at, '-') FROM user_book WHERE book_id = ?",
+                        arguments: [show])
+                }
+                #expect(finished == "read/-")
+                #expect(!(try await web.get("/").text.contains("New episodes")), "nothing aired since it was added")
+                fake.renewSeverance()
+                app.clock.advance(by: 8 * 86_400)  // 2026-03-23: S3E1 aired on the 20th
+                let worker = try Self.worker(app, fake)
+                try await worker.run(try #require(try await worker.next()))
+                // What aired before it was added is not news; S3E1, aired after, is.
+                let home = try await web.get("/").text
+                #expect(home.contains("New episode: <strong>S3E1</strong> Cold Harbor Again"))
+            }
+        }
+    }
+
     @Test func aFilmWaitsSixMonthsAndAProviderThatIsDownIsAskedAgainSixHoursLater() async throws {
         try await FakeBooksServer.run { fake in
             let token = FakeBooksServer.tmdbToken

@@ -45,8 +45,9 @@ struct HomeController: Sendable {
                 finished: try LibraryStore.recentlyFinished(db, of: userID, limit: Self.recentCount),
                 progress: reading.isEmpty ? [:] : try ReadingJournal.readingProgress(db, of: userID),
                 upNext: try LibraryStore.upNext(
-                    db, of: userID, bookIDs: (reading.filter { $0.kind == .show } + newEpisodes).map(\.bookID),
-                    today: today),
+                    db, of: userID, bookIDs: reading.filter { $0.kind == .show }.map(\.bookID), today: today),
+                firstNew: try LibraryStore.firstNewEpisodes(
+                    db, of: userID, bookIDs: newEpisodes.map(\.bookID), today: today),
                 house: household ? try Self.householdRead(db, userID: userID, today: today) : nil
             )
         }
@@ -71,7 +72,7 @@ struct HomeController: Sendable {
             recentlyFinishedCards: finishedItems.isEmpty ? nil : cards(finishedItems))
         page.newEpisodes = read.newEpisodes.compactMap { item in
             // Aired since the person caught up, so there is always a next one; a show without is not listed.
-            read.upNext[item.bookID].map {
+            read.firstNew[item.bookID].map {
                 HomePage.ProgressItem(item, progress: nil, upNext: $0, csrf: context.csrfToken, isNew: true)
             }
         }
