@@ -45,6 +45,9 @@ import Testing
             let after = try #require(edited.json?["photo"] as? [String: Any])
             #expect(after["page_number"] as? Int == 7)
             #expect(after["comment"] as? String == "A fine line")
+            // A moment for a book's photo is refused, not dropped without a word.
+            let moment = try await api.send(.patch, "/api/v1/photos/\(photoID)", json: ["moment": "1:02:15"])
+            #expect(moment.status == .unprocessableContent && moment.text.contains("A book's photo has a page"))
             let tooFar = try await api.send(.patch, "/api/v1/photos/\(photoID)", json: ["page_number": 301])
             #expect(tooFar.status == .unprocessableContent)
             let cleared = try await api.send(.patch, "/api/v1/photos/\(photoID)", json: ["comment": NSNull()])

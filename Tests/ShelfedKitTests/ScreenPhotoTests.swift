@@ -136,6 +136,10 @@ import Testing
                 try await api.signIn("alice@example.com")
                 let json = try await api.get("/api/v1/photos/\(photo.id!)").json?["photo"] as? [String: Any]
                 #expect(json?["moment"] as? String == "S2E3 12:04" && json?["page_number"] is NSNull)
+                // A page number for a show's photo is refused, not dropped without a word.
+                let paged = try await api.send(.patch, "/api/v1/photos/\(photo.id!)", json: ["page_number": 12])
+                #expect(paged.status == .unprocessableContent)
+                #expect(paged.text.contains("A TV show's photo has a moment, not a page"))
                 let changed = try await api.send(.patch, "/api/v1/photos/\(photo.id!)", json: ["moment": "S1E2"])
                 #expect((changed.json?["photo"] as? [String: Any])?["moment"] as? String == "S1E2")
                 let missing = try await api.send(.patch, "/api/v1/photos/\(photo.id!)", json: ["moment": "S9E1"])

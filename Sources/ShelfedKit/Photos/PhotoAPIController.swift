@@ -43,7 +43,7 @@ struct PhotoAPIController: Sendable {
         let upload = try await request.receiveMultipart(
             fileField: "photo", maxBytes: maxUploadBytes, csrfToken: nil,
             temporaryFile: { media.temporaryFile() })
-        switch try await uploader.storePages(from: upload, of: entry, now: clock.now()) {
+        switch try await uploader.storePages(from: upload, of: entry, now: clock.now(), refusesOtherKindsPlace: true) {
         case .stored(let stored):
             return JSONBody.response(PhotosResponse(photos: stored.map(PhotoJSON.init)), status: .created)
         case .refused(_, let errors, _) where errors["photo"] != nil:
@@ -62,9 +62,10 @@ struct PhotoAPIController: Sendable {
     @Sendable func update(_ request: Request, context: APIContext) async throws -> Response {
         let photo = try await requirePhoto(context)
         let body = try await JSONBody.decode(PhotoChangeRequest.self, from: request)
-        let form = PhotoForm(
+        var form = PhotoForm(
             pageNumber: body.pageNumber.applied(to: photo.pageNumber).map(String.init),
             moment: body.moment.applied(to: photo.moment?.text), comment: body.comment.applied(to: photo.comment))
+        form.refusesOtherKindsPlace = true
         let book = try await photo.bookId.asyncFlatMap { try await library.catalogBook(id: $0) }
         let target = try await photos.target(of: book)
         switch form.validate(for: target) {

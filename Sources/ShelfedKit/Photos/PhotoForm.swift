@@ -10,6 +10,9 @@ struct PhotoForm: Sendable, Decodable {
     var text: String?
     /// The upload page's turn and crop fields as typed, shown again when the upload is refused.
     var touchUp: [String: String] = [:]
+    /// The other kind's field is refused rather than ignored: an API client sending a film's photo a page number
+    /// must hear it was not kept (a web form for one kind never shows the other field).
+    var refusesOtherKindsPlace = false
     static let maxComment = 2_000
     static let touchUpFields = ["turn", "crop_preset", "crop_left", "crop_top", "crop_right", "crop_bottom"]
 
@@ -65,6 +68,13 @@ struct PhotoForm: Sendable, Decodable {
             case .failure(let refusal):
                 errors["moment"] = refusal.message
             }
+        }
+        if refusesOtherKindsPlace, target.kind == .book, !moment.isEmpty {
+            errors["moment"] = "A book's photo has a page, not a moment: send page_number instead."
+        } else if refusesOtherKindsPlace, target.kind != .book, !pageNumber.isEmpty {
+            errors["page_number"] =
+                "A \(target.kind.noun)'s photo has a moment, not a page: send moment instead, like "
+                + (target.kind == .show ? "\"S2E3\" or \"S2E3 12:04\"." : "\"1:02:15\".")
         }
         if comment.count > Self.maxComment {
             errors["comment"] = "Keep the comment to \(Self.maxComment) characters (it has \(comment.count))."

@@ -15,9 +15,11 @@ extension PhotoUploader {
     /// The web form may name `pending` photos kept from its last try: they are used when no new photo was chosen.
     /// `keepingRefused` keeps the pictures of a refused form for its next try (the web form; an API client sends
     /// them again itself).
-    func storePages(from upload: MultipartUpload, of entry: LibraryEntry, now: Date, keepingRefused: Bool = false)
-        async throws -> PageUpload
-    {
+    /// `refusesOtherKindsPlace`: see `PhotoForm` (the API's uploads).
+    func storePages(
+        from upload: MultipartUpload, of entry: LibraryEntry, now: Date, keepingRefused: Bool = false,
+        refusesOtherKindsPlace: Bool = false
+    ) async throws -> PageUpload {
         let userID = entry.userBook.userId
         var upload = upload
         if let token = upload.fields["pending"], !token.isEmpty {
@@ -30,6 +32,7 @@ extension PhotoUploader {
         var form = PhotoForm(
             pageNumber: upload.fields["page_number"], moment: upload.fields["moment"], comment: upload.fields["comment"]
         )
+        form.refusesOtherKindsPlace = refusesOtherKindsPlace
         for name in PhotoForm.touchUpFields { form.touchUp[name] = upload.fields[name] }
         var details = Details(bookID: entry.book.id)
         let target = try await photos.target(of: entry.book)
