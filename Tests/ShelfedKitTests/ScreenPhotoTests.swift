@@ -59,6 +59,8 @@ import Testing
                 #expect(form.contains(#"<label for="moment">Time in the film"#))
                 #expect(form.contains("It runs 2 h 35 min.") && !form.contains(#"name="page_number""#))
                 #expect(form.contains("A scene, a ticket, a line you loved."))
+                // A scene has halves, not pages.
+                #expect(form.contains(">Left half</option>") && !form.contains("Left page"))
 
                 let jpeg = try TestImages.fixture("Landscape_1.jpg")
                 // Past the end: refused with the film's length, the typed time kept, nothing stored.

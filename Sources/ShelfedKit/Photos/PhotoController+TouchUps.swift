@@ -22,7 +22,7 @@ extension PhotoController {
             case .success(let cropped): edit = cropped
             case .failure(let errors):
                 var page = photoPage(photo, bookTitle: bookTitle, target: PhotoTarget(book), context: context)
-                page.touchUp = TouchUpSection(photo, typed: form, error: errors["crop"])
+                page.touchUp = TouchUpSection(photo, kind: book?.kind ?? .book, typed: form, error: errors["crop"])
                 return try renderer.render(page, template: "photos/show", status: .unprocessableContent).response
             }
         default:
@@ -55,9 +55,9 @@ struct TouchUpSection: Sendable {
     let isEdited: Bool
     let summary: String?
 
-    init(_ photo: Photo, typed: FormFields? = nil, error: String? = nil) {
+    init(_ photo: Photo, kind: TitleKind, typed: FormFields? = nil, error: String? = nil) {
         formPath = Paths.photoTouchUp(photo.id!)
-        presets = PhotoEdit.Preset.allCases.map { Preset(value: $0.rawValue, label: $0.label) }
+        presets = PhotoEdit.Preset.allCases.map { Preset(value: $0.rawValue, label: $0.label(for: kind)) }
         let edit = photo.edit
         let percents = edit.crop.percents
         left = typed?["crop_left"] ?? percents.left

@@ -150,7 +150,7 @@ struct PhotoController: Sendable {
             wording: PhotoWording(entry.book.kind), comment: form.comment, commentError: errors["comment"],
             photoError: errors["photo"], maxUploadMB: maxUploadBytes / 1_048_576,
             acceptsHEIC: ImageProcessor.canReadHEIC)
-        page.keepTouchUp(form.touchUp, error: errors["crop"])
+        page.keepTouchUp(form.touchUp, error: errors["crop"], kind: entry.book.kind)
         return page
     }
 
@@ -172,7 +172,7 @@ struct PhotoController: Sendable {
             deletePath: Paths.photoDelete(id), commentError: errors["comment"],
             text: form?.text ?? photo.ocrText, textEditable: !readsText || Self.textIsSettled(photo.ocrStatus),
             textStatusMessage: Self.textStatusMessage(photo, readsText: readsText), textError: errors["text"],
-            quotesPath: Paths.quotes, touchUp: photo.bookId == nil ? nil : TouchUpSection(photo))
+            quotesPath: Paths.quotes, touchUp: photo.bookId == nil ? nil : TouchUpSection(photo, kind: target.kind))
     }
 
     static func textIsSettled(_ status: String?) -> Bool {

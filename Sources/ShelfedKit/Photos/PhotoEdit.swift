@@ -67,10 +67,11 @@ struct PhotoEdit: Sendable, Equatable {
         case bottomHalf = "bottom-half"
         case trimEdges = "trim-edges"
 
-        var label: String {
+        /// A photo of an open book has pages; a scene or a ticket has halves.
+        func label(for kind: TitleKind) -> String {
             switch self {
-            case .leftPage: "Left page"
-            case .rightPage: "Right page"
+            case .leftPage: kind == .book ? "Left page" : "Left half"
+            case .rightPage: kind == .book ? "Right page" : "Right half"
             case .topHalf: "Top half"
             case .bottomHalf: "Bottom half"
             case .trimEdges: "Trim the edges"

@@ -135,12 +135,12 @@ struct NewPhotoPage: Sendable {
     }
 
     /// Fills the touch-up fields from what was typed (`turn`, `crop_preset`, `crop_*`).
-    mutating func keepTouchUp(_ typed: [String: String], error: String?) {
+    mutating func keepTouchUp(_ typed: [String: String], error: String?, kind: TitleKind) {
         let turn = typed["turn"] ?? "none"
         turns = [("none", "No turn"), ("left", "Turn left"), ("right", "Turn right"), ("upside-down", "Upside down")]
             .map { Choice(value: $0.0, label: $0.1, selected: $0.0 == turn) }
         presets = PhotoEdit.Preset.allCases.map {
-            Choice(value: $0.rawValue, label: $0.label, selected: $0.rawValue == typed["crop_preset"])
+            Choice(value: $0.rawValue, label: $0.label(for: kind), selected: $0.rawValue == typed["crop_preset"])
         }
         cropLeft = typed["crop_left"] ?? ""
         cropTop = typed["crop_top"] ?? ""
