@@ -103,6 +103,15 @@ import Testing
             }
             #expect(try await night.evening(for: 1, with: [2], kind: nil, fitsIn: nil) == first)
             #expect(try await night.evening(for: 1, with: [2], kind: nil, fitsIn: 60).unknownRuntime == 2)
+            // A background stamp on a title (a refresh looked at it) is not a change to the evening.
+            try await db.write { db in try db.execute(sql: "UPDATE book SET provider_checked_at = '2026-01-01'") }
+            #expect(try await night.evening(for: 1, with: [2], kind: nil, fitsIn: nil) == first)
+            // A commit to a shelf: worked out again.
+            try await db.write { db in
+                try db.execute(sql: "UPDATE user_book SET shelf = shelf WHERE user_id = 2")
+            }
+            #expect(
+                try await night.evening(for: 1, with: [2], kind: nil, fitsIn: nil).candidates.map(\.title) == ["Heat"])
             // A commit it watches (Bob's sharing, a shelf, a title): worked out again, Up gone.
             try await db.write { db in try db.execute(sql: "UPDATE user SET display_name = 'Bobby' WHERE id = 2") }
             let again = try await night.evening(for: 1, with: [2], kind: nil, fitsIn: nil)

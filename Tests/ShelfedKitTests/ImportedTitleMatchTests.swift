@@ -205,6 +205,38 @@ import Testing
         }
     }
 
+    @Test func noneOfTheseKeepsTheRowAsImportedOnce() async throws {
+        try await FakeBooksServer.run { fake in
+            let app = TestApp(search: fake.settings())
+            try await app.run { client in
+                let web = WebSession(client)
+                try await web.register("ada")
+                try await Self.importCSV(
+                    web, "watched.csv", "Date,Name,Year,Letterboxd URI\n2024-01-06,Dune,,https://boxd.it/bbbb\n")
+                let worker = try Self.matcher(app, fake)
+                try await Self.matchAll(worker)
+                let dune = try Self.bookID(app, "Dune", year: nil)
+                #expect(try await Self.rows(app)["Dune"]?["title_match"] == "review")
+                let kept = try await web.post("/titles/match/\(dune)", ["choice": "none"])
+                #expect(kept.status == .seeOther && kept.headers[.location] == "/titles/match?saved=title-kept")
+                let (state, candidates) = try await app.database().read { db in
+                    (
+                        try String.fetchOne(db, sql: "SELECT title_match FROM book WHERE id = ?", arguments: [dune]),
+                        try Int.fetchOne(
+                            db, sql: "SELECT COUNT(*) FROM title_candidate WHERE book_id = ?", arguments: [dune])
+                    )
+                }
+                #expect(state == "kept" && candidates == 0)
+                // A second tap (another tab) changes nothing and lands on the list.
+                let again = try await web.post("/titles/match/\(dune)", ["choice": "0"])
+                #expect(again.status == .seeOther && again.headers[.location] == "/titles/match")
+                #expect(try await Self.rows(app)["Dune"]?["provider_key"] == "-")
+                #expect(try await worker.next() == nil, "kept is not looked up again")
+                #expect(!(try await web.get("/books/\(dune)").text.contains("Which one is it?")))
+            }
+        }
+    }
+
     @Test func aProviderThatIsDownLeavesTheRowWaitingSixHours() async throws {
         try await FakeBooksServer.run { fake in
             let app = TestApp(search: fake.settings())

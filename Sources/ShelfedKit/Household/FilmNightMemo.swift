@@ -27,8 +27,17 @@ final class FilmNightMemo: Sendable {
 
     /// Watches `database` for commits to what an evening is made of.
     init(database: AppDatabase) {
-        let cancellable = DatabaseRegionObservation(tracking: Table("user_book"), Table("book"), Table("user"))
-            .start(in: database.writer, onError: { _ in }, onChange: { [weak self] _ in self?.forget() })
+        // Only the columns an evening reads: the background's stamps on `book` (a refresh, page to screen, matching
+        // imported titles) would otherwise forget every evening every few seconds after an import.
+        let cancellable = DatabaseRegionObservation(
+            tracking: Table("user_book").select(
+                Column("user_id"), Column("book_id"), Column("shelf"), Column("owned")),
+            Table("book").select(
+                Column("kind"), Column("title"), Column("published_date"), Column("runtime_minutes"),
+                Column("cover_path")),
+            Table("user").select(Column("shares_reading"), Column("display_name"))
+        )
+        .start(in: database.writer, onError: { _ in }, onChange: { [weak self] _ in self?.forget() })
         observation.withLock { $0 = cancellable }
     }
 

@@ -260,7 +260,11 @@ struct WatchedTogetherStore: Sendable {
     /// A copy of someone's own catalog row (and its authors and episodes) owned by `userID`; its cover stays with the
     /// original, whose file is the sender's.
     private static func copy(_ bookID: Int64, for userID: Int64, now: Date, _ db: Database) throws -> Int64 {
-        let skipped: Set<String> = ["id", "owner_user_id", "cover_path", "created_at", "updated_at"]
+        // A row waiting for its owner's choice of title is matched again as the recipient's own (its candidates are
+        // the sender's).
+        let skipped: Set<String> = [
+            "id", "owner_user_id", "cover_path", "created_at", "updated_at", "title_match", "title_match_checked_at",
+        ]
         let columns = try db.columns(in: "book").map(\.name).filter { !skipped.contains($0) }
         let list = columns.joined(separator: ", ")
         try db.execute(

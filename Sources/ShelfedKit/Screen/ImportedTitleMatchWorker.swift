@@ -17,6 +17,8 @@ final class ImportedTitleMatchWorker: BackgroundWorker {
     let pause: Duration
 
     static let retryAfter: TimeInterval = 6 * 3_600
+    /// A title no provider knew is asked about again after six months.
+    static let askAgainAfter: TimeInterval = 182 * 86_400
 
     init(matching: ImportedTitleMatching, logger: Logger, clock: AppClock, pause: Duration = .seconds(2)) {
         self.matching = matching
@@ -36,7 +38,10 @@ final class ImportedTitleMatchWorker: BackgroundWorker {
         do {
             switch try await matching.find(due) {
             case .one(let title):
-                try await matching.attach(title, to: due.bookID, now: now)
+                // Not written (no provider key, or the row changed meanwhile): not asked again at once.
+                if try await !matching.attach(title, to: due.bookID, now: now) {
+                    try await matching.mark(due.bookID, "none", at: now)
+                }
             case .several(let candidates):
                 try await matching.offer(candidates, for: due.bookID, now: now)
             case .none:

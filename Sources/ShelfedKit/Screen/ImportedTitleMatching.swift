@@ -43,21 +43,27 @@ struct ImportedTitleMatching: Sendable {
     /// provider did not answer six hours ago.
     func nextDue(now: Date) async throws -> Due? {
         try await db.read { db in
-            // After an import, never during it: the runner has the database to itself, and a row still being written
-            // (the diary after the watched list) is looked up once it is whole.
+            // After the owner's import, never during it: a row still being written (the diary after the watched list)
+            // is looked up once it is whole. Another person's import, or a batch of scanned barcodes, holds nothing up.
             guard
-                try Bool.fetchOne(
-                    db.cachedStatement(
-                        sql: "SELECT 1 FROM import_job WHERE status IN ('initialized', 'processing') LIMIT 1")) != true,
                 let row = try Row.fetchOne(
                     db.cachedStatement(
                         sql: """
                             SELECT id, kind, title, original_title, published_date, external_ids FROM book
                             WHERE source = 'import' AND kind IN ('movie', 'show') AND provider_key IS NULL
-                                AND (title_match IS NULL OR title_match = 'waiting')
-                                AND (title_match IS NULL OR title_match_checked_at < ?)
+                                AND (title_match IS NULL OR title_match IN ('waiting', 'none'))
+                                AND (title_match IS NULL OR (title_match = 'waiting' AND title_match_checked_at < ?)
+                                    OR (title_match = 'none' AND title_match_checked_at < ?))
+                                AND NOT EXISTS (
+                                    SELECT 1 FROM import_job WHERE import_job.user_id = book.owner_user_id
+                                        AND import_job.status IN ('initialized', 'processing')
+                                        AND import_job.format != 'barcodes')
                             ORDER BY title_match IS NOT NULL, title_match_checked_at, id LIMIT 1
-                            """), arguments: [now.addingTimeInterval(-ImportedTitleMatchWorker.retryAfter)])
+                            """),
+                    arguments: [
+                        now.addingTimeInterval(-ImportedTitleMatchWorker.retryAfter),
+                        now.addingTimeInterval(-ImportedTitleMatchWorker.askAgainAfter),
+                    ])
             else { return nil }
             let published: String? = row["published_date"]
             let ids = (row["external_ids"] as String?).flatMap {
@@ -142,16 +148,17 @@ struct ImportedTitleMatching: Sendable {
             try Bool.fetchOne(db, sql: "SELECT cover_path IS NULL FROM book WHERE id = ?", arguments: [bookID]) ?? false
         }
         let poster = needsPoster ? await title.posterURL.asyncFlatMap { await covers.download($0, for: bookID) } : nil
-        let written = try await db.write { db -> Bool in
+        let (written, posterKept) = try await db.write { db -> (Bool, Bool) in
             guard
-                let known = try String.fetchOne(
+                let known = try Row.fetchOne(
                     db,
                     sql: """
-                        SELECT external_ids FROM book WHERE id = ? AND source = 'import' AND provider_key IS NULL
+                        SELECT external_ids, authors = '[]' AS no_makers, cover_path IS NULL AS no_cover FROM book
+                        WHERE id = ? AND source = 'import' AND provider_key IS NULL
                             AND owner_user_id = COALESCE(?, owner_user_id)
                         """, arguments: [bookID, userID])
-            else { return false }
-            var ids = (try? JSONDecoder().decode([String: String].self, from: Data(known.utf8))) ?? [:]
+            else { return (false, false) }
+            var ids = (try? JSONDecoder().decode([String: String].self, from: Data((known[0] as String).utf8))) ?? [:]
             ids.merge(title.ids.catalogIDs) { kept, _ in kept }
             try db.execute(
                 sql: """
@@ -172,16 +179,33 @@ struct ImportedTitleMatching: Sendable {
                     CatalogWriter.jsonObject(ids), poster, now, now, now, bookID,
                 ])
             try CatalogWriter(db: db).insertEpisodes(of: title.seasons, for: bookID)
+            // The makers the row now names, where More like this and the author filter look for them.
+            if known["no_makers"] as Bool, !title.creators.isEmpty {
+                try db.execute(sql: "DELETE FROM book_author WHERE book_id = ?", arguments: [bookID])
+                for (position, name) in title.creators.enumerated() {
+                    try db.execute(
+                        sql: "INSERT INTO book_author (book_id, position, name) VALUES (?, ?, ?)",
+                        arguments: [bookID, position, name])
+                }
+            }
             try db.execute(sql: "DELETE FROM title_candidate WHERE book_id = ?", arguments: [bookID])
-            return true
+            return (true, known["no_cover"] as Bool)
         }
-        if !written, let poster { covers.remove(poster) }
+        // A poster downloaded for a row that got a cover meanwhile, or was not written, is not kept.
+        if let poster, !(written && posterKept) { covers.remove(poster) }
         return written
     }
 
     /// Keeps the titles the person chooses among, and marks the row for their choice.
     func offer(_ candidates: [Candidate], for bookID: Int64, now: Date) async throws {
         try await db.write { db in
+            // Only a row still to match: one the person chose for meanwhile keeps their choice.
+            try db.execute(
+                sql: """
+                    UPDATE book SET title_match = 'review', title_match_checked_at = ?
+                    WHERE id = ? AND provider_key IS NULL AND (title_match IS NULL OR title_match IN ('waiting', 'none'))
+                    """, arguments: [now, bookID])
+            guard db.changesCount > 0 else { return }
             try db.execute(sql: "DELETE FROM title_candidate WHERE book_id = ?", arguments: [bookID])
             for (position, candidate) in candidates.prefix(Self.candidateLimit).enumerated() {
                 try db.execute(
@@ -194,19 +218,35 @@ struct ImportedTitleMatching: Sendable {
                         candidate.year, candidate.makers,
                     ])
             }
-            try Self.mark(bookID, "review", at: now, db)
         }
     }
 
-    /// `state`: `none`, `waiting` or `kept` (see the migration).
+    /// `state`: `none` or `waiting` (see the migration), for a row still to match (one matched or chosen for
+    /// meanwhile is left as it is).
     func mark(_ bookID: Int64, _ state: String, at now: Date) async throws {
         try await db.write { db in try Self.mark(bookID, state, at: now, db) }
     }
 
+    /// "None of these": the person's row waiting for their choice is kept as imported; false when it is not one.
+    func keepAsImported(_ bookID: Int64, userID: Int64, at now: Date) async throws -> Bool {
+        try await db.write { db in
+            try db.execute(
+                sql: """
+                    UPDATE book SET title_match = 'kept', title_match_checked_at = ?
+                    WHERE id = ? AND owner_user_id = ? AND title_match = 'review' AND provider_key IS NULL
+                    """, arguments: [now, bookID, userID])
+            guard db.changesCount > 0 else { return false }
+            try db.execute(sql: "DELETE FROM title_candidate WHERE book_id = ?", arguments: [bookID])
+            return true
+        }
+    }
+
     private static func mark(_ bookID: Int64, _ state: String, at now: Date, _ db: Database) throws {
         try db.execute(
-            sql: "UPDATE book SET title_match = ?, title_match_checked_at = ? WHERE id = ?",
-            arguments: [state, now, bookID])
+            sql: """
+                UPDATE book SET title_match = ?, title_match_checked_at = ?
+                WHERE id = ? AND provider_key IS NULL AND (title_match IS NULL OR title_match IN ('waiting', 'none'))
+                """, arguments: [state, now, bookID])
     }
 }
 

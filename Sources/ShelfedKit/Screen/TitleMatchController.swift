@@ -29,10 +29,15 @@ struct TitleMatchController: Sendable {
         guard let bookID = BoundedNumber.id(context.parameters.get("id")) else { throw AppError.notFound(nil) }
         var request = request
         let form = try await request.formFields()
-        let rows = try await matching.waitingForChoice(of: context.userID)
-        guard let row = rows.first(where: { $0.bookID == bookID }) else { throw AppError.notFound(nil) }
+        guard let row = try await matching.waitingForChoice(of: context.userID, bookID: bookID).first else {
+            // Chosen already (a second tap, another tab): the list says so; anyone else's row is not there at all.
+            guard try await matching.isImportedTitle(bookID, of: context.userID) else { throw AppError.notFound(nil) }
+            return .seeOther(Paths.titleMatches)
+        }
         if form["choice"] == "none" {
-            try await matching.mark(bookID, "kept", at: clock.now())
+            guard try await matching.keepAsImported(bookID, userID: context.userID, at: clock.now()) else {
+                return .seeOther(Paths.titleMatches)
+            }
             return .seeOther(Paths.titleMatches + "?saved=title-kept")
         }
         guard let position = form["choice"].flatMap({ Int($0) }),
@@ -47,7 +52,7 @@ struct TitleMatchController: Sendable {
                     source: candidate.candidate.source, id: candidate.candidate.providerID, kind: row.kind)
             }
             guard try await matching.attach(title, to: bookID, userID: context.userID, now: clock.now()) else {
-                throw AppError.notFound(nil)
+                return .seeOther(Paths.titleMatches)
             }
             return .seeOther(Paths.titleMatches + "?saved=title-matched")
         } catch let failure as UpstreamFailure {
@@ -128,8 +133,8 @@ extension ImportedTitleMatching {
         }
     }
 
-    /// The person's imported rows waiting for a choice, by title.
-    func waitingForChoice(of userID: Int64) async throws -> [Choice] {
+    /// The person's imported rows waiting for a choice, by title (the first 200), or only `bookID`.
+    func waitingForChoice(of userID: Int64, bookID: Int64? = nil) async throws -> [Choice] {
         try await db.read { db in
             var choices: [Choice] = []
             for row in try Row.fetchAll(
@@ -137,8 +142,9 @@ extension ImportedTitleMatching {
                 sql: """
                     SELECT id, kind, title, published_date FROM book
                     WHERE owner_user_id = ? AND title_match = 'review' AND provider_key IS NULL
+                        AND id = COALESCE(?, id)
                     ORDER BY title COLLATE NOCASE, id LIMIT 200
-                    """, arguments: [userID])
+                    """, arguments: [userID, bookID])
             {
                 let bookID: Int64 = row["id"]
                 let published: String? = row["published_date"]
@@ -166,12 +172,15 @@ extension ImportedTitleMatching {
         }
     }
 
-    /// How many of the person's imported rows wait for a choice.
-    func choicesWaiting(for userID: Int64) async throws -> Int {
+    /// Whether `bookID` is one of the person's imported films or shows.
+    func isImportedTitle(_ bookID: Int64, of userID: Int64) async throws -> Bool {
         try await db.read { db in
-            try Int.fetchOne(
-                db, sql: "SELECT COUNT(*) FROM book WHERE owner_user_id = ? AND title_match = 'review'",
-                arguments: [userID]) ?? 0
+            try Bool.fetchOne(
+                db,
+                sql: """
+                    SELECT 1 FROM book WHERE id = ? AND owner_user_id = ? AND source = 'import'
+                        AND kind IN ('movie', 'show')
+                    """, arguments: [bookID, userID]) ?? false
         }
     }
 }
