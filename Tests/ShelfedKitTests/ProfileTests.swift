@@ -77,6 +77,16 @@ struct ProfileTests {
             #expect(html.contains("<th scope=\"row\">December</th><td>1</td><td>500</td>"))
             #expect(html.contains("Still Going</a> <span class=\"muted\">since 2025-06-01"))
             #expect(html.contains("<strong>6</strong> books read"))
+            // The shelf tiles count books: a film on Want to watch is not a book to read.
+            let before = try await web.get("/profile").text
+            _ = try await web.addBook(["title": "Heat", "kind": "movie", "shelf": "want_to_read"])
+            let after = try await web.get("/profile").text
+            func wantToRead(_ page: String) -> String? {
+                page.firstMatch(of: #/href="/shelves/want-to-read\?kind=book"><strong>(\d+)</strong>/#).map {
+                    String($0.1)
+                }
+            }
+            #expect(wantToRead(before) != nil && wantToRead(after) == wantToRead(before))
             let older = try await web.get("/profile?year=2024").text
             #expect(older.contains("Your reading in 2024"))
             #expect(older.contains("<option value=\"2024\" selected>"))

@@ -36,7 +36,9 @@ struct ProfileController: Sendable {
         let year =
             request.uri.queryParameters["year"].flatMap { BoundedNumber.parse($0, in: BoundedNumber.year) }
             ?? currentYear
-        async let counts = library.counts(of: userID)
+        // The tiles say "Want to read", "Reading", "Read": books only (films and shows have their own section).
+        async let counts = library.bookCounts(of: userID)
+        async let allKinds = library.counts(of: userID)
         async let uploads = photos.latestUploads(of: userID, limit: Self.uploadsShown)
         async let yearStatistics = statistics.year(year, of: userID)
         async let allTime = statistics.allTime(of: userID)
@@ -63,7 +65,7 @@ struct ProfileController: Sendable {
             memberSince: user.createdAt.formatted(.dateTime.year().month(.wide).day()),
             avatarURL: user.avatarPhotoId.map { Paths.photoFile($0, .thumb) } ?? "/static/img/avatar-placeholder.svg",
             wantToRead: shelfCounts[.wantToRead], reading: shelfCounts[.reading], read: shelfCounts[.read],
-            favourites: shelfCounts.favourites, photoCount: try await photoCount,
+            favourites: try await allKinds.favourites, photoCount: try await photoCount,
             uploads: latest.map { PhotoThumb($0.photo, bookTitle: $0.bookTitle) },
             maxUploadMB: maxUploadBytes / 1_048_576, year: year,
             yearOptions: years.map { .init(value: $0, selected: $0 == year) }, isCurrentYear: year == currentYear,
