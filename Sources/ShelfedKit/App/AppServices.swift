@@ -48,6 +48,8 @@ struct AppServices: Sendable {
     let search: BookSearchService
     /// Films and shows from TMDB, TVmaze and Wikidata (DESIGN §17), with the same cache and breakers.
     let titles: TitleSearchService
+    /// The household's own Jellyfin server, when the admin linked one.
+    let jellyfin: JellyfinServer
     /// Each person's own searches of the last week, for trending searches.
     let searchHistory: SearchHistory
     let covers: CoverStore
@@ -119,6 +121,7 @@ struct AppServices: Sendable {
         titles = TitleSearchService(
             settings: config.search, database: database, clock: clock, logger: logger, http: http)
         searchHistory = SearchHistory(db: database)
+        jellyfin = JellyfinServer(db: database, settings: config.search, clock: clock, logger: logger, http: http)
         covers = CoverStore(
             http: http, directory: config.coversDirectory, timeout: config.search.timeout,
             maxBytes: config.search.maxCoverBytes, logger: logger)

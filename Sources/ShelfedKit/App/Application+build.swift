@@ -225,8 +225,12 @@ func buildRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
         renderer: renderer, pageWait: config.search.pageWait, clock: clock
     ).addRoutes(to: signedIn)
     JellyfinController(
-        webhook: JellyfinWebhookStore(db: services.database), users: users, renderer: renderer, clock: clock,
-        house: house
+        webhook: JellyfinWebhookStore(db: services.database), server: services.jellyfin, users: users,
+        renderer: renderer, clock: clock, house: house
+    ).addRoutes(to: signedIn)
+    JellyfinHistoryController(
+        server: services.jellyfin, webhook: JellyfinWebhookStore(db: services.database), imports: services.imports,
+        users: users, renderer: renderer, clock: clock
     ).addRoutes(to: signedIn)
     TMDBTokenController(titles: services.titles, users: users, renderer: renderer, clock: clock)
         .addRoutes(to: signedIn)
@@ -250,7 +254,7 @@ func buildRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
     ).addRoutes(to: signedIn)
     ImportController(
         imports: services.imports, runner: services.importRunner, streams: services.streams, media: media,
-        renderer: renderer, clock: clock, matchesTitles: config.matchesImportedTitles
+        renderer: renderer, clock: clock, matchesTitles: config.matchesImportedTitles, jellyfin: services.jellyfin
     ).addRoutes(to: signedIn)
     return router
 }

@@ -148,3 +148,27 @@ extension Doctor {
         return max(0, config.googleDailyBudget - ((used ?? nil) ?? 0))
     }
 }
+
+extension Doctor {
+    /// The household's Jellyfin server, when the admin linked one: reachable, and the API key still accepted.
+    func jellyfinServer() async -> Check? {
+        guard let url = householdSetting(JellyfinServer.urlKey), let key = householdSetting(JellyfinServer.apiKeyKey)
+        else { return nil }
+        let name = "Jellyfin server"
+        switch await status(of: url + "/System/Info", headers: [("Authorization", "MediaBrowser Token=\"\(key)\"")]) {
+        case .some(200): return .ok(name, "\(url) accepts the household's API key")
+        case .some(401), .some(403):
+            return Check(
+                name: name, status: .problem, detail: "Jellyfin at \(url) refuses the API key.",
+                fix: "Make a key in Jellyfin (Dashboard → API Keys → +) and save it in Household → Jellyfin.")
+        case .some(let code):
+            return Check(
+                name: name, status: .warning, detail: "\(url) answers \(code), not as Jellyfin does.",
+                fix: "Check the address in Household → Jellyfin: the one you open Jellyfin at.")
+        case .none:
+            return Check(
+                name: name, status: .warning, detail: "\(url) cannot be reached.",
+                fix: "Is Jellyfin running? Members cannot bring in what they played until it answers.")
+        }
+    }
+}

@@ -49,6 +49,7 @@ public struct Doctor: Sendable {
         checks.append(await openLibrary())
         checks.append(await gemini())
         checks.append(await filmsAndShows())
+        if let jellyfin = await jellyfinServer() { checks.append(jellyfin) }
         checks.append(memory())
         checks.append(lastBackup())
         return checks

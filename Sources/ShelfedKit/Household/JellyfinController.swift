@@ -6,6 +6,7 @@ import Hummingbird
 /// (kept as a digest), and which Jellyfin user each member is. Anyone but the admin gets a 404.
 struct JellyfinController: Sendable {
     let webhook: JellyfinWebhookStore
+    let server: JellyfinServer
     let users: UserStore
     let renderer: PageRenderer
     let clock: AppClock
@@ -46,6 +47,11 @@ struct JellyfinController: Sendable {
         case "forget":
             try await webhook.forgetSecret()
             return .seeOther(Paths.householdJellyfin + "?saved=jellyfin-forgotten")
+        case "server":
+            return try await link(form, context)
+        case "forget-server":
+            try await server.forget()
+            return .seeOther(Paths.householdJellyfin + "?saved=jellyfin-server-forgotten")
         case "users":
             var page = try await page(context)
             var links: [(Int64, String?)] = []
@@ -72,6 +78,48 @@ struct JellyfinController: Sendable {
         }
     }
 
+    /// Saves the server's address and key once Jellyfin answers for them; else the form again, as typed (the key is
+    /// never shown back), with what to do.
+    private func link(_ form: FormFields, _ context: SignedInContext) async throws -> Response {
+        var page = try await page(context)
+        let typedURL = form.trimmed("jellyfin_url") ?? ""
+        let key = form.trimmed("jellyfin_api_key") ?? ""
+        page.serverURL = typedURL
+        guard let url = JellyfinServer.baseURL(typedURL) else {
+            page.serverError = "Type the address you open Jellyfin at, like http://192.168.1.20:8096."
+            return try renderer.render(page, template: "household/jellyfin", status: .unprocessableContent).response
+        }
+        guard JellyfinServer.isPlausibleKey(key) else {
+            page.keyError = "Paste an API key made in Jellyfin: Dashboard → API Keys → +."
+            return try renderer.render(page, template: "household/jellyfin", status: .unprocessableContent).response
+        }
+        do {
+            let info = try await server.client(url: url, apiKey: key).info()
+            try await server.save(url: url, apiKey: key, now: clock.now())
+            page = try await self.page(context)
+            page.serverNotice =
+                "Connected to " + (info.serverName.map { "“\($0)”" } ?? "Jellyfin")
+                + (info.version.map { " (Jellyfin \($0))" } ?? "")
+                + ". Each member can now bring in what they played, from their Import page."
+            return try renderer.render(page, template: "household/jellyfin").response
+        } catch let failure as UpstreamFailure {
+            page.serverError = Self.advice(for: failure, url: url)
+            return try renderer.render(page, template: "household/jellyfin", status: .unprocessableContent).response
+        }
+    }
+
+    /// What to do when Jellyfin did not accept the address or key (also `doctor`'s advice).
+    static func advice(for failure: UpstreamFailure, url: String) -> String {
+        switch failure {
+        case .refused(status: 401), .refused(status: 403):
+            "Jellyfin refused the API key. Make one in Jellyfin (Dashboard → API Keys → +) and paste it here."
+        case .notFound, .malformed:
+            "\(url) answered, but not as Jellyfin does. Check the address: the one you open Jellyfin at in a browser."
+        default:
+            "Shelfed cannot reach Jellyfin at \(url). Is it running, and is the address the one this server can reach?"
+        }
+    }
+
     private func page(_ context: SignedInContext) async throws -> JellyfinPage {
         let (hasSecret, members) = try await webhook.db.read { db in
             (
@@ -85,9 +133,13 @@ struct JellyfinController: Sendable {
                 }
             )
         }
-        return JellyfinPage(
+        var page = JellyfinPage(
             chrome: PageChrome(title: "Jellyfin", context: context), hasSecret: hasSecret, members: members,
             formPath: Paths.householdJellyfin)
+        let saved = try await server.saved()
+        page.hasServer = saved != nil
+        page.serverURL = saved?.url ?? ""
+        return page
     }
 
     private func requireAdmin(_ context: SignedInContext) async throws {
@@ -119,4 +171,10 @@ struct JellyfinPage: Sendable {
     let formPath: String
     /// The webhook's address with its new secret, on the answer that made it.
     var newAddress: String? = nil
+    /// The linked server (its address; the key is never shown), and the server form's answer.
+    var hasServer = false
+    var serverURL = ""
+    var serverError: String? = nil
+    var keyError: String? = nil
+    var serverNotice: String? = nil
 }

@@ -12,6 +12,8 @@ struct ImportController: Sendable {
     let clock: AppClock
     /// Whether imported films and shows are matched to a provider in the background (`AppConfig`).
     var matchesTitles = true
+    /// The house's Jellyfin server, offered on the page once the admin linked one.
+    var jellyfin: JellyfinServer? = nil
 
     /// Files up to 20 MB (a Goodreads export of 40,000 books), plus the form around them.
     static let maxUploadBytes = 20 * 1_048_576 + 64 * 1024
@@ -41,8 +43,11 @@ struct ImportController: Sendable {
         async throws -> HTML
     {
         let jobs = try await imports.jobs(of: context.userID)
-        return try renderer.render(
-            ImportIndexPage(context: context, jobs: jobs, error: error), template: "import/index", status: status)
+        var page = ImportIndexPage(context: context, jobs: jobs, error: error)
+        if try await jellyfin?.saved() != nil {
+            page.jellyfin = ImportIndexPage.JellyfinSection(formPath: Route.importJellyfin.link())
+        }
+        return try renderer.render(page, template: "import/index", status: status)
     }
 
     /// POST /import (multipart, field `file`): stages the rows and shows the preview (or the column choice).

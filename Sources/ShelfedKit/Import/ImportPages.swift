@@ -16,6 +16,14 @@ struct ImportIndexPage: Sendable {
     let jobs: [PastJob]
     let hasJobs: Bool
     let maxMegabytes = 20
+    /// Bringing in what one played in the house's Jellyfin, when the admin linked a server.
+    var jellyfin: JellyfinSection? = nil
+
+    struct JellyfinSection: Sendable {
+        let formPath: String
+        var notice: String? = nil
+        var problem: String? = nil
+    }
 
     init(context: SignedInContext, jobs: [ImportJob], error: String?) {
         chrome = PageChrome(title: "Import", context: context, tab: .profile)

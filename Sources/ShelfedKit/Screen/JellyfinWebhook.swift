@@ -185,11 +185,19 @@ struct JellyfinWebhookStore: Sendable {
                 sql: "INSERT OR IGNORE INTO jellyfin_event (user_id, item_id, day, counted_at) VALUES (?, ?, ?, ?)",
                 arguments: [userID, itemID, day, now])
             guard db.changesCount > 0 else { return .alreadyCounted }
-            switch event.itemType {
-            case "Movie": return try Self.watchFilm(event, for: userID, day: day, now: now, db)
-            case "Episode": return try Self.watchEpisode(event, for: userID, day: day, now: now, db)
-            default: return .ignored
+            let outcome: JellyfinOutcome =
+                switch event.itemType {
+                case "Movie": try Self.watchFilm(event, for: userID, day: day, now: now, db)
+                case "Episode": try Self.watchEpisode(event, for: userID, day: day, now: now, db)
+                default: .ignored
+                }
+            // Only what was counted is remembered: an episode of a show added later counts when it comes again.
+            if outcome != .counted {
+                try db.execute(
+                    sql: "DELETE FROM jellyfin_event WHERE user_id = ? AND item_id = ? AND day = ?",
+                    arguments: [userID, itemID, day])
             }
+            return outcome
         }
     }
 

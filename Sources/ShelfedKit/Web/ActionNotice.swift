@@ -93,6 +93,7 @@ struct ActionNotice: Sendable {
         "together-added": "Added to your shelf with the day you watched it together.",
         "together-declined": "Left it off your shelf.",
         "jellyfin-users": "Saved who is who in Jellyfin.",
+        "jellyfin-server-forgotten": "Shelfed no longer asks your Jellyfin server anything.",
         "title-matched": "Saved: it has its poster and details now.",
         "title-kept": "Kept as the export wrote it.",
         "jellyfin-forgotten": "The webhook's address no longer works. Make a new one to connect Jellyfin again.",

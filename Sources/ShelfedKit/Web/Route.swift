@@ -26,7 +26,7 @@ enum Route: String, CaseIterable, Sendable {
     case scan, scanBooks, quotes, librarySearch, shelfScan, shelfScanResult, shelfScanAdd
     case exportGoodreads, exportLetterboxd, imports, importJob, importMapping, importConfirm, importCancel,
         importEvents,
-        importFailedRows, importRetry, importDateOrder, importWithoutDamagedISBNs
+        importFailedRows, importRetry, importDateOrder, importWithoutDamagedISBNs, importJellyfin
 
     /// The path as the router matches it; `:name` segments are parameters.
     var pattern: String {
@@ -150,6 +150,7 @@ enum Route: String, CaseIterable, Sendable {
         case .importRetry: "/import/:jobID/rows/:row"
         case .importDateOrder: "/import/:jobID/date-order"
         case .importWithoutDamagedISBNs: "/import/:jobID/without-damaged-isbns"
+        case .importJellyfin: "/import/from-jellyfin"
         }
     }
 

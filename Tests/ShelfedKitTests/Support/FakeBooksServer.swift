@@ -167,6 +167,7 @@ final class FakeBooksServer: Sendable {
                 action: context.parameters.get("action") ?? "", key: request.headers[.init("x-goog-api-key")!] ?? "")
         }
         addScreenRoutes(to: router)
+        addJellyfinRoutes(to: router)
         for prefix in ["/gcovers/**", "/olcovers/**", "/tmdbimages/**", "/tvmaze/images/**"] {
             router.get(RouterPath(prefix)) { request, _ in
                 self.record(request)

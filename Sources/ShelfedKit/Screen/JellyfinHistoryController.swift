@@ -1,0 +1,96 @@
+import Foundation
+import GRDB
+import Hummingbird
+
+/// A member brings in what they played in the house's Jellyfin (issue 38): every played film and episode of the
+/// Jellyfin user they are linked to (Household → Jellyfin), counted as the webhook counts one. The answer is the
+/// Import page with what came in, or what to do.
+struct JellyfinHistoryController: Sendable {
+    let server: JellyfinServer
+    let webhook: JellyfinWebhookStore
+    let imports: ImportStore
+    let users: UserStore
+    let renderer: PageRenderer
+    let clock: AppClock
+
+    func addRoutes(to router: RouterGroup<SignedInContext>) {
+        router.post(Route.importJellyfin.routerPath, use: bringIn)
+    }
+
+    /// POST /import/from-jellyfin
+    @Sendable func bringIn(_ request: Request, context: SignedInContext) async throws -> HTML {
+        guard let saved = try await server.saved() else {
+            throw AppError.notFound("The house's Jellyfin is not linked. Whoever runs Shelfed links it in Household.")
+        }
+        var section = ImportIndexPage.JellyfinSection(formPath: Route.importJellyfin.link())
+        var status = HTTPResponse.Status.ok
+        do {
+            section.notice = try await bringIn(from: saved, for: context.userID)
+        } catch let problem as Problem {
+            section.problem = problem.message
+            status = .unprocessableContent
+        } catch let failure as UpstreamFailure {
+            switch failure {
+            case .refused(status: 401), .refused(status: 403):
+                section.problem =
+                    "Jellyfin refused the household's API key: ask whoever runs Shelfed to save a new one in Household "
+                    + "→ Jellyfin. Nothing was changed."
+            default:
+                section.problem = JellyfinController.advice(for: failure, url: saved.url) + " Nothing was changed."
+            }
+            status = failure.pageStatus
+        }
+        var page = ImportIndexPage(
+            context: context, jobs: try await imports.jobs(of: context.userID), error: nil)
+        page.jellyfin = section
+        return try renderer.render(page, template: "import/index", status: status)
+    }
+
+    private struct Problem: Error {
+        let message: String
+    }
+
+    private func bringIn(from saved: (url: String, apiKey: String), for memberID: Int64) async throws -> String {
+        let linked = try await webhook.db.read { db in
+            try String.fetchOne(db, sql: "SELECT jellyfin_user FROM user WHERE id = ?", arguments: [memberID])
+        }
+        guard let linked else {
+            throw Problem(
+                message:
+                    "You are not linked to a Jellyfin user yet: ask whoever runs Shelfed to add your Jellyfin user "
+                    + "name in Household → Jellyfin.")
+        }
+        let client = server.client(url: saved.url, apiKey: saved.apiKey)
+        let wanted = JellyfinWebhookStore.compactID(linked)
+        guard
+            let user = try await client.users().first(where: { user in
+                user.id.map(JellyfinWebhookStore.compactID) == wanted || user.name?.lowercased() == linked.lowercased()
+            }), let jellyfinID = user.id, jellyfinID.utf8.count <= 64,
+            jellyfinID.allSatisfy({ $0.isASCII && ($0.isHexDigit || $0 == "-") })
+        else {
+            throw Problem(
+                message: "Jellyfin has no user “\(linked)”. Ask whoever runs Shelfed to check the name in Household → "
+                    + "Jellyfin.")
+        }
+        let items = try await client.playedItems(of: jellyfinID)
+        let outcome = try await webhook.countHistory(
+            items, for: memberID, timeZone: clock.timeZone, today: clock.today(), now: clock.now())
+        return Self.summary(outcome)
+    }
+
+    static func summary(_ outcome: JellyfinWebhookStore.HistoryOutcome) -> String {
+        func count(_ number: Int, _ one: String, _ many: String) -> String {
+            "\(number) \(number == 1 ? one : many)"
+        }
+        var text =
+            "From Jellyfin: " + count(outcome.counted, "film or episode counted", "films and episodes counted")
+        if outcome.alreadyCounted > 0 { text += ", " + count(outcome.alreadyCounted, "was", "were") + " already" }
+        text += "."
+        if outcome.passedOver > 0 {
+            text +=
+                " " + count(outcome.passedOver, "item was", "items were")
+                + " passed over, mostly episodes of shows not on your shelves: add a show, then bring this in again."
+        }
+        return text
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import Hummingbird
+import NIOCore
+
+@testable import ShelfedKit
+
+/// A household's Jellyfin server (issue 38), answering in the shapes Jellyfin's API documents (no recorded answer of
+/// `/Users/{id}/Items` exists in ../shared/fixtures; these are written here, in code): `/System/Info`, `/Users` and a
+/// user's played items, with the key in the `Authorization: MediaBrowser Token="…"` header, else 401 as Jellyfin
+/// answers.
+extension FakeBooksServer {
+    static let jellyfinKey = "0123456789abcdef0123456789abcdef"
+    static let jellyfinUserID = "4c1a2b3c4d5e6f708192a3b4c5d6e7f8"
+
+    var jellyfinRequests: [String] { state.withLock { $0.requests.filter { $0.hasPrefix("/jellyfin/") } } }
+
+    func addJellyfinRoutes(to router: Router<BasicRequestContext>) {
+        router.get("/jellyfin/System/Info") { request, _ in
+            try self.jellyfin(request) {
+                self.json(
+                    #"{"ServerName":"Living room","Version":"10.10.3","Id":"f00df00d","OperatingSystem":"Linux"}"#)
+            }
+        }
+        router.get("/jellyfin/Users") { request, _ in
+            try self.jellyfin(request) {
+                self.json(
+                    #"[{"Name":"Rain","ServerId":"f00df00d","Id":"\#(Self.jellyfinUserID)","HasPassword":true},"#
+                        + #"{"Name":"guest","ServerId":"f00df00d","Id":"99999999999999999999999999999999"}]"#)
+            }
+        }
+        router.get("/jellyfin/Users/:id/Items") { request, context in
+            try self.jellyfin(request) {
+                guard context.parameters.get("id") == Self.jellyfinUserID else {
+                    return Response(status: .notFound)
+                }
+                let start = Int(request.uri.queryParameters["StartIndex"] ?? "0") ?? 0
+                let limit = Int(request.uri.queryParameters["Limit"] ?? "100") ?? 100
+                let items = Self.playedItems
+                let page = Array(items.dropFirst(start).prefix(limit))
+                let body: [String: Any] = ["Items": page, "TotalRecordCount": items.count, "StartIndex": start]
+                return self.json(String(decoding: try JSONSerialization.data(withJSONObject: body), as: UTF8.self))
+            }
+        }
+    }
+
+    /// A film with its ids, two episodes of Severance, and an episode of a show nobody has.
+    static var playedItems: [[String: Any]] {
+        [
+            [
+                "Name": "Dune", "Id": "aa000000000000000000000000000001", "Type": "Movie", "ProductionYear": 2021,
+                "ProviderIds": ["Tmdb": "438631", "Imdb": "tt1160419"],
+                "UserData": ["Played": true, "PlayCount": 1, "LastPlayedDate": "2026-02-01T20:15:00.0000000Z"],
+            ],
+            [
+                "Name": "Good News About Hell", "Id": "aa000000000000000000000000000002", "Type": "Episode",
+                "SeriesName": "Severance", "ParentIndexNumber": 1, "IndexNumber": 1,
+                "ProviderIds": [:] as [String: String],
+                "UserData": ["Played": true, "PlayCount": 1, "LastPlayedDate": "2026-02-03T21:00:00.0000000Z"],
+            ],
+            [
+                "Name": "Half Loop", "Id": "aa000000000000000000000000000003", "Type": "Episode",
+                "SeriesName": "Severance", "ParentIndexNumber": 1, "IndexNumber": 2,
+                "UserData": ["Played": true, "PlayCount": 2, "LastPlayedDate": "2026-02-04T21:00:00.0000000Z"],
+            ],
+            [
+                "Name": "Pilot", "Id": "aa000000000000000000000000000004", "Type": "Episode",
+                "SeriesName": "Nobody's Show",
+                "ParentIndexNumber": 1, "IndexNumber": 1,
+                "UserData": ["Played": true, "PlayCount": 1, "LastPlayedDate": "2026-02-05T21:00:00.0000000Z"],
+            ],
+        ]
+    }
+
+    private func jellyfin(_ request: Request, _ body: () throws -> Response) throws -> Response {
+        record(request)
+        guard request.headers[.authorization] == #"MediaBrowser Token="\#(Self.jellyfinKey)""# else {
+            return Response(status: .unauthorized)
+        }
+        return try body()
+    }
+}
