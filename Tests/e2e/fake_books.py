@@ -9,6 +9,8 @@ import time
 import urllib.parse
 
 FIXTURES = pathlib.Path(__file__).resolve().parents[1] / "Fixtures"
+JELLYFIN_KEY = "0123456789abcdef0123456789abcdef"
+JELLYFIN_USER = "4c1a2b3c4d5e6f708192a3b4c5d6e7f8"
 SEARCHES = {
     "harry potter": "search_harry_potter.json",
     "batman": "search_batman.json",
@@ -81,6 +83,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.end_headers()
         elif url.path == "/wikidata/w/api.php":
             self.send_wikidata(query)
+        elif url.path.startswith("/jellyfin/"):
+            self.send_jellyfin(url.path[len("/jellyfin"):])
         elif url.path.startswith("/gcovers/") or url.path.startswith("/tvmaze/images/"):
             self.send_bytes((FIXTURES / "images" / "Portrait_1.jpg").read_bytes(), "image/jpeg")
         else:
@@ -108,6 +112,24 @@ class Handler(http.server.BaseHTTPRequestHandler):
         # Keep the browser and the server on this machine.
         body = GOOGLE_COVER_HOST.sub(self.server.base_url + "/gcovers", body)
         self.send_bytes(body.encode(), "application/json; charset=UTF-8")
+
+    def send_jellyfin(self, path):
+        """A household's Jellyfin, in the shapes its API documents (no recorded answer exists): the key in
+        `Authorization: MediaBrowser Token="…"`, else 401."""
+        if self.headers.get("Authorization") != f'MediaBrowser Token="{JELLYFIN_KEY}"':
+            return self.send_error(401)
+        if path == "/System/Info":
+            body = {"ServerName": "Living room", "Version": "10.10.3", "Id": "f00df00d"}
+        elif path == "/Users":
+            body = [{"Name": "Rain", "Id": JELLYFIN_USER, "ServerId": "f00df00d"}]
+        elif path == f"/Users/{JELLYFIN_USER}/Items":
+            items = [{"Name": "Dune", "Id": "aa000000000000000000000000000001", "Type": "Movie", "ProductionYear": 2021,
+                      "ProviderIds": {"Tmdb": "438631", "Imdb": "tt1160419"},
+                      "UserData": {"Played": True, "PlayCount": 1, "LastPlayedDate": "2026-02-01T20:15:00.0000000Z"}}]
+            body = {"Items": items, "TotalRecordCount": len(items), "StartIndex": 0}
+        else:
+            return self.send_error(404)
+        self.send_bytes(json.dumps(body).encode(), "application/json; charset=utf-8")
 
     def send_tvmaze(self, name):
         body = (FIXTURES / "tvmaze" / name).read_text(encoding="utf-8")
