@@ -49,6 +49,17 @@ import Testing
                 #expect(linked.status == .ok && linked.text.contains("Connected to “Living room” (Jellyfin 10.10.3)"))
                 #expect(!linked.text.contains(FakeBooksServer.jellyfinKey))
                 #expect(try await rain.post("/household/jellyfin", ["action": "forget-server"]).status == .notFound)
+                let byMember = try await rain.post(
+                    "/household/jellyfin", ["action": "server", "jellyfin_url": address, "jellyfin_api_key": "x"])
+                #expect(byMember.status == .notFound)
+                // A key with a quote never reaches a header; no key typed keeps the saved one.
+                let quoted = try await admin.post(
+                    "/household/jellyfin",
+                    ["action": "server", "jellyfin_url": address, "jellyfin_api_key": #"abc"def0123456789abcdef"#])
+                #expect(quoted.status == .unprocessableContent && quoted.text.contains("Paste an API key"))
+                let keptKey = try await admin.post(
+                    "/household/jellyfin", ["action": "server", "jellyfin_url": address])
+                #expect(keptKey.status == .ok && keptKey.text.contains("Connected to “Living room”"))
 
                 // Rain is not linked to a Jellyfin user yet: she is told whom to ask.
                 #expect(try await rain.get("/import").text.contains("From the house's Jellyfin"))
@@ -57,11 +68,16 @@ import Testing
                     unlinked.status == .unprocessableContent && unlinked.text.contains("not linked to a Jellyfin user"))
                 _ = try await admin.post("/household/jellyfin", ["action": "users", "jellyfin_user_2": "RAIN"])
 
+                // Before she has the show: the film comes in, the episodes (and the film with no day) are passed over.
+                let first = try await rain.post("/import/from-jellyfin", [:])
+                #expect(first.status == .ok && first.text.contains("From Jellyfin: 1 film or episode counted."))
+                #expect(first.text.contains("4 items were passed over"))
+                // Once it is on her shelves, its episodes count when brought in again; the film is not counted twice.
                 let severance = try await ShowEpisodeTests.add(rain, "tvmaze", "44778")
                 let brought = try await rain.post("/import/from-jellyfin", [:])
                 #expect(brought.status == .ok)
-                #expect(brought.text.contains("From Jellyfin: 3 films and episodes counted."))
-                #expect(brought.text.contains("1 item was passed over"), "Nobody's Show is not on her shelves")
+                #expect(brought.text.contains("From Jellyfin: 2 films and episodes counted, 1 was already."))
+                #expect(brought.text.contains("2 items were passed over"), "Nobody's Show, and Heat with no day")
                 let (film, episodes) = try await app.database().read { db in
                     (
                         try String.fetchOne(
@@ -79,6 +95,10 @@ import Testing
                     )
                 }
                 #expect(film == "read 2026-02-01")
+                let heat = try await app.database().read { db in
+                    try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM book WHERE title = 'Heat'")
+                }
+                #expect(heat == 0, "a play with no day is not dated today")
                 #expect(episodes == ["1x1 2026-02-03", "1x2 2026-02-04"])
                 #expect(
                     fake.jellyfinRequests.contains {

@@ -83,7 +83,9 @@ struct JellyfinController: Sendable {
     private func link(_ form: FormFields, _ context: SignedInContext) async throws -> Response {
         var page = try await page(context)
         let typedURL = form.trimmed("jellyfin_url") ?? ""
-        let key = form.trimmed("jellyfin_api_key") ?? ""
+        // No key typed while one is saved: the saved one, with the new address.
+        var key = form.trimmed("jellyfin_api_key") ?? ""
+        if key.isEmpty, let saved = try await server.saved() { key = saved.apiKey }
         page.serverURL = typedURL
         guard let url = JellyfinServer.baseURL(typedURL) else {
             page.serverError = "Type the address you open Jellyfin at, like http://192.168.1.20:8096."
@@ -94,12 +96,19 @@ struct JellyfinController: Sendable {
             return try renderer.render(page, template: "household/jellyfin", status: .unprocessableContent).response
         }
         do {
-            let info = try await server.client(url: url, apiKey: key).info()
+            let info = try await server.checkingClient(url: url, apiKey: key).info()
+            let name = info.serverName.flatMap { name -> String? in
+                let trimmed = String(name.trimmingCharacters(in: .whitespacesAndNewlines).prefix(100))
+                return trimmed.isEmpty || NewBookForm.hasControlCharacters(trimmed) ? nil : trimmed
+            }
+            let version = info.version.flatMap {
+                $0.utf8.count <= 20 && !NewBookForm.hasControlCharacters($0) ? $0 : nil
+            }
             try await server.save(url: url, apiKey: key, now: clock.now())
             page = try await self.page(context)
             page.serverNotice =
-                "Connected to " + (info.serverName.map { "“\($0)”" } ?? "Jellyfin")
-                + (info.version.map { " (Jellyfin \($0))" } ?? "")
+                "Connected to " + (name.map { "“\($0)”" } ?? "Jellyfin")
+                + (version.map { " (Jellyfin \($0))" } ?? "")
                 + ". Each member can now bring in what they played, from their Import page."
             return try renderer.render(page, template: "household/jellyfin").response
         } catch let failure as UpstreamFailure {
@@ -113,6 +122,8 @@ struct JellyfinController: Sendable {
         switch failure {
         case .refused(status: 401), .refused(status: 403):
             "Jellyfin refused the API key. Make one in Jellyfin (Dashboard → API Keys → +) and paste it here."
+        case .tooLarge:
+            "\(url) answered with more than Shelfed reads at once. Check the address: the one you open Jellyfin at."
         case .notFound, .malformed:
             "\(url) answered, but not as Jellyfin does. Check the address: the one you open Jellyfin at in a browser."
         default:

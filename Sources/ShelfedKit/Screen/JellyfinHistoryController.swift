@@ -72,9 +72,10 @@ struct JellyfinHistoryController: Sendable {
                 message: "Jellyfin has no user “\(linked)”. Ask whoever runs Shelfed to check the name in Household → "
                     + "Jellyfin.")
         }
-        let items = try await client.playedItems(of: jellyfinID)
-        let outcome = try await webhook.countHistory(
+        let (items, capped) = try await client.playedItems(of: jellyfinID)
+        var outcome = try await webhook.countHistory(
             items, for: memberID, timeZone: clock.timeZone, today: clock.today(), now: clock.now())
+        outcome.capped = capped
         return Self.summary(outcome)
     }
 
@@ -90,6 +91,11 @@ struct JellyfinHistoryController: Sendable {
             text +=
                 " " + count(outcome.passedOver, "item was", "items were")
                 + " passed over, mostly episodes of shows not on your shelves: add a show, then bring this in again."
+        }
+        if outcome.capped {
+            text +=
+                " Jellyfin lists more than \(JellyfinClient.pageSize * JellyfinClient.maxPages) plays: the latest were "
+                + "brought in."
         }
         return text
     }

@@ -71,6 +71,16 @@ struct JellyfinServer: Sendable {
         JellyfinClient(baseURL: url, apiKey: apiKey, upstream: upstream)
     }
 
+    /// For the admin's check of what they typed: asked once, past the breaker (a mistyped port must not make the
+    /// corrected address look unreachable for a minute).
+    func checkingClient(url: String, apiKey: String) -> JellyfinClient {
+        let once = ResilientUpstream(
+            name: "Jellyfin (check)", client: upstream.client, policy: RetryPolicy(maxAttempts: 1),
+            breaker: CircuitBreaker(name: "Jellyfin (check)", threshold: 1_000, coolDown: 1, now: { Date() }),
+            logger: upstream.logger)
+        return JellyfinClient(baseURL: url, apiKey: apiKey, upstream: once)
+    }
+
     /// The address as typed, made into a base URL: http or https with a host, no query, no trailing slash; nil for
     /// anything else.
     static func baseURL(_ typed: String) -> String? {
@@ -84,9 +94,10 @@ struct JellyfinServer: Sendable {
         return text
     }
 
-    /// An API key as Jellyfin makes them (32 hex digits), or any printable token of a sane length.
+    /// An API key as Jellyfin makes them (32 hex digits): letters and digits only, so nothing else reaches the
+    /// `Token="…"` header.
     static func isPlausibleKey(_ key: String) -> Bool {
-        (16...200).contains(key.utf8.count) && key.utf8.allSatisfy { (0x21...0x7E).contains($0) && $0 != 0x22 }
+        (16...200).contains(key.utf8.count) && key.utf8.allSatisfy(\.isASCIIAlphanumeric)
     }
 }
 
@@ -120,27 +131,51 @@ struct JellyfinClient: Sendable {
         }
     }
 
-    /// One played film or episode, as `/Users/{id}/Items` lists it.
+    /// One played film or episode, as `/Users/{id}/Items` lists it, read leniently as the webhook's calls are: a
+    /// field of another type (`"Tvdb": null` among the ids) is as good as absent, never the whole page's failure.
     struct Item: Decodable, Sendable {
         struct UserData: Decodable, Sendable {
-            let played: Bool?
-            let lastPlayedDate: String?
+            var played: Bool?
+            var lastPlayedDate: String?
 
             enum CodingKeys: String, CodingKey {
                 case played = "Played"
                 case lastPlayedDate = "LastPlayedDate"
             }
+
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                played = try? container.decodeIfPresent(Bool.self, forKey: .played)
+                lastPlayedDate = try? container.decodeIfPresent(String.self, forKey: .lastPlayedDate)
+            }
         }
 
-        let id: String?
-        let name: String?
-        let type: String?
-        let productionYear: Int?
-        let seriesName: String?
-        let seasonNumber: Int?
-        let episodeNumber: Int?
-        let providerIDs: [String: String]?
-        let userData: UserData?
+        var id: String?
+        var name: String?
+        var type: String?
+        var productionYear: Int?
+        var seriesName: String?
+        var seasonNumber: Int?
+        var episodeNumber: Int?
+        var providerIDs: [String: String]?
+        var userData: UserData?
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            func text(_ key: CodingKeys) -> String? {
+                (try? container.decodeIfPresent(String.self, forKey: key)).flatMap { $0.utf8.count <= 1_000 ? $0 : nil }
+            }
+            id = text(.id)
+            name = text(.name)
+            type = text(.type)
+            productionYear = try? container.decodeIfPresent(Int.self, forKey: .productionYear)
+            seriesName = text(.seriesName)
+            seasonNumber = try? container.decodeIfPresent(Int.self, forKey: .seasonNumber)
+            episodeNumber = try? container.decodeIfPresent(Int.self, forKey: .episodeNumber)
+            providerIDs = (try? container.decodeIfPresent([String: String?].self, forKey: .providerIDs))?
+                .compactMapValues { $0 }
+            userData = try? container.decodeIfPresent(UserData.self, forKey: .userData)
+        }
 
         enum CodingKeys: String, CodingKey {
             case id = "Id"
@@ -201,8 +236,9 @@ struct JellyfinClient: Sendable {
         try decode([User].self, try await get("/Users", []))
     }
 
-    /// Every film and episode `userID` has played, page by page (at most `maxPages`).
-    func playedItems(of userID: String) async throws -> [Item] {
+    /// Every film and episode `userID` has played, the latest first, page by page; `capped` when there were more
+    /// than `maxPages` pages' worth (the oldest are left out).
+    func playedItems(of userID: String) async throws -> (items: [Item], capped: Bool) {
         var items: [Item] = []
         for page in 0..<Self.maxPages {
             let answer = try decode(
@@ -212,14 +248,17 @@ struct JellyfinClient: Sendable {
                     [
                         ("Recursive", "true"), ("IncludeItemTypes", "Movie,Episode"), ("Filters", "IsPlayed"),
                         ("Fields", "ProviderIds,ProductionYear"), ("EnableUserData", "true"),
-                        ("SortBy", "DatePlayed"), ("SortOrder", "Ascending"),
+                        ("SortBy", "DatePlayed"), ("SortOrder", "Descending"),
                         ("StartIndex", String(page * Self.pageSize)), ("Limit", String(Self.pageSize)),
                     ]))
-            let found = answer.items ?? []
+            // A page longer than asked for is cut to the page size: the total stays bounded whatever it sends.
+            let found = (answer.items ?? []).prefix(Self.pageSize)
             items += found
-            if found.count < Self.pageSize || items.count >= (answer.totalRecordCount ?? Int.max) { break }
+            if found.count < Self.pageSize || items.count >= (answer.totalRecordCount ?? Int.max) {
+                return (items, false)
+            }
         }
-        return items
+        return (items, true)
     }
 
     private func get(_ path: String, _ query: [(String, String)]) async throws -> Data {
@@ -240,8 +279,10 @@ extension JellyfinWebhookStore {
     struct HistoryOutcome: Sendable, Equatable {
         var counted = 0
         var alreadyCounted = 0
-        /// Episodes of shows the member does not have, and items of other kinds: nothing added on a guess.
+        /// Episodes of shows the member does not have, items of other kinds or without a day: nothing on a guess.
         var passedOver = 0
+        /// Jellyfin listed more than `JellyfinClient`'s limit: the latest plays were brought in.
+        var capped = false
     }
 
     /// Counts each played item for `userID` on the day it was last played (each once a day, as the webhook does:
@@ -252,7 +293,11 @@ extension JellyfinWebhookStore {
         var outcome = HistoryOutcome()
         for item in items {
             let event = item.event
-            switch try await count(event, for: userID, day: event.day(in: timeZone, today: today), now: now) {
+            guard let day = event.playedDay(in: timeZone, today: today) else {
+                outcome.passedOver += 1
+                continue
+            }
+            switch try await count(event, for: userID, day: day, now: now) {
             case .counted: outcome.counted += 1
             case .alreadyCounted: outcome.alreadyCounted += 1
             case .ignored, .notInLibrary: outcome.passedOver += 1

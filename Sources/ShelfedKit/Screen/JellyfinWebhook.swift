@@ -60,7 +60,8 @@ struct JellyfinEvent: Decodable, Sendable, Equatable {
         }
         notificationType = text(.notificationType, limit: 50)
         itemType = text(.itemType, limit: 50)
-        itemID = text(.itemID, limit: 64)
+        // As the API writes it or the plugin does (with or without dashes): one item, one id.
+        itemID = text(.itemID, limit: 64).map(JellyfinWebhookStore.compactID)
         name = text(.name)
         year = number(.year, in: BoundedNumber.year)
         seriesName = text(.seriesName)
@@ -85,8 +86,15 @@ struct JellyfinEvent: Decodable, Sendable, Equatable {
         }
     }
 
-    /// The day it was played, in the household's calendar: from `UtcTimestamp`, never after today.
+    /// The day it was played, in the household's calendar: from `UtcTimestamp`, never after today (today when the
+    /// stamp cannot be read: the webhook is called as it happens).
     func day(in timeZone: TimeZone, today: String) -> String {
+        playedDay(in: timeZone, today: today) ?? today
+    }
+
+    /// The day `UtcTimestamp` says, never after today; nil when it says none (a played history's item without a
+    /// date is not dated today: it would count again each day it is brought in).
+    func playedDay(in timeZone: TimeZone, today: String) -> String? {
         let parser = ISO8601DateFormatter()
         parser.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         // Jellyfin writes seven decimal places; the parser takes at most three.
@@ -99,7 +107,7 @@ struct JellyfinEvent: Decodable, Sendable, Equatable {
         let whole = ISO8601DateFormatter()
         whole.formatOptions = [.withInternetDateTime]
         // Without decimals (another sender, a hand-made test call) the stamp is read whole.
-        guard let date = stamp.flatMap({ parser.date(from: $0) ?? whole.date(from: $0) }) else { return today }
+        guard let date = stamp.flatMap({ parser.date(from: $0) ?? whole.date(from: $0) }) else { return nil }
         let day = AppClock.dateString(date, in: timeZone)
         return day > today ? today : day
     }

@@ -33,6 +33,11 @@ extension FakeBooksServer {
                 guard context.parameters.get("id") == Self.jellyfinUserID else {
                     return Response(status: .notFound)
                 }
+                // What Shelfed asks for, or a 400: played films and episodes, the latest first.
+                let query = request.uri.queryParameters
+                guard query["Filters"] == "IsPlayed", query["IncludeItemTypes"] == "Movie,Episode",
+                    query["SortBy"] == "DatePlayed", query["SortOrder"] == "Descending", query["Recursive"] == "true"
+                else { return Response(status: .badRequest) }
                 let start = Int(request.uri.queryParameters["StartIndex"] ?? "0") ?? 0
                 let limit = Int(request.uri.queryParameters["Limit"] ?? "100") ?? 100
                 let items = Self.playedItems
@@ -43,7 +48,7 @@ extension FakeBooksServer {
         }
     }
 
-    /// A film with its ids, two episodes of Severance, and an episode of a show nobody has.
+    /// A film with its ids, two episodes of Severance, an episode of a show nobody has, and a film with no day.
     static var playedItems: [[String: Any]] {
         [
             [
@@ -67,6 +72,12 @@ extension FakeBooksServer {
                 "SeriesName": "Nobody's Show",
                 "ParentIndexNumber": 1, "IndexNumber": 1,
                 "UserData": ["Played": true, "PlayCount": 1, "LastPlayedDate": "2026-02-05T21:00:00.0000000Z"],
+            ],
+            // Played, but with no day (a watched flag from a file), and an id of another type among its ids.
+            [
+                "Name": "Heat", "Id": "aa000000000000000000000000000005", "Type": "Movie", "ProductionYear": 1995,
+                "ProviderIds": ["Tvdb": NSNull(), "Imdb": "tt0113277"] as [String: Any],
+                "UserData": ["Played": true, "PlayCount": 1],
             ],
         ]
     }
