@@ -71,8 +71,13 @@ struct ImportedTitleMatching: Sendable {
             }
             return Due(
                 bookID: row["id"], kind: TitleKind(rawValue: row["kind"]) ?? .movie, title: row["title"],
-                originalTitle: row["original_title"], year: published.flatMap { Int($0.prefix(4)) }, ids: ids ?? [:])
+                originalTitle: row["original_title"], year: Self.year(of: published), ids: ids ?? [:])
         }
+    }
+
+    /// The year of a catalog row's `published_date` ("2021" or "2021-09-15").
+    static func year(of published: String?) -> Int? {
+        published.flatMap { Int($0.prefix(4)) }
     }
 
     /// What the providers say the row is. Throws `UpstreamFailure` when none could be asked.
@@ -247,13 +252,5 @@ struct ImportedTitleMatching: Sendable {
                 UPDATE book SET title_match = ?, title_match_checked_at = ?
                 WHERE id = ? AND provider_key IS NULL AND (title_match IS NULL OR title_match IN ('waiting', 'none'))
                 """, arguments: [state, now, bookID])
-    }
-}
-
-extension Optional {
-    /// `flatMap` for an async transform.
-    func asyncFlatMap<Mapped>(_ transform: (Wrapped) async throws -> Mapped?) async rethrows -> Mapped? {
-        guard let value = self else { return nil }
-        return try await transform(value)
     }
 }

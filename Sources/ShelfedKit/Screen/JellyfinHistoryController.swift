@@ -80,9 +80,7 @@ struct JellyfinHistoryController: Sendable {
     }
 
     static func summary(_ outcome: JellyfinWebhookStore.HistoryOutcome) -> String {
-        func count(_ number: Int, _ one: String, _ many: String) -> String {
-            "\(number) \(number == 1 ? one : many)"
-        }
+        let count = ImportJobPage.count
         var text =
             "From Jellyfin: " + count(outcome.counted, "film or episode counted", "films and episodes counted")
         if outcome.alreadyCounted > 0 { text += ", " + count(outcome.alreadyCounted, "was", "were") + " already" }
@@ -98,5 +96,38 @@ struct JellyfinHistoryController: Sendable {
                 + "brought in."
         }
         return text
+    }
+}
+
+extension JellyfinWebhookStore {
+    /// How a member's played history came in.
+    struct HistoryOutcome: Sendable, Equatable {
+        var counted = 0
+        var alreadyCounted = 0
+        /// Episodes of shows the member does not have, items of other kinds or without a day: nothing on a guess.
+        var passedOver = 0
+        /// Jellyfin listed more than `JellyfinClient`'s limit: the latest plays were brought in.
+        var capped = false
+    }
+
+    /// Counts each played item for `userID` on the day it was last played (each once a day, as the webhook does:
+    /// bringing the history in again adds nothing).
+    func countHistory(_ items: [JellyfinClient.Item], for userID: Int64, timeZone: TimeZone, today: String, now: Date)
+        async throws -> HistoryOutcome
+    {
+        var outcome = HistoryOutcome()
+        for item in items {
+            let event = item.event
+            guard let day = event.playedDay(in: timeZone, today: today) else {
+                outcome.passedOver += 1
+                continue
+            }
+            switch try await count(event, for: userID, day: day, now: now) {
+            case .counted: outcome.counted += 1
+            case .alreadyCounted: outcome.alreadyCounted += 1
+            case .ignored, .notInLibrary: outcome.passedOver += 1
+            }
+        }
+        return outcome
     }
 }

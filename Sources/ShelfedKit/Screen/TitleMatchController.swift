@@ -166,7 +166,7 @@ extension ImportedTitleMatching {
                 choices.append(
                     Choice(
                         bookID: bookID, kind: TitleKind(rawValue: row["kind"]) ?? .movie, title: row["title"],
-                        year: published.flatMap { Int($0.prefix(4)) }, candidates: options))
+                        year: Self.year(of: published), candidates: options))
             }
             return choices
         }
