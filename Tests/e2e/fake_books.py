@@ -127,6 +127,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
                       "ProviderIds": {"Tmdb": "438631", "Imdb": "tt1160419"},
                       "UserData": {"Played": True, "PlayCount": 1, "LastPlayedDate": "2026-02-01T20:15:00.0000000Z"}}]
             body = {"Items": items, "TotalRecordCount": len(items), "StartIndex": 0}
+        elif path == "/Items":
+            items = [{"Name": "Dune", "Id": "bb000000000000000000000000000001", "Type": "Movie",
+                      "ProductionYear": 2021, "ProviderIds": {"Tmdb": "438631", "Imdb": "tt1160419"}}]
+            body = {"Items": items, "TotalRecordCount": len(items), "StartIndex": 0}
         else:
             return self.send_error(404)
         self.send_bytes(json.dumps(body).encode(), "application/json; charset=utf-8")

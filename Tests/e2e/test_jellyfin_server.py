@@ -1,8 +1,10 @@
 """The household's Jellyfin server (issue 38), on a phone and a desktop: the admin links it on Household → Jellyfin
 (a refused key is said so; the key is never shown back), links themself to their Jellyfin user, and brings in what
-they played from the Import page — the film lands on Watched; again adds nothing; then unlinks the server. The fake
+they played from the Import page — the film lands on Watched, "At home" once the server's library is read; again
+adds nothing; then unlinks the server. The fake
 Jellyfin answers in the shapes its API documents. Axe, no sideways scroll."""
 import subprocess
+import time
 import uuid
 
 from selenium.webdriver.common.by import By
@@ -69,8 +71,22 @@ def test_the_admin_links_jellyfin_and_brings_in_what_they_played(server, browser
     driver.get(server + "/shelves/read?kind=movie")
     assert driver.find_elements(By.LINK_TEXT, "Dune")
 
+    # The server holds Dune: once Shelfed has read its library (in the background, just after linking), the film's
+    # page says it is at home.
+    film = driver.find_element(By.LINK_TEXT, "Dune").get_attribute("href")
+    for _ in range(20):
+        driver.get(film)
+        if driver.find_elements(By.CSS_SELECTOR, ".at-home"):
+            break
+        time.sleep(0.5)
+    assert "on the house's Jellyfin" in driver.find_element(By.CSS_SELECTOR, ".at-home").text
+    assert no_sideways_scroll(driver)
+    check_page(driver, "401-jellyfin-at-home")
+
     # Unlinked: the Import page no longer offers it (other tests share this server).
     driver.get(server + "/household/jellyfin")
     click_and_wait(driver, driver.find_element(By.XPATH, "//button[normalize-space()='Unlink the server']"))
     driver.get(server + "/import")
     assert "From the house's Jellyfin" not in driver.page_source
+    driver.get(film)
+    assert not driver.find_elements(By.CSS_SELECTOR, ".at-home")

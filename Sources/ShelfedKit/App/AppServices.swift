@@ -159,6 +159,8 @@ struct AppServices: Sendable {
         var workers: [any BackgroundWorker] = [
             importRunner, barcodeJobs, enrichment, ShelfScanWorker(service: shelfScans),
             ScreenRefreshWorker(db: database, titles: titles, logger: logger, clock: clock),
+            JellyfinLibraryWorker(
+                library: JellyfinLibrary(db: database, server: jellyfin), logger: logger, clock: clock),
         ]
         if textReader.isEnabled() { workers.append(textReader) }
         if config.findsAdaptations {

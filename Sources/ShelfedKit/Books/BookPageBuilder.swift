@@ -90,6 +90,8 @@ struct BookPageBuilder: Sendable {
         let togetherDays: [String]
         let told: [WatchedTogetherStore.Told]
         let pageToScreen: BookPage.PageToScreenSection?
+        /// A film or show the house's Jellyfin holds.
+        let atHome: Bool
         let openLoan: LoanStore.Loan?
         let lists: [(list: ReadingList, contains: Bool)]
         /// nil without the model; `.some(nil)` while the book has no vector yet.
@@ -119,6 +121,7 @@ struct BookPageBuilder: Sendable {
             togetherDays = watches ? try WatchedTogetherStore.viewingDays(of: entry, db) : []
             told = watches ? try WatchedTogetherStore.told(bookID: bookID, userID: userID, db) : []
             pageToScreen = try BookPage.PageToScreenSection.read(entry, viewer: userID, db)
+            atHome = try entry.book.kind != .book && JellyfinLibrary.holds(bookID: bookID, db)
             openLoan = try LoanStore.openLoan(bookID: bookID, userID: userID, db)
             lists = try ReadingListStore.membership(ofBook: bookID, for: userID, db)
             similar =
@@ -156,6 +159,7 @@ extension BookPage {
         house = HouseSection(parts.house, bookID: bookID, timeZone: timeZone)
         recommend = RecommendSection(bookID: bookID, members: parts.recipients)
         pageToScreen = parts.pageToScreen
+        atHome = parts.atHome
         together = TogetherSection(
             bookID: bookID, days: parts.togetherDays, members: parts.recipients, told: parts.told, today: today)
         // Lending is for a copy the person owns (or one out on loan already).

@@ -73,6 +73,7 @@ extension BookPage: MustacheParent {
         case "recommend": self.recommend
         case "together": self.together
         case "pageToScreen": self.pageToScreen
+        case "atHome": self.atHome
         case "quickRating": self.quickRating
         case "community": self.community
         case "byline": self.byline

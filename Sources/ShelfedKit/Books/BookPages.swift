@@ -75,6 +75,8 @@ struct BookPage: Sendable {
     var together: TogetherSection?
     /// A book's films and shows, or the book a film or show is based on (page to screen).
     var pageToScreen: PageToScreenSection?
+    /// On the house's Jellyfin: watch it tonight without looking further.
+    var atHome = false
     /// The stars at the top; nil on Want to read (a book not read yet is not rated).
     let quickRating: QuickRating?
     /// "4.03 on Goodreads": what readers elsewhere think, when known.

@@ -213,6 +213,7 @@ extension AppDatabase {
         migrator.registerMigration("v47 jellyfin", migrate: migrateToJellyfin)
         migrator.registerMigration("v48 page to screen", migrate: migrateToPageToScreen)
         migrator.registerMigration("v49 title matching", migrate: migrateToTitleMatching)
+        migrator.registerMigration("v50 jellyfin library", migrate: migrateToJellyfinLibrary)
         return migrator
     }
 }

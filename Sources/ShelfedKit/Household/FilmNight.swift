@@ -5,7 +5,7 @@ import GRDB
 /// watching take part (DESIGN §15): another member's name in the link is passed over, never read. A title is on
 /// everyone's Want to watch when each person has it there — the same catalog row, or their own row of the same kind,
 /// title and year (an import's film and a provider's are one film) — and owned in the house when any of the viewer's
-/// or the sharing members' entries for it is an owned copy.
+/// or the sharing members' entries for it is an owned copy; one on the house's Jellyfin is as good as owned.
 struct FilmNight: Sendable {
     let db: AppDatabase
     /// Evenings already worked out, until a shelf, a title or someone's sharing changes (nil: every page reads).
@@ -22,6 +22,8 @@ struct FilmNight: Sendable {
         let runtimeMinutes: Int?
         let coverPath: String?
         let ownedInHouse: Bool
+        /// On the house's Jellyfin (`JellyfinLibrary`).
+        var atHome = false
     }
 
     struct Evening: Sendable, Equatable {
@@ -134,10 +136,14 @@ struct FilmNight: Sendable {
                 runtimeMinutes: candidate.runtimeMinutes, coverPath: candidate.coverPath,
                 ownedInHouse: owned.contains(key))
         }
+        // Owned, or on the house's Jellyfin: either way, nobody has to go and find it.
+        let atHome = try JellyfinLibrary.held(of: candidates.map(\.bookID), db)
+        for index in candidates.indices { candidates[index].atHome = atHome.contains(candidates[index].bookID) }
         // Each title folded once, not once per comparison: sorting 500 titles compared them 9,000 times.
         let sortable = candidates.map { candidate in
             (
-                candidate: candidate, owned: candidate.ownedInHouse, runtime: candidate.runtimeMinutes ?? Int.max,
+                candidate: candidate, owned: candidate.ownedInHouse || candidate.atHome,
+                runtime: candidate.runtimeMinutes ?? Int.max,
                 title: LibraryMatch.fold(candidate.title)
             )
         }

@@ -74,6 +74,7 @@ struct FilmNightPage: Sendable {
         let coverURL: String
         let path: String
         let owned: Bool
+        let atHome: Bool
     }
 
     let chrome: PageChrome
@@ -112,7 +113,7 @@ struct FilmNightPage: Sendable {
             .compactMap { $0 }.joined(separator: " · ")
             return Title(
                 title: candidate.title, facts: facts, coverURL: BookCover.url(for: candidate.coverPath),
-                path: Paths.book(candidate.bookID), owned: candidate.ownedInHouse)
+                path: Paths.book(candidate.bookID), owned: candidate.ownedInHouse, atHome: candidate.atHome)
         }
         let who = Self.spoken(["you"] + evening.people)
         let noun = kind.map { $0 == .movie ? ("film", "films") : ("TV show", "TV shows") } ?? ("title", "titles")
@@ -189,6 +190,7 @@ extension FilmNightPage.Title: MustacheParent {
         case "coverURL": self.coverURL
         case "path": self.path
         case "owned": self.owned
+        case "atHome": self.atHome
         default: nil
         }
     }

@@ -5,7 +5,7 @@ import Synchronization
 /// Film night's evenings, kept between requests (issue 36: work that does not change between requests is done when
 /// its inputs change). What a sofa can watch changes only when someone's shelves, a title or someone's sharing does,
 /// so a page asked again — the sofa trying "ends by 23:00", a phone reloading — only renders. Any commit to those
-/// tables forgets every evening; so does a minute passing (another process, such as a restore, writes unseen).
+/// tables (and a new list from the house's Jellyfin) forgets every evening; so does a minute passing (another process, such as a restore, writes unseen).
 final class FilmNightMemo: Sendable {
     struct Key: Hashable, Sendable {
         let viewer: Int64
@@ -35,7 +35,8 @@ final class FilmNightMemo: Sendable {
             Table("book").select(
                 Column("kind"), Column("title"), Column("published_date"), Column("runtime_minutes"),
                 Column("cover_path")),
-            Table("user").select(Column("shares_reading"), Column("display_name"))
+            Table("user").select(Column("shares_reading"), Column("display_name")),
+            Table("jellyfin_library")
         )
         .start(in: database.writer, onError: { _ in }, onChange: { [weak self] _ in self?.forget() })
         observation.withLock { $0 = cancellable }

@@ -150,6 +150,18 @@ struct JellyfinController: Sendable {
         let saved = try await server.saved()
         page.hasServer = saved != nil
         page.serverURL = saved?.url ?? ""
+        if saved != nil {
+            let held = try await webhook.db.read { db in
+                try String.fetchOne(
+                    db, sql: "SELECT value FROM household_setting WHERE key = ?",
+                    arguments: [JellyfinLibrary.checkedKey])
+            }
+            page.libraryLine =
+                held.flatMap { Int($0) }.map { count in
+                    "Shelfed found \(count) \(count == 1 ? "film or show" : "films and shows") on it, and looks again "
+                        + "every six hours. Their pages, and film night, say “At home”."
+                } ?? "Shelfed is reading what it holds: films and shows on it will say “At home”."
+        }
         return page
     }
 
@@ -188,4 +200,6 @@ struct JellyfinPage: Sendable {
     var serverError: String? = nil
     var keyError: String? = nil
     var serverNotice: String? = nil
+    /// What the server holds, for "At home", as last read.
+    var libraryLine: String? = nil
 }

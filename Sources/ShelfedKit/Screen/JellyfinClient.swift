@@ -51,6 +51,7 @@ struct JellyfinClient: Sendable {
 
         var id: String?
         var name: String?
+        var originalTitle: String?
         var type: String?
         var productionYear: Int?
         var seriesName: String?
@@ -66,6 +67,7 @@ struct JellyfinClient: Sendable {
             }
             id = text(.id)
             name = text(.name)
+            originalTitle = text(.originalTitle)
             type = text(.type)
             productionYear = try? container.decodeIfPresent(Int.self, forKey: .productionYear)
             seriesName = text(.seriesName)
@@ -79,6 +81,7 @@ struct JellyfinClient: Sendable {
         enum CodingKeys: String, CodingKey {
             case id = "Id"
             case name = "Name"
+            case originalTitle = "OriginalTitle"
             case type = "Type"
             case productionYear = "ProductionYear"
             case seriesName = "SeriesName"
@@ -158,6 +161,28 @@ struct JellyfinClient: Sendable {
             }
         }
         return (items, true)
+    }
+
+    /// Every film and show on the server (what the API key may see), page by page, up to `maxPages` pages: the
+    /// house's library, for "At home". Those past the cap are left out (a house of 10,000 films is told nothing).
+    func libraryItems() async throws -> [Item] {
+        var items: [Item] = []
+        for page in 0..<Self.maxPages {
+            let answer = try decode(
+                Page.self,
+                try await get(
+                    "/Items",
+                    [
+                        ("Recursive", "true"), ("IncludeItemTypes", "Movie,Series"),
+                        ("Fields", "ProviderIds,ProductionYear,OriginalTitle"), ("EnableUserData", "false"),
+                        ("SortBy", "SortName"), ("StartIndex", String(page * Self.pageSize)),
+                        ("Limit", String(Self.pageSize)),
+                    ]))
+            let found = (answer.items ?? []).prefix(Self.pageSize)
+            items += found
+            if found.count < Self.pageSize || items.count >= (answer.totalRecordCount ?? Int.max) { break }
+        }
+        return items
     }
 
     private func get(_ path: String, _ query: [(String, String)]) async throws -> Data {

@@ -64,6 +64,8 @@ struct JellyfinServer: Sendable {
         try await db.write { db in
             try db.execute(
                 sql: "DELETE FROM household_setting WHERE key IN (?, ?)", arguments: [Self.urlKey, Self.apiKeyKey])
+            // What it holds goes with it: nothing says "At home" for a server no longer linked.
+            try JellyfinLibrary.forget(db)
         }
     }
 

@@ -5,8 +5,8 @@ import NIOCore
 @testable import ShelfedKit
 
 /// A household's Jellyfin server (issue 38), answering in the shapes Jellyfin's API documents (no recorded answer of
-/// `/Users/{id}/Items` exists in ../shared/fixtures; these are written here, in code): `/System/Info`, `/Users` and a
-/// user's played items, with the key in the `Authorization: MediaBrowser Token="…"` header, else 401 as Jellyfin
+/// `/Users/{id}/Items` exists in ../shared/fixtures; these are written here, in code): `/System/Info`, `/Users`, a
+/// user's played items and the server's films and shows (`/Items`), with the key in the `Authorization: MediaBrowser Token="…"` header, else 401 as Jellyfin
 /// answers.
 extension FakeBooksServer {
     static let jellyfinKey = "0123456789abcdef0123456789abcdef"
@@ -28,6 +28,23 @@ extension FakeBooksServer {
                         + #"{"Name":"guest","ServerId":"f00df00d","Id":"99999999999999999999999999999999"}]"#)
             }
         }
+        router.get("/jellyfin/Items") { request, _ in
+            try self.jellyfin(request) {
+                // What Shelfed asks for, or a 400: every film and show, all the way down the folders.
+                let query = request.uri.queryParameters
+                guard query["IncludeItemTypes"] == "Movie,Series", query["Recursive"] == "true" else {
+                    return Response(status: .badRequest)
+                }
+                let start = Int(query["StartIndex"] ?? "0") ?? 0
+                let limit = Int(query["Limit"] ?? "100") ?? 100
+                let items = Self.libraryItems
+                let body: [String: Any] = [
+                    "Items": Array(items.dropFirst(start).prefix(limit)), "TotalRecordCount": items.count,
+                    "StartIndex": start,
+                ]
+                return self.json(String(decoding: try JSONSerialization.data(withJSONObject: body), as: UTF8.self))
+            }
+        }
         router.get("/jellyfin/Users/:id/Items") { request, context in
             try self.jellyfin(request) {
                 guard context.parameters.get("id") == Self.jellyfinUserID else {
@@ -46,6 +63,23 @@ extension FakeBooksServer {
                 return self.json(String(decoding: try JSONSerialization.data(withJSONObject: body), as: UTF8.self))
             }
         }
+    }
+
+    /// What the server holds: Dune with its ids, Severance with its IMDb id only, Arrival by its title and year
+    /// alone, and a season (not a title: passed over).
+    static var libraryItems: [[String: Any]] {
+        [
+            [
+                "Name": "Dune", "Id": "bb000000000000000000000000000001", "Type": "Movie", "ProductionYear": 2021,
+                "ProviderIds": ["Tmdb": "438631", "Imdb": "tt1160419"],
+            ],
+            [
+                "Name": "Severance", "Id": "bb000000000000000000000000000002", "Type": "Series",
+                "ProductionYear": 2022, "ProviderIds": ["Imdb": "tt11280740", "Tvdb": NSNull()] as [String: Any],
+            ],
+            ["Name": "Arrival", "Id": "bb000000000000000000000000000003", "Type": "Movie", "ProductionYear": 2016],
+            ["Name": "Season 1", "Id": "bb000000000000000000000000000004", "Type": "Season", "ProductionYear": 1995],
+        ]
     }
 
     /// A film with its ids, two episodes of Severance, an episode of a show nobody has, and a film with no day.
