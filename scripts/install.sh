@@ -37,7 +37,7 @@ install)
     # crash's backtrace still names its functions.
     if command -v strip >/dev/null 2>&1; then strip --strip-debug "$root$BIN/shelfed"; fi
     # Replaced whole, so a template or script removed upstream does not linger.
-    for folder in templates static; do
+    for folder in templates static locales; do
         rm -rf "${root:?}$SHARE/$folder"
         cp -R "$folder" "$root$SHARE/$folder"
     done

@@ -31,7 +31,7 @@ serve() { # BINARY RESOURCES WHAT: starts BINARY on $port with $data and fails u
 bash scripts/link-order-coverage.sh
 make --no-print-directory install DESTDIR="$dest" PREFIX=/usr/local >/dev/null
 share="$dest/usr/local/share/shelfed"
-for file in usr/local/bin/shelfed usr/local/share/shelfed/templates/layout.mustache \
+for file in usr/local/bin/shelfed usr/local/share/shelfed/templates/layout.mustache usr/local/share/shelfed/locales/es.po \
     usr/local/share/shelfed/static/css/app.css usr/local/share/shelfed/Resources/openapi.yaml \
     etc/shelfed/shelfed.env etc/systemd/system/shelfed.service etc/avahi/services/shelfed.service; do
     [ -e "$dest/$file" ] || fail "$file was not installed"
@@ -103,7 +103,7 @@ if command -v dpkg-deb >/dev/null 2>&1; then
     done
     contents=$(dpkg-deb --contents "$package")
     for file in ./usr/bin/shelfed ./lib/systemd/system/shelfed.service ./etc/avahi/services/shelfed.service \
-        ./usr/share/shelfed/templates/layout.mustache ./usr/share/shelfed/static/manifest.json \
+        ./usr/share/shelfed/templates/layout.mustache ./usr/share/shelfed/locales/es.po ./usr/share/shelfed/static/manifest.json \
         ./usr/share/shelfed/packaging/shelfed.env; do
         grep -qF "$file" <<<"$contents" || fail "the package lacks $file"
     done

@@ -28,7 +28,7 @@ struct AccountController: Sendable {
     /// GET /login/forgot: there is no e-mail in a house's Shelfed, so this says who can help and how.
     @Sendable func forgotPassword(_ request: Request, context: AppRequestContext) async throws -> HTML {
         try renderer.render(
-            ForgotPasswordPage(chrome: PageChrome(title: "Forgot your password?", context: context)),
+            ForgotPasswordPage(chrome: PageChrome(title: localized("Forgot your password?"), context: context)),
             template: "accounts/forgot")
     }
 
@@ -65,9 +65,9 @@ struct AccountController: Sendable {
                 context.logger.info("Registered account \(user.username)")
                 return .seeOther(Paths.home)
             } catch UserStore.Conflict.username {
-                errors["username"] = "That username is taken. Try another."
+                errors["username"] = localized("That username is taken. Try another.")
             } catch UserStore.Conflict.email {
-                errors["email"] = "An account with this email already exists. Sign in instead?"
+                errors["email"] = localized("An account with this email already exists. Sign in instead?")
             }
         }
         let page = RegisterPage(context: context, form: form, errors: errors)
@@ -82,7 +82,7 @@ struct AccountController: Sendable {
         if try await users.count() == 0 { return .seeOther(Route.register.link()) }
         let canRegister = !(try await registrationIsClosed())
         let page = LoginPage(
-            chrome: PageChrome(title: "Sign in", context: context), login: "", next: next, error: nil,
+            chrome: PageChrome(title: localized("Sign in"), context: context), login: "", next: next, error: nil,
             canRegister: canRegister)
         return try renderer.render(page, template: "accounts/login").response
     }
@@ -96,8 +96,8 @@ struct AccountController: Sendable {
         else {
             let canRegister = !(try await registrationIsClosed())
             let page = LoginPage(
-                chrome: PageChrome(title: "Sign in", context: context), login: form.login, next: form.next,
-                error: "That username or password is not right.", canRegister: canRegister)
+                chrome: PageChrome(title: localized("Sign in"), context: context), login: form.login, next: form.next,
+                error: localized("That username or password is not right."), canRegister: canRegister)
             return try renderer.render(page, template: "accounts/login", status: .unauthorized).response
         }
         // A fresh session id at every sign-in, so an id planted before sign-in is worth nothing.

@@ -22,7 +22,8 @@ struct RegisterPage: Sendable {
         context: AppRequestContext, form: RegistrationForm = .init(), errors: [String: String] = [:],
         registrationClosed: Bool = false, joining token: String? = nil
     ) {
-        chrome = PageChrome(title: token == nil ? "Create your account" : "Join the household", context: context)
+        chrome = PageChrome(
+            title: token == nil ? localized("Create your account") : localized("Join the household"), context: context)
         formAction = token.map(Paths.join) ?? Route.register.link()
         isJoining = token != nil
         username = form.username

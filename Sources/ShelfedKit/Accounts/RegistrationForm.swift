@@ -43,18 +43,19 @@ struct RegistrationForm: Sendable, Decodable {
         var errors: [String: String] = [:]
         if let problem = Self.usernameProblem(username) { errors["username"] = problem }
         if displayName.isEmpty {
-            errors["display_name"] = "Enter the name others in the house will see."
+            errors["display_name"] = localized("Enter the name others in the house will see.")
         } else if displayName.count > 80 {
-            errors["display_name"] = "Keep the display name to 80 characters or fewer."
+            errors["display_name"] = localized("Keep the display name to 80 characters or fewer.")
         } else if Self.hasInvisibleControls(displayName) {
             // ESC would reach every housemate's page and terminal log; a NUL cut the name short where it was stored.
-            errors["display_name"] = "Use letters, digits, spaces and punctuation only — no control characters."
+            errors["display_name"] = localized(
+                "Use letters, digits, spaces and punctuation only — no control characters.")
         }
         if !email.isEmpty,
             !Self.looksLikeEmail(email) || Self.hasInvisibleControls(email)
                 || email.lowercased().hasSuffix(Self.noEmailDomain)
         {
-            errors["email"] = "Enter an email address like name@example.com, or leave it empty."
+            errors["email"] = localized("Enter an email address like name@example.com, or leave it empty.")
         }
         if let problem = Self.passwordProblem(password) { errors["password"] = problem }
         return errors
@@ -63,7 +64,7 @@ struct RegistrationForm: Sendable, Decodable {
     static func usernameProblem(_ username: String) -> String? {
         let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789_.-")
         guard (3...32).contains(username.count), username.allSatisfy(allowed.contains) else {
-            return "Use 3 to 32 characters: letters, digits, dot, dash or underscore."
+            return localized("Use 3 to 32 characters: letters, digits, dot, dash or underscore.")
         }
         return nil
     }
@@ -73,12 +74,12 @@ struct RegistrationForm: Sendable, Decodable {
     /// too: no keyboard types them. At sign-in only the characters are checked, not the length.
     static func passwordProblem(_ password: String, forSignIn: Bool = false) -> String? {
         if password.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
-            return "Use letters, digits, spaces and symbols only — no control characters."
+            return localized("Use letters, digits, spaces and symbols only — no control characters.")
         }
         if forSignIn { return nil }
         let bytes = password.utf8.count
-        if bytes < 8 { return "Use at least 8 characters." }
-        if bytes > 72 { return "Use at most 72 bytes (about 72 letters; fewer with accents or emoji)." }
+        if bytes < 8 { return localized("Use at least 8 characters.") }
+        if bytes > 72 { return localized("Use at most 72 bytes (about 72 letters; fewer with accents or emoji).") }
         return nil
     }
 

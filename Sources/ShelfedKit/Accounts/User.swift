@@ -16,6 +16,9 @@ public struct User: Sendable, Identifiable, FetchableRecord, MutablePersistableR
     public var createdAt: Date
     /// `admin` (one per household: invitations, members, the server backup) or `member`.
     public var role = "member"
+    /// The language the person chose in Settings; nil follows their browser (issue 39). Written only by
+    /// `UserStore.setLanguage`, never by `encode`.
+    public var language: Language? = nil
 
     public var isAdmin: Bool { role == "admin" }
 
@@ -32,6 +35,7 @@ public struct User: Sendable, Identifiable, FetchableRecord, MutablePersistableR
         readingGoal = row["reading_goal"]
         createdAt = row["created_at"]
         role = row["role"] ?? "member"
+        language = (row["language"] as String?).flatMap(Language.init(rawValue:))
     }
 
     public init(

@@ -26,6 +26,13 @@ extension UserStore {
         }
     }
 
+    /// The person's language; nil follows their browser.
+    public func setLanguage(id: Int64, language: Language?) async throws {
+        try await db.write { db in
+            try db.execute(sql: "UPDATE user SET language = ? WHERE id = ?", arguments: [language?.rawValue, id])
+        }
+    }
+
     /// The yearly reading goal in books; nil clears it.
     public func setReadingGoal(id: Int64, goal: Int?) async throws {
         try await db.write { db in

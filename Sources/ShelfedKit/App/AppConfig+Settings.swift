@@ -14,6 +14,7 @@ extension AppConfig {
         Setting(name: "SHELFED_DATA_DIR", meaning: "database, photos, covers (./data)"),
         Setting(name: "SHELFED_REGISTRATION", meaning: "closed | open (closed: by invitation)"),
         Setting(name: "SHELFED_SECURE_COOKIES", meaning: "true behind HTTPS (false)"),
+        Setting(name: "SHELFED_LANGUAGE", meaning: "en|es|de|fr|it|pt when none is chosen (en)"),
         Setting(name: "SHELFED_TIMEZONE", meaning: "household time zone (system's)"),
         Setting(name: "SHELFED_BACKUP_DIR", meaning: "where backups go (DATA_DIR/backups)"),
         Setting(name: "SHELFED_BACKUP_EVERY", meaning: "off | daily | daily@HH:MM | 6h (daily@03:30)"),

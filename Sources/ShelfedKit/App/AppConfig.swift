@@ -23,6 +23,9 @@ public struct AppConfig: Sendable {
     public var resourcesDirectory: URL
     public var logLevel: String
     public var clock: AppClock
+    /// The language of a page when neither the person nor their browser names one Shelfed speaks
+    /// (`SHELFED_LANGUAGE`).
+    public var language: Language = .en
     public var search: SearchSettings
     /// The most one upload request may carry (`SHELFED_MAX_UPLOAD_MB`).
     public var maxUploadBytes: Int
@@ -104,6 +107,8 @@ public struct AppConfig: Sendable {
     /// Uploaded files of unknown CSV format wait here for their column choices.
     public var importsDirectory: URL { dataDirectory.appendingPathComponent("imports") }
     public var templatesDirectory: String { resourcesDirectory.appendingPathComponent("templates").path }
+    /// The message catalogues, `<code>.po` (issue 39).
+    public var localesDirectory: URL { resourcesDirectory.appendingPathComponent("locales") }
     public var staticDirectory: String { resourcesDirectory.appendingPathComponent("static").path }
     public var openAPIFile: URL { resourcesDirectory.appendingPathComponent("Resources/openapi.yaml") }
     public var backupFolder: URL { backups.folder ?? dataDirectory.appendingPathComponent("backups") }
@@ -283,6 +288,14 @@ extension AppConfig {
                     expected: "daily+weekly backups to keep, such as 7+4, or a number of the newest to keep")
             }
             config.backups.keep = parsed
+        }
+        if let code = value("SHELFED_LANGUAGE") {
+            guard let language = Language(tag: code) else {
+                throw InvalidSetting(
+                    name: "SHELFED_LANGUAGE", value: code,
+                    expected: Language.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            config.language = language
         }
         if let zone = value("SHELFED_TIMEZONE") {
             guard let timeZone = TimeZone(identifier: zone) else {

@@ -86,6 +86,7 @@ struct AppServices: Sendable {
         try FileManager.default.createDirectory(at: config.coversDirectory, withIntermediateDirectories: true)
         let database = try AppDatabase(path: config.databasePath, backupFolder: config.backupFolder)
         self.database = database
+        try Translations.shared.load(directory: config.localesDirectory, logger: logger)
         renderer = try await PageRenderer(directory: config.templatesDirectory)
 
         users = UserStore(db: database)

@@ -100,6 +100,7 @@ func buildRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
         middleware: SessionAuthenticator(context: AppRequestContext.self) { (session: UserSession, _) in
             try await users.user(id: session.userID)
         })
+    router.add(middleware: LanguageMiddleware(fallback: config.language))
     router.add(middleware: ForYouCountMiddleware(store: services.forYou))
     router.add(middleware: CSRFMiddleware(secureCookies: config.secureCookies))
     router.add(middleware: ErrorPageMiddleware(renderer: renderer, passesUnmatchedPaths: true))
@@ -127,6 +128,7 @@ func buildRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
         renderer: renderer, registration: config.registration, now: clock.now,
         houseAddress: house
     ).addRoutes(to: router)
+    LanguageController(users: users).addRoutes(to: router)
     InvitationController(
         household: services.household, users: users, hasher: services.hasher,
         throttle: services.throttle, renderer: renderer, now: clock.now

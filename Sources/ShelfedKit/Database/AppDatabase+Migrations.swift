@@ -214,6 +214,7 @@ extension AppDatabase {
         migrator.registerMigration("v48 page to screen", migrate: migrateToPageToScreen)
         migrator.registerMigration("v49 title matching", migrate: migrateToTitleMatching)
         migrator.registerMigration("v50 jellyfin library", migrate: migrateToJellyfinLibrary)
+        migrator.registerMigration("v51 languages", migrate: migrateToLanguages)
         return migrator
     }
 }

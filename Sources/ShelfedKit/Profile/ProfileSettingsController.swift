@@ -156,11 +156,14 @@ struct EditProfilePage: Sendable {
     /// A backup is being written now (asked for by the admin, or on schedule).
     var backupRunning = false
     let backupNowPath = Paths.serverBackupNow
+    /// The language choices, the person's own selected ("as the browser asks" when they chose none).
+    let languages: [LanguageChoice]
 
     init(context: some PageContext, user: User, notice: String? = nil) {
-        chrome = PageChrome(title: "Edit profile", context: context, tab: .profile, notice: notice)
+        chrome = PageChrome(title: localized("Edit profile"), context: context, tab: .profile, notice: notice)
         username = user.username
         displayName = user.displayName
         email = RegistrationForm.shownEmail(user.email)
+        languages = LanguageChoice.all(chosen: user.language)
     }
 }

@@ -70,20 +70,27 @@ struct ErrorPage: Sendable {
         switch status {
         case .badRequest:
             return (
-                "That request didn't make sense", "Something in the link or form was malformed. Go back and try again."
+                localized("That request didn't make sense"),
+                localized("Something in the link or form was malformed. Go back and try again.")
             )
         case .unauthorized:
-            return ("Please sign in", "You need to sign in to see this page.")
+            return (localized("Please sign in"), localized("You need to sign in to see this page."))
         case .forbidden:
-            return ("That form has expired", "Go back, reload the page and submit it again.")
+            return (localized("That form has expired"), localized("Go back, reload the page and submit it again."))
         case .notFound:
-            return ("Page not found", "There is nothing here. It may have been removed, or the link is wrong.")
+            return (
+                localized("Page not found"),
+                localized("There is nothing here. It may have been removed, or the link is wrong.")
+            )
         case .contentTooLarge:
-            return ("That was too large", "The upload was bigger than this server accepts.")
+            return (localized("That was too large"), localized("The upload was bigger than this server accepts."))
         case .tooManyRequests:
-            return ("Too many attempts", "Please wait a while and try again.")
+            return (localized("Too many attempts"), localized("Please wait a while and try again."))
         default:
-            return ("Something went wrong", "Shelfed hit a problem it didn't expect. Your data is safe; try again.")
+            return (
+                localized("Something went wrong"),
+                localized("Shelfed hit a problem it didn't expect. Your data is safe; try again.")
+            )
         }
     }
 }

@@ -33,11 +33,10 @@ public struct PageChrome: Sendable {
         waiting = context.waitingForYou
         hasWaiting = waiting > 0
         waitingLabel =
-            switch waiting {
-            case 0: "For you: nothing waiting"
-            case 1: "For you: 1 thing waiting"
-            default: "For you: \(waiting) things waiting"
-            }
+            waiting == 0
+            ? localized("For you: nothing waiting")
+            : localized(
+                one: "For you: {{count}} thing waiting", other: "For you: {{count}} things waiting", count: waiting)
     }
 }
 

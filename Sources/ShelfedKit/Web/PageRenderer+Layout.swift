@@ -21,7 +21,8 @@ final class LayoutCache: Sendable {
     ) rethrows -> ByteBuffer {
         // A toast is one person's one-off message: rendered, never cached.
         if chrome.toast != nil { return ByteBuffer(string: try render(body)) }
-        let key = template + "\u{0}" + chrome.cacheKey
+        // Each language has its own templates, so its own layouts.
+        let key = template + "\u{0}" + Language.current.rawValue + "\u{0}" + chrome.cacheKey
         var layout = entries.withLock { $0[key] }
         if layout == nil {
             let parts = try render(HTMLFragment(verbatim: marker)).components(separatedBy: marker)

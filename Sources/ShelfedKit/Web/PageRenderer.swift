@@ -10,30 +10,53 @@ import Mustache
 /// renderer loads the templates itself and puts `{{% CONTENT_TYPE: SHELFED_HTML }}` in front of every one:
 /// a template file cannot forget it, and an unregistered type would fail to parse rather than escape badly.
 public struct PageRenderer: Sendable {
-    let library: MustacheLibrary
+    /// Each language's templates, its words put in when they were loaded (`TemplateTranslation`): a page in
+    /// Spanish costs what it costs in English.
+    let libraries: [Language: MustacheLibrary]
+    let english: MustacheLibrary
     let layouts = LayoutCache()
     static let contentTypeName = "SHELFED_HTML"
 
-    /// Loads every template at start-up so a missing or broken one stops the server instead of a page.
-    public init(directory: String) async throws {
+    /// Loads every template at start-up, once per language, so a missing or broken one stops the server instead of
+    /// a page. The catalogues must be loaded first (`Translations.load`).
+    public init(directory: String, translations: Translations = .shared) async throws {
         MustacheContentTypes.register(SafeHTMLContentType(), named: Self.contentTypeName)
-        var library = MustacheLibrary()
         let root = URL(fileURLWithPath: directory, isDirectory: true).standardizedFileURL
         let files =
             FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)?
             .compactMap { $0 as? URL }.filter { $0.pathExtension == "mustache" } ?? []
+        var sources: [(name: String, source: String)] = []
         for file in files {
             let relative = file.standardizedFileURL.path.dropFirst(root.path.count + 1)
-            let name = String(relative.dropLast(".mustache".count))
-            let source = try String(contentsOf: file, encoding: .utf8)
-            do {
-                try library.register("{{% CONTENT_TYPE: \(Self.contentTypeName) }}\n" + source, named: name)
-            } catch {
-                throw BrokenTemplate(name: name, error: error)
-            }
+            sources.append(
+                (String(relative.dropLast(".mustache".count)), try String(contentsOf: file, encoding: .utf8)))
         }
-        self.library = library
+        var libraries: [Language: MustacheLibrary] = [:]
+        for language in Language.allCases {
+            var translation = TemplateTranslation(language: language, catalogue: translations.catalogue(for: language))
+            var library = MustacheLibrary()
+            for (name, source) in sources {
+                do {
+                    try library.register(
+                        "{{% CONTENT_TYPE: \(Self.contentTypeName) }}\n" + (try translation.apply(to: source)),
+                        named: name)
+                } catch {
+                    throw BrokenTemplate(name: name, error: error)
+                }
+            }
+            if !translation.missing.isEmpty {
+                translations.logger?.warning(
+                    "\(language.nativeName) lacks \(translation.missing.count) of the templates' messages; they show in English"
+                )
+            }
+            libraries[language] = library
+        }
+        self.libraries = libraries
+        english = libraries[.en] ?? MustacheLibrary()
     }
+
+    /// The templates in the request's language.
+    var library: MustacheLibrary { libraries[Language.current] ?? english }
 
     /// Renders `page` with the template named `feature/action`.
     public func render(_ page: some Sendable, template: String, status: HTTPResponse.Status = .ok) throws -> HTML {

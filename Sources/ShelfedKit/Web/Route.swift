@@ -4,7 +4,7 @@ import Hummingbird
 /// link from the same pattern, so a route and its links cannot drift apart (a test walks every case both ways).
 /// Facts about a route, such as whether it takes a streamed upload, live here, not in path checks elsewhere.
 enum Route: String, CaseIterable, Sendable {
-    case home, health, login, forgotPassword, register, logout
+    case home, health, login, forgotPassword, register, logout, language
     case shelves, shelf, favourites, series, genres
     case lists, list, listEdit, listDelete, listBooks, listBookRemove, listBookMove, bookLists
     case newBook, books, book, bookShelf, bookFavourite, bookDates, bookReview, bookRating, bookRemove
@@ -37,6 +37,7 @@ enum Route: String, CaseIterable, Sendable {
         case .forgotPassword: "/login/forgot"
         case .register: "/register"
         case .logout: "/logout"
+        case .language: "/language"
         case .shelves: "/shelves"
         case .shelf: "/shelves/:shelf"
         case .favourites: "/favourites"

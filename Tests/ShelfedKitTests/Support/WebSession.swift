@@ -10,6 +10,8 @@ final class WebSession {
     private(set) var cookies: [String: String] = [:]
     /// The `_csrf` value of the last page that had a form: signed in, the token lives in the session, not a cookie.
     private var pageToken: String?
+    /// Sent with every request, as a browser sends its `Accept-Language`.
+    var extraHeaders: HTTPFields = [:]
 
     init(_ client: any TestClientProtocol) {
         self.client = client
@@ -53,7 +55,7 @@ final class WebSession {
     func send(_ path: String, method: HTTPRequest.Method, body: String?, contentType: String?) async throws
         -> TestResponse
     {
-        var headers: HTTPFields = [:]
+        var headers = extraHeaders
         if !cookies.isEmpty {
             headers[.cookie] = cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")
         }
