@@ -33,32 +33,44 @@ struct BackupStatus: Sendable {
         var warnings: [String] = []
         if isOff {
             warnings.append(
-                "Scheduled backups are off (SHELFED_BACKUP_EVERY=off). Download a backup below now and then.")
+                localized(
+                    "Scheduled backups are off (SHELFED_BACKUP_EVERY=off). Download a backup below now and then."))
         } else if let lastGood, now.timeIntervalSince(lastGood.finishedAt) > Self.staleAfter {
-            warnings.append(
-                "The last good backup is from \(describe(lastGood.finishedAt)): more than two days ago. "
-                    + "See the last failure below, or the server's log.")
+            let stale = localized(
+                "The last good backup is from {{day}}: more than two days ago.",
+                ["day": describe(lastGood.finishedAt)])
+            warnings.append(stale + " " + localized("See the last failure below, or the server's log."))
         }
         if let free = Self.freeSpace(of: folder) {
             let needed = Int64(lastGood?.bytes ?? 0) * 2
             if free.available < needed || free.available * 20 < free.total {
+                let space =
+                    needed > 0
+                    ? localized(
+                        "The disk that holds the backups has {{free}} free, and a backup takes about {{needed}}.",
+                        ["free": Self.megabytes(free.available), "needed": Self.megabytes(needed / 2)])
+                    : localized(
+                        "The disk that holds the backups has {{free}} free.", ["free": Self.megabytes(free.available)])
                 warnings.append(
-                    "The disk that holds the backups has \(Self.megabytes(free.available)) free"
-                        + (needed > 0 ? ", and a backup takes about \(Self.megabytes(needed / 2))" : "")
-                        + ". Free some space, or keep fewer backups with SHELFED_BACKUP_KEEP.")
+                    space + " " + localized("Free some space, or keep fewer backups with SHELFED_BACKUP_KEEP."))
             }
         }
         if let dataDirectory, Self.onSameDisk(folder, dataDirectory) {
-            warnings.append(
-                "The backups are on the same disk as the library (\(dataDirectory.path)): a failing disk or SD card "
-                    + "takes both. Set SHELFED_BACKUP_DIR to a folder on another disk, such as a USB stick, and "
-                    + "restart Shelfed.")
+            let sameDisk = localized(
+                "The backups are on the same disk as the library ({{folder}}): a failing disk or SD card takes both.",
+                ["folder": dataDirectory.path])
+            let advice = localized(
+                "Set SHELFED_BACKUP_DIR to a folder on another disk, such as a USB stick, and restart Shelfed.")
+            warnings.append(sameDisk + " " + advice)
         }
         let lastError = last.flatMap { $0.error == nil ? nil : "\(describe($0.finishedAt)): \($0.error ?? "")" }
         return Section(
             isOff: isOff, folder: folder.path,
             lastGood: lastGood.map { run in
-                "\(describe(run.finishedAt)) — \(run.file ?? ""), \(Self.megabytes(Int64(run.bytes ?? 0))), verified"
+                let size = Self.megabytes(Int64(run.bytes ?? 0))
+                return localized(
+                    "{{day}} — {{file}}, {{size}}, verified",
+                    ["day": describe(run.finishedAt), "file": run.file ?? "", "size": size])
             },
             lastError: lastError,
             next: schedule.nextRun(after: now, calendar: calendar).map(describe),
@@ -68,6 +80,8 @@ struct BackupStatus: Sendable {
     private func describe(_ date: Date) -> String {
         var style = Date.FormatStyle(date: .abbreviated, time: .shortened)
         style.timeZone = clock.timeZone
+        // English keeps the server's own way of writing dates; the other languages write them their way.
+        if Language.current != .en { style.locale = Language.current.locale }
         return date.formatted(style)
     }
 

@@ -23,7 +23,7 @@ struct DataDownloadController: Sendable {
     /// GET /profile/backup: the whole server (the same zip as `shelfed backup`), for the first account only.
     @Sendable func backup(_ request: Request, context: SignedInContext) async throws -> Response {
         guard try await users.isAdmin(context.userID) else {
-            throw HTTPError(.notFound, message: "Only the household's admin can download the server backup.")
+            throw HTTPError(.notFound, message: localized("Only the household's admin can download the server backup."))
         }
         let file = Backup.scratchURL(in: dataDirectory, suffix: ".zip")
         let (dataDirectory, writer, now) = (self.dataDirectory, database.writer, clock.now())

@@ -11,7 +11,7 @@ extension BookController {
         var change = EntryChange()
         if let text = form.trimmed("rating") {
             guard let rating = Double(text), EntryChange.isValidRating(rating) else {
-                throw HTTPError(.badRequest, message: "Choose a rating from ½ to 5 stars, or none.")
+                throw HTTPError(.badRequest, message: localized("Choose a rating from ½ to 5 stars, or none."))
             }
             change.rating = .set(rating)
         } else {
@@ -22,7 +22,7 @@ extension BookController {
             change, bookID: bookID, for: entry.userBook.userId, now: clock.now(), today: clock.today()),
             !problems.isEmpty
         {
-            throw HTTPError(.badRequest, message: problems["rating"] ?? "That rating could not be saved.")
+            throw HTTPError(.badRequest, message: problems["rating"] ?? localized("That rating could not be saved."))
         }
         var notice = [("done", "rated"), ("book", String(bookID))]
         notice.append(

@@ -82,7 +82,7 @@ struct BookController: Sendable {
         let entry = try await requireEntry(context)
         let form = try await request.decodeForm(MoveForm.self)
         guard let shelf = form.shelf else {
-            throw HTTPError(.badRequest, message: "Choose Want to read, Reading, Read or Did not finish.")
+            throw HTTPError(.badRequest, message: localized("Choose Want to read, Reading, Read or Did not finish."))
         }
         let (bookID, before) = (entry.bookID, entry.userBook)
         // Read, never started: finished today, or years ago? The notice asks instead of guessing today. A book on
@@ -151,10 +151,14 @@ struct BookController: Sendable {
         let form = try await request.decodeForm(DatesForm.self)
         let (started, finished) = (form.started, form.finished)
         var errors = FieldErrors()
-        if let started, !CalendarDate.isValidDay(started) { errors["started_at"] = "Use a date like 2024-03-17." }
-        if let finished, !CalendarDate.isValidDay(finished) { errors["finished_at"] = "Use a date like 2024-03-17." }
+        if let started, !CalendarDate.isValidDay(started) {
+            errors["started_at"] = localized("Use a date like 2024-03-17.")
+        }
+        if let finished, !CalendarDate.isValidDay(finished) {
+            errors["finished_at"] = localized("Use a date like 2024-03-17.")
+        }
         if errors.isEmpty, let started, let finished, finished < started {
-            errors["finished_at"] = "The finish date is before the start date."
+            errors["finished_at"] = localized("The finish date is before the start date.")
         }
         guard errors.isEmpty else {
             let page = try await pages.page(
@@ -183,7 +187,7 @@ struct BookController: Sendable {
             if let rating = Double(text), EntryChange.isValidRating(rating) {
                 change.rating = .set(rating)
             } else {
-                errors["rating"] = "Choose a rating from ½ to 5 stars, or none."
+                errors["rating"] = localized("Choose a rating from ½ to 5 stars, or none.")
             }
         } else {
             change.rating = .set(nil)
@@ -210,11 +214,14 @@ struct BookController: Sendable {
         let entry = try await requireEntry(context)
         let photoCount = try await photos.count(ofBook: entry.bookID, userID: entry.userBook.userId)
         let page = RemoveBookPage(
-            chrome: PageChrome(title: "Remove \(entry.book.title)?", context: context, tab: .shelves),
+            chrome: PageChrome(
+                title: localized("Remove {{title}}?", ["title": entry.book.title]), context: context, tab: .shelves),
             card: BookCard(LibraryItem(entry)), removePath: Paths.bookRemove(entry.bookID),
             photoWarning: photoCount == 0
                 ? nil
-                : "Your \(photoCount == 1 ? "photo" : "\(photoCount) photos") of it will be deleted too.")
+                : localized(
+                    one: "Your photo of it will be deleted too.",
+                    other: "Your {{count}} photos of it will be deleted too.", count: photoCount))
         return try renderer.render(page, template: "library/remove")
     }
 

@@ -27,10 +27,12 @@ struct BookCopyController: Sendable {
         var formatError: String?
         var locationError: String?
         if let format, format.count > Self.maxFormatLength || NewBookForm.hasControlCharacters(format) {
-            formatError = "Keep the format to a short name, such as Paperback or E-book (100 characters at most)."
+            formatError = localized(
+                "Keep the format to a short name, such as Paperback or E-book (100 characters at most).")
         }
         if let location, location.count > LoanStore.maxLocationLength || NewBookForm.hasControlCharacters(location) {
-            locationError = "Keep the place to a few words, such as “living room, top shelf” (100 characters at most)."
+            locationError = localized(
+                "Keep the place to a few words, such as “living room, top shelf” (100 characters at most).")
         }
         if formatError != nil || locationError != nil {
             var page = try await pages.page(entry, context: context)

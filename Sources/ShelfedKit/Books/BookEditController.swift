@@ -53,7 +53,7 @@ struct BookEditController: Sendable {
                 return .seeOther(ActionNotice.link(Paths.book(bookID), adding: [("saved", "book")]))
             case .duplicate(let other):
                 var errors = FieldErrors()
-                errors["isbn"] = "Another book in your library has this ISBN."
+                errors["isbn"] = localized("Another book in your library has this ISBN.")
                 var page = EditBookPage(context: context, entry: entry, form: form, errors: errors)
                 page.duplicatePath = Paths.book(other)
                 return try renderer.render(page, template: "library/edit", status: .conflict)
@@ -75,11 +75,11 @@ struct BookEditController: Sendable {
         defer { upload.discardFiles() }
         guard let file = upload.files.first else {
             var page = EditBookPage(context: context, entry: entry, form: NewBookForm(entry.book))
-            page.coverError = "Choose a picture of the cover: take one, or choose one from your photos."
+            page.coverError = localized("Choose a picture of the cover: take one, or choose one from your photos.")
             return try renderer.render(page, template: "library/edit", status: .unprocessableContent)
                 .response(from: request, context: context)
         }
-        _ = try ImageProcessor.readableKind(at: file.url, retry: "and choose another picture.")
+        _ = try ImageProcessor.readableKind(at: file.url, retry: localized("and choose another picture."))
         let display = media.temporaryFile(".jpg")
         let thumbnail = media.temporaryFile(".jpg")
         defer {
@@ -96,11 +96,13 @@ struct BookEditController: Sendable {
         let entry = try await requireEntry(context)
         guard let isbn = entry.book.isbn13.flatMap(ISBN.init) ?? entry.book.isbn10.flatMap(ISBN.init) else {
             throw HTTPError(
-                .notFound, message: "This book has no ISBN to look covers up by. Add one, or upload a picture.")
+                .notFound,
+                message: localized("This book has no ISBN to look covers up by. Add one, or upload a picture."))
         }
         let choices = try await resultWithin(coverWait) { [search] in await search.coverCandidates(isbn: isbn) }
         let page = CoverChoicesPage(
-            chrome: PageChrome(title: "Choose a cover", context: context, tab: .shelves), title: entry.book.title,
+            chrome: PageChrome(title: localized("Choose a cover"), context: context, tab: .shelves),
+            title: entry.book.title,
             bookPath: Paths.book(entry.bookID), editPath: Paths.bookEdit(entry.bookID),
             action: Paths.bookCoverChoices(entry.bookID),
             choices: choices.enumerated().map { .init(index: $0.offset, url: $0.element) })
@@ -115,11 +117,12 @@ struct BookEditController: Sendable {
         let form = try await request.formFields()
         guard let isbn = entry.book.isbn13.flatMap(ISBN.init) ?? entry.book.isbn10.flatMap(ISBN.init),
             let index = form["choice"].flatMap({ BoundedNumber.parse($0, in: 0...5) })
-        else { throw HTTPError(.badRequest, message: "Choose one of the covers shown.") }
+        else { throw HTTPError(.badRequest, message: localized("Choose one of the covers shown.")) }
         let choices = await search.coverCandidates(isbn: isbn)
         guard index < choices.count, let name = await covers.download(choices[index], for: entry.bookID) else {
             throw HTTPError(
-                .badGateway, message: "That cover could not be fetched just now. Try another, or upload a picture.")
+                .badGateway,
+                message: localized("That cover could not be fetched just now. Try another, or upload a picture."))
         }
         return try await useCover(name, entry: entry, context: context)
     }
@@ -187,7 +190,7 @@ struct EditBookPage: Sendable {
 
     init(context: some PageContext, entry: LibraryEntry, form: NewBookForm, errors: FieldErrors = .init()) {
         let book = entry.book
-        chrome = PageChrome(title: "Edit \(book.title)", context: context, tab: .shelves)
+        chrome = PageChrome(title: localized("Edit {{title}}", ["title": book.title]), context: context, tab: .shelves)
         self.form = NewBookValues(form)
         action = Paths.bookEdit(book.id!)
         bookPath = Paths.book(book.id!)
@@ -196,14 +199,27 @@ struct EditBookPage: Sendable {
         coverURL = BookCover.url(for: book.coverPath)
         hasCover = book.coverPath != nil
         isShared = book.ownerUserId == nil
-        heading = "Edit the \(book.kind.noun)"
+        heading =
+            switch book.kind {
+            case .book: localized("Edit the book")
+            case .movie: localized("Edit the film")
+            case .show: localized("Edit the TV show")
+            }
         creatorsLabel = book.kind.creatorsLabel
         dateLabel = book.kind.dateLabel
         isBook = book.kind == .book
         isMovie = book.kind == .movie
-        sharedNote =
-            "These details came from \(book.kind == .book ? "a book service" : "a film and TV service"). Your changes "
-            + "are yours alone: nobody else's copy of this \(book.kind.noun) changes."
+        let source =
+            book.kind == .book
+            ? localized("These details came from a book service.")
+            : localized("These details came from a film and TV service.")
+        let yours =
+            switch book.kind {
+            case .book: localized("Your changes are yours alone: nobody else's copy of this book changes.")
+            case .movie: localized("Your changes are yours alone: nobody else's copy of this film changes.")
+            case .show: localized("Your changes are yours alone: nobody else's copy of this TV show changes.")
+            }
+        sharedNote = source + " " + yours
         runtimeError = errors["runtime"]
         titleError = errors["title"]
         subtitleError = errors["subtitle"]

@@ -30,8 +30,8 @@ extension BookPage {
                 return Star(
                     value: pressed ? "" : String(number), on: (rating ?? 0) >= value, pressed: pressed,
                     label: pressed
-                        ? "Take off your rating of \(BookPage.starsLabel(value))"
-                        : "Rate it \(BookPage.starsLabel(value))")
+                        ? localized("Take off your rating of {{stars}}", ["stars": BookPage.starsLabel(value)])
+                        : localized("Rate it {{stars}}", ["stars": BookPage.starsLabel(value)]))
             }
             summary = rating.map(BookPage.starsLabel)
         }
@@ -74,7 +74,7 @@ extension BookPage {
             // Films and shows have no page progress yet: their episodes and viewings come in the next slices.
             let tracksPages = kind.hasPages
             shelfTitle = userBook.shelf.title(for: kind)
-            readAgainLabel = tracksPages ? "Read it again" : "Watch it again"
+            readAgainLabel = tracksPages ? localized("Read it again") : localized("Watch it again")
             let watchesAgain = kind == .movie && userBook.shelf == .read
             watchAgainPath = watchesAgain ? Paths.bookReadAgain(entry.bookID) : nil
             self.watchDay = watchDay ?? today
@@ -93,23 +93,29 @@ extension BookPage {
                 next = [
                     Next(
                         value: kind == .movie ? Shelf.read.rawValue : Shelf.reading.rawValue,
-                        label: kind == .book ? "Start reading" : kind == .movie ? "Watched it" : "Start watching",
+                        label: kind == .book
+                            ? localized("Start reading")
+                            : kind == .movie ? localized("Watched it") : localized("Start watching"),
                         primary: true)
                 ]
                 readAgainPath = nil
                 showsProgress = false
             case .reading:
-                line = day(userBook.startedAt).map { "since \($0)" }
+                line = day(userBook.startedAt).map { localized("since {{day}}", ["day": $0]) }
                 next = [
-                    Next(value: Shelf.read.rawValue, label: tracksPages ? "Finished" : "Watched it", primary: false)
+                    Next(
+                        value: Shelf.read.rawValue,
+                        label: tracksPages ? localized("Finished") : localized("Watched it"), primary: false)
                 ]
                 readAgainPath = nil
                 showsProgress = tracksPages
             case .read:
                 let times = earlierViewings + 1
+                let seen = localized("seen {{times}} times", ["times": String(times)])
                 line =
-                    (day(userBook.finishedAt).map { tracksPages ? "finished \($0)" : $0 } ?? "date unknown")
-                    + (watchesAgain && times > 1 ? " · seen \(times) times" : "")
+                    (day(userBook.finishedAt).map { tracksPages ? localized("finished {{day}}", ["day": $0]) : $0 }
+                        ?? localized("date unknown"))
+                    + (watchesAgain && times > 1 ? " · " + seen : "")
                 next = []
                 // A show watched again opens a new viewing (DESIGN §17); a film's has its day (`watchAgainPath`).
                 readAgainPath = kind != .movie ? Paths.bookReadAgain(entry.bookID) : nil
@@ -118,11 +124,17 @@ extension BookPage {
                 let position = ProgressValues.position(
                     percent: userBook.currentPercent, page: userBook.currentPage, pageCount: entry.book.pageCount)
                 line =
-                    ([day(userBook.stoppedAt).map { "stopped \($0)" }, position.map { "at \($0)" }].compactMap { $0 })
-                    .joined(separator: " ").nilIfEmpty
+                    switch (day(userBook.stoppedAt), position) {
+                    case (let stopped?, let place?):
+                        localized("stopped {{day}} at {{position}}", ["day": stopped, "position": place])
+                    case (let stopped?, nil): localized("stopped {{day}}", ["day": stopped])
+                    case (nil, let place?): localized("at {{position}}", ["position": place])
+                    case (nil, nil): nil
+                    }
                 next = [
                     Next(
-                        value: Shelf.reading.rawValue, label: tracksPages ? "Pick it up again" : "Back to watching",
+                        value: Shelf.reading.rawValue,
+                        label: tracksPages ? localized("Pick it up again") : localized("Back to watching"),
                         primary: true)
                 ]
                 readAgainPath = nil
@@ -169,8 +181,4 @@ extension BookPage {
         default: break
         }
     }
-}
-
-extension String {
-    fileprivate var nilIfEmpty: String? { isEmpty ? nil : self }
 }

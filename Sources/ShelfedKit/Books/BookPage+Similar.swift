@@ -37,9 +37,16 @@ extension BookPage {
             }
             note =
                 !embedded
-                ? "Shelfed is still reading this for meaning; similar books, films and shows appear here in a moment."
+                ? Self.waitingNote
                 : similar.isEmpty
-                    ? "Nothing in your library or among the titles Shelfed knows is much like this one yet." : nil
+                    ? localized("Nothing in your library or among the titles Shelfed knows is much like this one yet.")
+                    : nil
+        }
+
+        /// Said while the book has not been read for meaning yet.
+        static var waitingNote: String {
+            localized(
+                "Shelfed is still reading this for meaning; similar books, films and shows appear here in a moment.")
         }
     }
 }
@@ -52,7 +59,7 @@ extension BookPage.SimilarSection {
         guard !books.isEmpty else { return HTMLFragment() }
         var html: HTMLFragment = "<ol class=\"results text-results\">\n"
         for item in books {
-            let alt = item.hasCover ? "Cover of \(item.title)" : "No cover"
+            let alt = item.hasCover ? localized("Cover of {{title}}", ["title": item.title]) : localized("No cover")
             html += "    <li class=\"result\">\n"
             html += "      <img src=\"\(item.coverURL)\" alt=\"\(alt)\" width=\"64\" height=\"96\" loading=\"lazy\">\n"
             html += "      <div class=\"result-body\">\n"
@@ -63,7 +70,7 @@ extension BookPage.SimilarSection {
             }
             if let authors = item.authors { html += "        <p class=\"card-authors\">\(authors)</p>\n" }
             html += "        <p class=\"passage\">\(item.reasons)"
-            if let shelf = item.shelfTitle { html += " · On your \(shelf) shelf" }
+            if let shelf = item.shelfTitle { html += " · \(localized("On your {{shelf}} shelf", ["shelf": shelf]))" }
             html += "</p>\n"
             for (field, value) in [("volume_id", item.addVolumeID), ("isbn", item.addISBN)] {
                 guard let value else { continue }
@@ -72,7 +79,7 @@ extension BookPage.SimilarSection {
                 html += "<input type=\"hidden\" name=\"\(field)\" value=\"\(value)\">"
                 html += "<input type=\"hidden\" name=\"shelf\" value=\"want_to_read\">"
                 html += "<input type=\"hidden\" name=\"return_to\" value=\"\(item.returnTo)\">"
-                html += "<button type=\"submit\" class=\"button\">Add to Want to read</button></form>\n"
+                html += "<button type=\"submit\" class=\"button\">\(localized("Add to Want to read"))</button></form>\n"
             }
             html += "      </div>\n"
             html += "    </li>\n"

@@ -164,10 +164,13 @@ extension BookPage.SimilarSection.Item: MustacheParent {
 extension BookPage.EarlierRead: MustacheParent {
     func child(named key: String) -> Any? {
         switch key {
-        case "lead": self.lead
-        case "first": self.first
-        case "then": self.then
-        case "second": self.second
+        case "isViewing": self.isViewing
+        case "started": self.started
+        case "finished": self.finished
+        case "both": self.both
+        case "startedOnly": self.startedOnly
+        case "finishedOnly": self.finishedOnly
+        case "undated": self.undated
         default: nil
         }
     }

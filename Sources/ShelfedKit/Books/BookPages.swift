@@ -122,27 +122,29 @@ struct BookPage: Sendable {
         }
     }
 
-    /// One earlier read as the page says it: "Started ‹date›, finished ‹date›", each date kept on one line.
+    /// One earlier read as the page says it: "Started ‹date›, finished ‹date›", each date kept on one line. The
+    /// template says each case as a whole sentence (so a language can order its words), from these days.
     struct EarlierRead: Sendable {
-        let lead: String
-        let first: String?
-        let then: String?
-        let second: String?
+        /// A film's viewing: a day, not a span.
+        let isViewing: Bool
+        let started: String?
+        let finished: String?
+        /// Both days known: "Started ‹date›, finished ‹date›".
+        let both: Bool
+        let startedOnly: String?
+        let finishedOnly: String?
+        /// No day known: "Read, date unknown" (a viewing's "Watched, date unknown").
+        let undated: Bool
 
         init(_ read: ReadThrough, kind: TitleKind = .book) {
-            if kind == .movie {
-                // A viewing is a day, not a span.
-                (lead, first, then, second) =
-                    read.finishedOn.map { ("Watched ", $0, nil, nil) } ?? ("Watched, date unknown", nil, nil, nil)
-                return
-            }
-            switch (read.startedOn, read.finishedOn) {
-            case (let started?, let finished?):
-                (lead, first, then, second) = ("Started ", started, ", finished ", finished)
-            case (nil, let finished?): (lead, first, then, second) = ("Finished ", finished, nil, nil)
-            case (let started?, nil): (lead, first, then, second) = ("Started ", started, nil, nil)
-            case (nil, nil): (lead, first, then, second) = ("Read, date unknown", nil, nil, nil)
-            }
+            isViewing = kind == .movie
+            // A viewing has only its day (its finish).
+            started = isViewing ? nil : read.startedOn
+            finished = read.finishedOn
+            both = started != nil && finished != nil
+            startedOnly = finished == nil ? started : nil
+            finishedOnly = started == nil ? finished : nil
+            undated = started == nil && finished == nil
         }
     }
 
@@ -202,7 +204,8 @@ struct BookPage: Sendable {
         community = book.community?.text
         byline = Self.byline(book)
         kindLine = Self.kindLine(book)
-        castLine = book.castNames.isEmpty ? nil : "With " + book.castNames.joined(separator: ", ")
+        let cast = book.castNames.joined(separator: ", ")
+        castLine = book.castNames.isEmpty ? nil : localized("With {{names}}", ["names": cast])
         originalTitle = book.originalTitle
         providerCredit = ProviderCredit(book.source, providerKey: book.providerKey)
         titleChoicePath =
@@ -220,26 +223,29 @@ struct BookPage: Sendable {
         datesOpen = startedError != nil || finishedError != nil
     }
 
-    /// The review form's twenty star choices, ¼ to 5, none checked, each with its value.
-    static let starChoices: [(choice: StarChoice, value: Double)] = (1...20).map { quarter in
-        let value = Double(quarter) / 4
-        let spoken = starsLabel(value)
-        let choice = StarChoice(
-            id: "rating-\(quarter)", value: quarter % 4 == 0 ? String(quarter / 4) : String(value),
-            shown: quarter % 4 == 0
-                ? "★"
-                : spoken.replacingOccurrences(of: " stars", with: "★")
-                    .replacingOccurrences(of: " star", with: "★"),
-            spoken: spoken, filled: quarter / 4, checked: false)
-        return (choice, value)
+    /// The review form's twenty star choices, ¼ to 5, none checked, each with its value. Computed for each page:
+    /// the words spoken are the request's language.
+    static var starChoices: [(choice: StarChoice, value: Double)] {
+        (1...20).map { quarter in
+            let value = Double(quarter) / 4
+            let choice = StarChoice(
+                id: "rating-\(quarter)", value: quarter % 4 == 0 ? String(quarter / 4) : String(value),
+                shown: quarter % 4 == 0 ? "★" : starsNumber(value) + "★",
+                spoken: starsLabel(value), filled: quarter / 4, checked: false)
+            return (choice, value)
+        }
     }
 
     /// "4¾ stars", "1 star": quarter steps as a reader says them.
     static func starsLabel(_ value: Double) -> String {
+        value == 1 ? localized("1 star") : localized("{{stars}} stars", ["stars": starsNumber(value)])
+    }
+
+    /// "4¾", "½": the stars of a rating as a number, without the word.
+    static func starsNumber(_ value: Double) -> String {
         let whole = Int(value)
         let fraction = ["", "¼", "½", "¾"][Int(((value - Double(whole)) * 4).rounded())]
-        let number = whole == 0 ? fraction : "\(whole)\(fraction)"
-        return number + (value == 1 ? " star" : " stars")
+        return whole == 0 ? fraction : "\(whole)\(fraction)"
     }
 }
 

@@ -8,7 +8,12 @@ enum CatalogLimits {
     /// A review, and private notes.
     static let review = 20_000
 
-    /// A limit as the messages write it: "20,000".
+    /// A limit as a page's message writes it, in the request's language: "20,000", "20.000" in German.
+    static func shown(_ number: Int) -> String {
+        number.formatted(in: Language.current)
+    }
+
+    /// A limit as the messages write it: "20,000" (also in what is stored, such as an import's messages).
     static func spelled(_ number: Int) -> String {
         let digits = Array(String(number))
         return digits.enumerated().map { index, digit in

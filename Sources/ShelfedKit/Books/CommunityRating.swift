@@ -26,11 +26,14 @@ struct CommunityRating: Codable, Sendable, Equatable {
         self.init(average: Double(text), count: nil, source: "Goodreads")
     }
 
-    /// "4.03 on Goodreads", "4.1 from 1,234 ratings on Google Books".
+    /// "4.03 on Goodreads", "4.1 from 1,234 ratings on Google Books", in the request's language.
     var text: String {
-        let average = self.average.formatted(.number.precision(.fractionLength(0...2)).locale(Locale(identifier: "en")))
-        guard let count else { return "\(average) on \(source)" }
-        let ratings = count.formatted(.number.locale(Locale(identifier: "en")))
-        return "\(average) from \(ratings) \(count == 1 ? "rating" : "ratings") on \(source)"
+        let average = self.average.formatted(
+            .number.precision(.fractionLength(0...2)).locale(Language.current.locale))
+        guard let count else { return localized("{{average}} on {{source}}", ["average": average, "source": source]) }
+        return localized(
+            one: "{{average}} from {{count}} rating on {{source}}",
+            other: "{{average}} from {{count}} ratings on {{source}}", count: count,
+            ["average": average, "source": source])
     }
 }

@@ -35,10 +35,11 @@ struct DidNotFinishController: Sendable {
     /// What is wrong with a typed reason, for the person; nil when it can be kept.
     static func problem(with reason: String) -> String? {
         if reason.count > maxReasonLength {
-            return "Keep the reason to \(CatalogLimits.spelled(maxReasonLength)) characters or fewer."
+            return localized(
+                "Keep the reason to {{max}} characters or fewer.", ["max": CatalogLimits.shown(maxReasonLength)])
         }
         if NewBookForm.hasControlCharacters(reason, allowingLineBreaks: true) {
-            return "Remove the invisible control characters from the reason."
+            return localized("Remove the invisible control characters from the reason.")
         }
         return nil
     }

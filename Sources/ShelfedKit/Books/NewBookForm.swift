@@ -53,63 +53,88 @@ struct NewBookForm: Sendable, Decodable {
     func validate() -> Result<(NewBook, Shelf), FieldErrors> {
         var errors = FieldErrors()
         let titleKind = TitleKind(rawValue: kind)
-        if titleKind == nil { errors["kind"] = "Choose a book, a film or a TV show." }
-        let noun = (titleKind ?? .book).noun
-        if title.isEmpty { errors["title"] = "Enter the \(noun)'s title." }
+        if titleKind == nil { errors["kind"] = localized("Choose a book, a film or a TV show.") }
+        // Said for the kind asked for, a book when it is unknown.
+        let saidKind = titleKind ?? .book
+        if title.isEmpty {
+            switch saidKind {
+            case .book: errors["title"] = localized("Enter the book's title.")
+            case .movie: errors["title"] = localized("Enter the film's title.")
+            case .show: errors["title"] = localized("Enter the TV show's title.")
+            }
+        }
         if title.count > CatalogLimits.title {
-            errors["title"] = "Keep the title to \(CatalogLimits.spelled(CatalogLimits.title)) characters or fewer."
+            errors["title"] = localized(
+                "Keep the title to {{max}} characters or fewer.", ["max": CatalogLimits.shown(CatalogLimits.title)])
         }
         var isbnValue: ISBN?
         if !isbn.isEmpty {
             isbnValue = ISBN(isbn)
             if isbnValue == nil {
-                errors["isbn"] = "That is not a valid ISBN-10 or ISBN-13. Check the digits, or leave it empty."
+                errors["isbn"] = localized(
+                    "That is not a valid ISBN-10 or ISBN-13. Check the digits, or leave it empty.")
             }
         }
         var pages: Int?
         if !pageCount.isEmpty {
             pages = BoundedNumber.parse(pageCount, in: BoundedNumber.pageCount)
             if pages == nil {
-                errors["page_count"] = "Enter the number of pages as a whole number, like 320."
+                errors["page_count"] = localized("Enter the number of pages as a whole number, like 320.")
             }
         }
         if titleKind != .book {
             // A film's or show's form has no such fields; a request that sends them is told, not ignored.
-            if !isbn.isEmpty { errors["isbn"] = "A \(noun) has no ISBN. Leave it empty." }
-            if !pageCount.isEmpty { errors["page_count"] = "A \(noun) has no pages. Leave it empty." }
+            if !isbn.isEmpty {
+                switch saidKind {
+                case .book: errors["isbn"] = localized("A book has no ISBN. Leave it empty.")
+                case .movie: errors["isbn"] = localized("A film has no ISBN. Leave it empty.")
+                case .show: errors["isbn"] = localized("A TV show has no ISBN. Leave it empty.")
+                }
+            }
+            if !pageCount.isEmpty {
+                switch saidKind {
+                case .book: errors["page_count"] = localized("A book has no pages. Leave it empty.")
+                case .movie: errors["page_count"] = localized("A film has no pages. Leave it empty.")
+                case .show: errors["page_count"] = localized("A TV show has no pages. Leave it empty.")
+                }
+            }
         }
         var minutes: Int?
         if !runtime.isEmpty {
             minutes = BoundedNumber.parse(runtime, in: BoundedNumber.runtimeMinutes)
             if titleKind != .movie {
-                errors["runtime"] = "Only a film has a running time here. Leave it empty."
+                errors["runtime"] = localized("Only a film has a running time here. Leave it empty.")
             } else if minutes == nil {
-                errors["runtime"] = "Enter the running time in minutes as a whole number, like 139."
+                errors["runtime"] = localized("Enter the running time in minutes as a whole number, like 139.")
             }
         }
         if !publishedDate.isEmpty, !CalendarDate.isValidPublishedDate(publishedDate) {
-            errors["published_date"] = "Use a year (1999), a month (1999-04) or a full date (1999-04-30)."
+            errors["published_date"] = localized("Use a year (1999), a month (1999-04) or a full date (1999-04-30).")
         }
         if description.count > CatalogLimits.description {
-            errors["description"] =
-                "Keep the description to \(CatalogLimits.spelled(CatalogLimits.description)) characters."
+            errors["description"] = localized(
+                "Keep the description to {{max}} characters.", ["max": CatalogLimits.shown(CatalogLimits.description)])
         }
         if subtitle.count > CatalogLimits.title {
-            errors["subtitle"] =
-                "Keep the subtitle to \(CatalogLimits.spelled(CatalogLimits.title)) characters or fewer."
+            errors["subtitle"] = localized(
+                "Keep the subtitle to {{max}} characters or fewer.", ["max": CatalogLimits.shown(CatalogLimits.title)])
         }
         var seriesPlace: SeriesPlace?
         if series.count > SeriesPlace.maxNameLength {
-            errors["series"] =
-                "Keep the series name to \(CatalogLimits.spelled(SeriesPlace.maxNameLength)) characters or fewer."
+            errors["series"] = localized(
+                "Keep the series name to {{max}} characters or fewer.",
+                ["max": CatalogLimits.shown(SeriesPlace.maxNameLength)])
         }
         var position: Double?
         if !seriesPosition.isEmpty {
             position = SeriesPlace.parsePosition(seriesPosition)
             if position == nil {
-                errors["series_position"] = "Enter the book's number in the series, like 3 or 2.5 (0 to 9,999)."
+                errors["series_position"] = localized(
+                    "Enter the book's number in the series, like 3 or 2.5 (0 to 9,999).")
             } else if series.isEmpty {
-                errors["series"] = "Enter the series this is book \(seriesPosition) of, or leave the number empty."
+                errors["series"] = localized(
+                    "Enter the series this is book {{number}} of, or leave the number empty.",
+                    ["number": seriesPosition])
             }
         }
         if !series.isEmpty { seriesPlace = SeriesPlace(name: series, position: position) }
@@ -118,14 +143,16 @@ struct NewBookForm: Sendable, Decodable {
             ("series", series),
         ]
         where Self.hasControlCharacters(value) {
-            errors[field] = "Remove the invisible control characters from this field."
+            errors[field] = localized("Remove the invisible control characters from this field.")
         }
         if Self.hasControlCharacters(description, allowingLineBreaks: true) {
-            errors["description"] = "Remove the invisible control characters from the description."
+            errors["description"] = localized("Remove the invisible control characters from the description.")
         }
         guard let chosenShelf = Shelf(rawValue: shelf) else {
-            let words = Shelf.allCases.map { $0.title(for: titleKind ?? .book) }
-            errors["shelf"] = "Choose \(words.dropLast().joined(separator: ", ")) or \(words[words.count - 1])."
+            errors["shelf"] =
+                saidKind == .book
+                ? localized("Choose Want to read, Reading, Read or Did not finish.")
+                : localized("Choose Want to watch, Watching, Watched or Stopped watching.")
             return .failure(errors)
         }
         guard errors.isEmpty else { return .failure(errors) }

@@ -35,7 +35,12 @@ struct NewBookPage: Sendable {
 
     init(context: some PageContext, form: NewBookForm, errors: FieldErrors = .init(), existingBookID: Int64? = nil) {
         let titleKind = form.titleKind
-        heading = "Add a \(titleKind.noun)"
+        heading =
+            switch titleKind {
+            case .book: localized("Add a book")
+            case .movie: localized("Add a film")
+            case .show: localized("Add a TV show")
+            }
         chrome = PageChrome(title: heading, context: context, tab: .shelves)
         self.form = NewBookValues(form)
         shelves = Shelf.allCases.map {
@@ -46,7 +51,10 @@ struct NewBookPage: Sendable {
         dateLabel = titleKind.dateLabel
         hasPages = titleKind.hasPages
         isMovie = titleKind == .movie
-        kinds = [("Book", TitleKind.book), ("Film", .movie), ("TV show", .show)].map { label, kind in
+        let choices: [(String, TitleKind)] = [
+            (localized("Book"), .book), (localized("Film"), .movie), (localized("TV show"), .show),
+        ]
+        kinds = choices.map { label, kind in
             KindChoice(label: label, path: Paths.newTitle(kind), current: kind == titleKind)
         }
         runtimeError = errors["runtime"]

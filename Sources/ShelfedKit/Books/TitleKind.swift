@@ -7,7 +7,8 @@ public enum TitleKind: String, Codable, Sendable, CaseIterable {
     case movie
     case show
 
-    /// The noun in a sentence: "Add a film by hand".
+    /// The noun in a sentence: "Add a film by hand". English only: an import's stored messages use it; a page says
+    /// each kind's sentence whole, through `localized`.
     var noun: String {
         switch self {
         case .book: "book"
@@ -16,21 +17,21 @@ public enum TitleKind: String, Codable, Sendable, CaseIterable {
         }
     }
 
-    /// "Books", "Films", "TV shows": a filter's label.
+    /// "Books", "Films", "TV shows": a filter's label, in the request's language.
     var plural: String {
         switch self {
-        case .book: "Books"
-        case .movie: "Films"
-        case .show: "TV shows"
+        case .book: localized("Books")
+        case .movie: localized("Films")
+        case .show: localized("TV shows")
         }
     }
 
     /// The label for the people who made it, on the forms and the title's page.
     var creatorsLabel: String {
         switch self {
-        case .book: "Authors"
-        case .movie: "Directed by"
-        case .show: "Created by"
+        case .book: localized("Authors")
+        case .movie: localized("Directed by")
+        case .show: localized("Created by")
         }
     }
 
@@ -39,7 +40,7 @@ public enum TitleKind: String, Codable, Sendable, CaseIterable {
 
     /// The label of the year field on the forms; a book's is a publication date, a screen title's the year it came out.
     var dateLabel: String {
-        self == .book ? "Published" : "Year"
+        self == .book ? localized("Published") : localized("Year")
     }
 }
 
@@ -49,10 +50,10 @@ extension Shelf {
     func title(for kind: TitleKind) -> String {
         guard kind != .book else { return title }
         switch self {
-        case .wantToRead: return "Want to watch"
-        case .reading: return "Watching"
-        case .read: return "Watched"
-        case .didNotFinish: return "Stopped watching"
+        case .wantToRead: return localized("Want to watch")
+        case .reading: return localized("Watching")
+        case .read: return localized("Watched")
+        case .didNotFinish: return localized("Stopped watching")
         }
     }
 }
@@ -62,16 +63,22 @@ extension BookPage {
     static func byline(_ book: Book) -> String? {
         guard !book.authors.isEmpty else { return nil }
         let names = book.authors.joined(separator: ", ")
-        return book.kind == .book ? "by \(names)" : "\(book.kind.creatorsLabel) \(names)"
+        switch book.kind {
+        case .book: return localized("by {{names}}", ["names": names])
+        case .movie: return localized("Directed by {{names}}", ["names": names])
+        case .show: return localized("Created by {{names}}", ["names": names])
+        }
     }
 
     /// What a screen title is, when it came out and how long it runs, under its title.
     static func kindLine(_ book: Book) -> String? {
         guard book.kind != .book else { return nil }
-        let noun = book.kind == .movie ? "Film" : "TV show"
+        let noun = book.kind == .movie ? localized("Film") : localized("TV show")
         let year = book.publishedDate.map { String($0.prefix(4)) }
         // A show's running time is its episodes'.
-        let runtime = book.runtimeMinutes.map { book.kind == .show ? runningTime($0) + " episodes" : runningTime($0) }
+        let runtime = book.runtimeMinutes.map {
+            book.kind == .show ? localized("{{time}} episodes", ["time": runningTime($0)]) : runningTime($0)
+        }
         return [noun, year, runtime].compactMap { $0 }.joined(separator: " · ")
     }
 

@@ -33,11 +33,11 @@ public struct BarcodeReader: Sendable {
     public func scan(photoAt url: URL) async throws -> BarcodeScan {
         guard Self.isAvailable else {
             throw AppError.unavailable(
-                "This server cannot read barcodes: the zbar library is missing (Debian package libzbar0). "
-                    + "Type the ISBN instead.", retryAfter: nil)
+                localized("This server cannot read barcodes: the zbar library is missing (Debian package libzbar0).")
+                    + " " + localized("Type the ISBN instead."), retryAfter: nil)
         }
         let maxPixels = processor.maxMegapixels * 1_000_000
-        let cost = try await processor.threadPool.runIfActive {
+        let cost = try await processor.threadPool.runInLanguage {
             try ImageProcessor.decodingCost(of: url, maxPixels)
         }
         let passes: [(side: Int, angle: Double)] = [(Self.quickSide, 0), (Self.quickSide, 45), (Self.detailedSide, 0)]
@@ -45,7 +45,7 @@ public struct BarcodeReader: Sendable {
         for pass in passes {
             // Each pass holds at most detailedSide² bytes of grey pixels on top of the decode itself.
             let codes = try await processor.limiter.run(cost: cost + pass.side * pass.side) {
-                try await processor.threadPool.runIfActive {
+                try await processor.threadPool.runInLanguage {
                     try Self.codes(in: url, side: pass.side, angle: pass.angle)
                 }
             }
@@ -76,7 +76,8 @@ public struct BarcodeReader: Sendable {
         var height: Int32 = 0
         guard shelfed_vips_grey_pixels(url.path, Int32(side), angle, &pixels, &width, &height) == 0, let pixels else {
             throw AppError.unsupportedMedia(
-                "That file could not be read as a picture; it may be damaged or cut short. Try the photo again.")
+                localized("That file could not be read as a picture; it may be damaged or cut short.") + " "
+                    + localized("Try the photo again."))
         }
         defer { shelfed_vips_free_pixels(pixels) }
         let slot = 32

@@ -26,11 +26,11 @@ struct ScanController: Sendable {
         let upload = try await request.receiveMultipart(
             fileField: "photo", maxBytes: maxUploadBytes, csrfToken: context.csrfToken,
             temporaryFile: { media.temporaryFile() },
-            tooLargeAdvice: "Take the photo again at a smaller size, or type the ISBN.")
+            tooLargeAdvice: localized("Take the photo again at a smaller size, or type the ISBN."))
         defer { upload.discardFiles() }
         var page = ScanPage(context: context, maxUploadMB: maxUploadBytes / 1_048_576)
         guard let photo = upload.files.first else {
-            page.photoError = "Choose a photo of the barcode on the back of the book."
+            page.photoError = localized("Choose a photo of the barcode on the back of the book.")
             return try renderer.render(page, template: "scan/index", status: .unprocessableContent).response
         }
         let outcome = try await scanner.scan(photoAt: photo.url)
@@ -54,8 +54,10 @@ struct ScanController: Sendable {
             page.typedISBN = String(typed.first { ISBN($0) == nil }?.prefix(40) ?? "")
             page.isbnError =
                 typed.isEmpty
-                ? "Type the 10- or 13-digit ISBN printed above the barcode."
-                : "“\(page.typedISBN)” is not an ISBN: check the digits (an ISBN has 10 or 13, the last may be X)."
+                ? localized("Type the 10- or 13-digit ISBN printed above the barcode.")
+                : localized(
+                    "“{{typed}}” is not an ISBN: check the digits (an ISBN has 10 or 13, the last may be X).",
+                    ["typed": page.typedISBN])
             return try renderer.render(page, template: "scan/index", status: .unprocessableContent)
         }
         let lookups = try await scanner.lookUp(isbns, for: context.userID)

@@ -13,7 +13,7 @@ struct ScanPage: Sendable {
     var isbnError: String?
 
     init(context: some PageContext, maxUploadMB: Int) {
-        chrome = PageChrome(title: "Scan a barcode", context: context, tab: .shelves)
+        chrome = PageChrome(title: localized("Scan a barcode"), context: context, tab: .shelves)
         self.maxUploadMB = maxUploadMB
     }
 }
@@ -46,7 +46,10 @@ struct ScanBooksPage: Sendable {
     let returnTo: String
 
     init(context: some PageContext, lookups: [BarcodeScanService.Lookup], fromPrintedText: Bool, returnTo: String) {
-        heading = lookups.count == 1 ? "Is this the book?" : "\(lookups.count) books found"
+        heading =
+            lookups.count == 1
+            ? localized("Is this the book?")
+            : localized(one: "{{count}} book found", other: "{{count}} books found", count: lookups.count)
         chrome = PageChrome(title: heading, context: context, tab: .shelves)
         self.fromPrintedText = fromPrintedText
         self.returnTo = returnTo

@@ -29,11 +29,12 @@ struct ShelfScanController: Sendable {
         guard shelves.isConfigured else { throw HTTPError(.notFound) }
         let upload = try await request.receiveMultipart(
             fileField: "photo", maxBytes: maxUploadBytes, csrfToken: context.csrfToken,
-            temporaryFile: { media.temporaryFile() }, tooLargeAdvice: "Take the photo again at a smaller size.")
+            temporaryFile: { media.temporaryFile() },
+            tooLargeAdvice: localized("Take the photo again at a smaller size."))
         defer { upload.discardFiles() }
         guard let photo = upload.files.first else {
             var page = ShelfScanStartPage(context: context, configured: true, maxUploadMB: maxUploadBytes / 1_048_576)
-            page.photoError = "Choose a photo of your shelf."
+            page.photoError = localized("Choose a photo of your shelf.")
             return try renderer.render(page, template: "scan/shelf", status: .unprocessableContent).response
         }
         let jpeg = try await shelves.preparedImage(from: photo.url)
@@ -57,7 +58,7 @@ struct ShelfScanController: Sendable {
         let scan = try await requireScan(context)
         let form = FormFields(urlEncoded: String(buffer: try await request.collectBody(upTo: 64 * 1024)))
         guard let shelf = form["shelf"].flatMap(Shelf.init(rawValue:)) else {
-            throw HTTPError(.badRequest, message: "Choose Want to read, Reading, Read or Did not finish.")
+            throw HTTPError(.badRequest, message: localized("Choose Want to read, Reading, Read or Did not finish."))
         }
         let picks = Set(form.all("pick").compactMap { BoundedNumber.parse($0, in: 0...(GeminiClient.maxBooks - 1)) })
         var matches = scan.matches
@@ -77,7 +78,10 @@ struct ShelfScanController: Sendable {
                 matches[index].addedBookID = duplicate.bookID
             } catch let failure as UpstreamFailure {
                 try await shelves.recordAdded(matches, scanID: scan.id, userID: context.userID)
-                throw HTTPError(failure.pageStatus, message: failure.userMessage + " The books added so far are kept.")
+                throw HTTPError(
+                    failure.pageStatus,
+                    message: localized(
+                        "{{problem}} The books added so far are kept.", ["problem": failure.userMessage]))
             }
         }
         try await shelves.recordAdded(matches, scanID: scan.id, userID: context.userID)
@@ -88,7 +92,7 @@ struct ShelfScanController: Sendable {
         guard let id = context.parameters.get("scanID"), id.utf8.count <= 64,
             let scan = try await shelves.scan(id: id, of: context.userID)
         else {
-            throw HTTPError(.notFound, message: "There is no such shelf scan. Scan the shelf again.")
+            throw HTTPError(.notFound, message: localized("There is no such shelf scan. Scan the shelf again."))
         }
         return scan
     }
@@ -102,7 +106,7 @@ struct ShelfScanStartPage: Sendable {
     var photoError: String?
 
     init(context: some PageContext, configured: Bool, maxUploadMB: Int) {
-        chrome = PageChrome(title: "Scan a shelf", context: context, tab: .shelves)
+        chrome = PageChrome(title: localized("Scan a shelf"), context: context, tab: .shelves)
         self.configured = configured
         self.maxUploadMB = maxUploadMB
     }
@@ -147,7 +151,8 @@ struct ShelfScanPage: Sendable {
     init(context: some PageContext, scan: ShelfScanService.Scan, added: Int?, shelf: Shelf?) {
         isRunning = scan.status == "running" || scan.status == "queued"
         chrome = PageChrome(
-            title: isRunning ? "Reading your shelf…" : "Books on your shelf", context: context, tab: .shelves)
+            title: isRunning ? localized("Reading your shelf…") : localized("Books on your shelf"), context: context,
+            tab: .shelves)
         progress = scan.progress
         failure = scan.status == "failed" ? scan.message : nil
         entries = scan.matches.enumerated().map { index, match in
@@ -168,9 +173,9 @@ struct ShelfScanPage: Sendable {
             ShelfOption(value: $0.rawValue, label: $0.title, selected: $0 == (shelf ?? .wantToRead))
         }
         notice = added.map { count in
-            count == 1
-                ? "Added 1 book to \((shelf ?? .wantToRead).title)."
-                : "Added \(count) books to \((shelf ?? .wantToRead).title)."
+            localized(
+                one: "Added {{count}} book to {{shelf}}.", other: "Added {{count}} books to {{shelf}}.", count: count,
+                ["shelf": (shelf ?? .wantToRead).title])
         }
     }
 }

@@ -58,7 +58,7 @@ struct ShelfScanService: Sendable {
     func preparedImage(from upload: URL) async throws -> Data {
         _ = try ImageProcessor.readableKind(at: upload)
         let maxPixels = processor.maxMegapixels * 1_000_000
-        let cost = try await processor.threadPool.runIfActive {
+        let cost = try await processor.threadPool.runInLanguage {
             try ImageProcessor.decodingCost(of: upload, maxPixels)
         }
         let shrunk = media.temporaryFile("-shelf.jpg")
@@ -73,7 +73,8 @@ struct ShelfScanService: Sendable {
         }
         guard made else {
             throw AppError.unsupportedMedia(
-                "That file could not be read as a picture; it may be damaged or cut short. Try the photo again.")
+                localized("That file could not be read as a picture; it may be damaged or cut short.") + " "
+                    + localized("Try the photo again."))
         }
         shelfed_release_free_memory()
         return try Data(contentsOf: shrunk)

@@ -50,7 +50,9 @@ struct TextSearchController: Sendable {
                     detail: [match.authors, match.shelf.title].filter { !$0.isEmpty }.joined(separator: " · "),
                     thumbURL: BookCover.url(for: match.coverPath),
                     passage: TextSearchStore.highlighted(match.snippet).html,
-                    thumbAlt: match.coverPath == nil ? "No cover" : "Cover of \(match.title)", isCover: true)
+                    thumbAlt: match.coverPath == nil
+                        ? localized("No cover") : localized("Cover of {{title}}", ["title": match.title]),
+                    isCover: true)
             })
         page.rankedBy = matches.isEmpty ? nil : rankedBy
         return try renderer.render(page, template: "search/text")
@@ -73,7 +75,7 @@ struct TextSearchController: Sendable {
         let progress = try await meaning.embeddings.libraryProgress(of: userID, model: TextEmbedder.modelID)
         return (
             ranked.compactMap { highlighted[$0.id] ?? entries[$0.id] },
-            Self.hybridLine(progress, of: "books")
+            Self.hybridLine(progress, of: .library)
         )
     }
 
@@ -92,26 +94,41 @@ struct TextSearchController: Sendable {
         let progress = try await meaning.embeddings.photoProgress(of: userID, model: TextEmbedder.modelID)
         return (
             ranked.compactMap { highlighted[$0.id] ?? entries[$0.id] },
-            Self.hybridLine(progress, of: "page photos")
+            Self.hybridLine(progress, of: .quotes)
         )
     }
 
     private func wordsOnlyLine(_ mode: MeaningSearch.Mode) -> String {
         if mode == .resting {
-            return "Matched by words only for now: you have searched by meaning \(MeaningSearch.questionsPerMinute) "
-                + "times this minute. It is back within a minute."
+            return localized(
+                "Matched by words only for now: you have searched by meaning {{count}} times this minute.",
+                ["count": String(MeaningSearch.questionsPerMinute)]) + " " + localized("It is back within a minute.")
         }
         return meaning.embedder == nil
-            ? "Matched by words only." : "Matched by words only: search by meaning is not available on this server."
+            ? localized("Matched by words only.")
+            : localized("Matched by words only: search by meaning is not available on this server.")
     }
 
-    /// "Ranked by meaning and words.", and how many are still waiting for their meaning vectors.
-    static func hybridLine(_ progress: (embedded: Int, total: Int), of things: String) -> String {
-        var line = "Ranked by meaning and words."
+    /// "Ranked by meaning and words.", and how many of the books (`.library`) or page photos (`.quotes`) are still
+    /// waiting for their meaning vectors.
+    static func hybridLine(_ progress: (embedded: Int, total: Int), of things: TextSearchPage.Kind) -> String {
+        var line = localized("Ranked by meaning and words.")
         if progress.embedded < progress.total {
+            let waiting = progress.total - progress.embedded
+            let values: KeyValuePairs<String, String> = [
+                "total": String(progress.total), "rest": localized("until then they are found by their words."),
+            ]
             line +=
-                " \(progress.total - progress.embedded) of your \(progress.total) \(things) are still being read for "
-                + "meaning; until then they are found by their words."
+                " "
+                + (things == .library
+                    ? localized(
+                        one: "{{count}} of your {{total}} books are still being read for meaning; {{rest}}",
+                        other: "{{count}} of your {{total}} books are still being read for meaning; {{rest}}",
+                        count: waiting, values)
+                    : localized(
+                        one: "{{count}} of your {{total}} page photos are still being read for meaning; {{rest}}",
+                        other: "{{count}} of your {{total}} page photos are still being read for meaning; {{rest}}",
+                        count: waiting, values))
         }
         return line
     }
@@ -160,11 +177,21 @@ struct TextSearchPage: Sendable {
 
     init(context: some PageContext, kind: Kind, query: String, results: [Result]) {
         let quotes = kind == .quotes
-        heading = quotes ? "Search my quotes" : "Search my library"
-        chrome = PageChrome(title: query.isEmpty ? heading : "\(heading): \(query)", context: context, tab: .shelves)
+        heading = quotes ? localized("Search my quotes") : localized("Search my library")
+        let title =
+            query.isEmpty
+            ? heading
+            : quotes
+                ? localized("Search my quotes: {{query}}", ["query": query])
+                : localized("Search my library: {{query}}", ["query": query])
+        chrome = PageChrome(title: title, context: context, tab: .shelves)
         action = quotes ? Paths.quotes : Paths.librarySearch
-        label = quotes ? "Words from your page photos and comments" : "Title, author, description or your review"
-        placeholder = quotes ? "A word or phrase you remember" : "Title, author or a word from your review"
+        label =
+            quotes
+            ? localized("Words from your page photos and comments")
+            : localized("Title, author, description or your review")
+        placeholder =
+            quotes ? localized("A word or phrase you remember") : localized("Title, author or a word from your review")
         self.query = query
         hasQuery = !query.isEmpty
         self.results = results
@@ -172,21 +199,35 @@ struct TextSearchPage: Sendable {
             results.isEmpty
             ? nil
             : results.count == TextSearchStore.limit
-                ? "The first \(results.count) matches" : "\(results.count) \(results.count == 1 ? "match" : "matches")"
-        emptyMessage =
-            TextSearchStore.ftsQuery(query) == nil
-            ? "Type a word or two to look for: letters or digits."
-            : quotes
-                ? "None of your page photos or comments has “\(query)”. Words are read from new photos in the "
-                    + "background, so a photo you just added may not be searchable yet."
-                : "Nothing in your library mentions “\(query)”. To find a new book, search Google Books instead."
-        introduction =
-            quotes
-            ? "Shelfed reads the words on the page photos you keep and searches them with your comments. "
-                + "Only you see your photos."
-            : "Search the titles, authors and descriptions of the books on your shelves, and your own reviews."
+                ? localized("The first {{count}} matches", ["count": String(results.count)])
+                : localized(one: "{{count}} match", other: "{{count}} matches", count: results.count)
+        if TextSearchStore.ftsQuery(query) == nil {
+            emptyMessage = localized("Type a word or two to look for: letters or digits.")
+        } else if quotes {
+            emptyMessage =
+                localized("None of your page photos or comments has “{{query}}”.", ["query": query]) + " "
+                + Self.readInBackground
+        } else {
+            emptyMessage = localized(
+                "Nothing in your library mentions “{{query}}”. To find a new book, search Google Books instead.",
+                ["query": query])
+        }
+        if quotes {
+            introduction =
+                localized(
+                    "Shelfed reads the words on the page photos you keep and searches them with your comments.")
+                + " " + localized("Only you see your photos.")
+        } else {
+            introduction = localized(
+                "Search the titles, authors and descriptions of the books on your shelves, and your own reviews.")
+        }
         googleSearchPath = Paths.search(query)
         otherSearchPath = quotes ? Paths.librarySearch : Paths.quotes
-        otherSearchLabel = quotes ? "Search my library instead" : "Search my quotes instead"
+        otherSearchLabel = quotes ? localized("Search my library instead") : localized("Search my quotes instead")
+    }
+
+    private static var readInBackground: String {
+        localized(
+            "Words are read from new photos in the background, so a photo you just added may not be searchable yet.")
     }
 }

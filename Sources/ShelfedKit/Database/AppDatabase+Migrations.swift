@@ -215,6 +215,7 @@ extension AppDatabase {
         migrator.registerMigration("v49 title matching", migrate: migrateToTitleMatching)
         migrator.registerMigration("v50 jellyfin library", migrate: migrateToJellyfinLibrary)
         migrator.registerMigration("v51 languages", migrate: migrateToLanguages)
+        migrator.registerMigration("v52 sort keys", migrate: migrateToSortKeys)
         return migrator
     }
 }

@@ -57,7 +57,7 @@ struct HomeController: Sendable {
         func cards(_ items: [LibraryItem]) -> HTMLFragment {
             BookCardList.html(items, csrfToken: context.csrfToken, returnTo: Paths.home)
         }
-        var chrome = PageChrome(title: "Home", context: context, tab: .feed)
+        var chrome = PageChrome(title: localized("Home"), context: context, tab: .feed)
         chrome.toast = try await ActionNotice.toast(
             query: FormFields(urlEncoded: request.uri.query ?? ""), path: Paths.home, userID: userID, library: library,
             csrfToken: context.csrfToken, today: clock.today())
@@ -117,12 +117,18 @@ struct HomeController: Sendable {
         page.overdue = read.overdue.map { loan in
             HomePage.LoanLine(
                 title: loan.title, path: Paths.book(loan.bookID),
-                text: "lent to \(loan.borrowerName) on \(loan.lentOn), due back \(loan.dueOn)")
+                text: localized(
+                    "lent to {{borrower}} on {{lentOn}}, due back {{dueOn}}",
+                    ["borrower": loan.borrowerName, "lentOn": loan.lentOn, "dueOn": loan.dueOn]))
         }
         page.borrowed = read.borrowed.map { loan in
             HomePage.LoanLine(
                 title: loan.title, path: nil,
-                text: "from \(loan.lender) since \(loan.lentOn)" + (loan.dueOn.map { ", due back \($0)" } ?? ""))
+                text: loan.dueOn.map { dueOn in
+                    localized(
+                        "from {{lender}} since {{lentOn}}, due back {{dueOn}}",
+                        ["lender": loan.lender, "lentOn": loan.lentOn, "dueOn": dueOn])
+                } ?? localized("from {{lender}} since {{lentOn}}", ["lender": loan.lender, "lentOn": loan.lentOn]))
         }
         page.recommended = read.received.map { received in
             HomePage.RecommendedLine(
@@ -137,7 +143,9 @@ struct HomeController: Sendable {
                 answerPath: Paths.borrowAnswer(request.id))
         }
         page.asked = read.outgoing.map { asked in
-            HomePage.LoanLine(title: asked.title, path: nil, text: "asked of \(asked.owner), waiting for an answer")
+            HomePage.LoanLine(
+                title: asked.title, path: nil,
+                text: localized("asked of {{owner}}, waiting for an answer", ["owner": asked.owner]))
         }
     }
 }
@@ -248,7 +256,7 @@ struct HomePage: Sendable {
         let items: [Item]
         let emptyMessage: String?
         /// "Read next", or "Read or watch next" when a film or show is among the suggestions.
-        var heading = "Read next"
+        var heading = localized("Read next")
 
         init(_ outcome: ReadNext.Outcome) {
             switch outcome {
@@ -258,25 +266,32 @@ struct HomePage: Sendable {
                         title: $0.title, authors: $0.authors.isEmpty ? nil : $0.authors, path: Paths.book($0.bookID),
                         coverURL: BookCover.url(for: $0.coverPath), hasCover: $0.coverPath != nil, because: $0.because,
                         becauseLead: $0.becauseLead,
-                        recommendedBy: $0.recommendedBy.isEmpty ? nil : $0.recommendedBy.joined(separator: " and "))
+                        recommendedBy: $0.recommendedBy.isEmpty ? nil : Self.names($0.recommendedBy))
                 }
                 emptyMessage = nil
-                if suggestions.contains(where: { $0.kind != .book }) { heading = "Read or watch next" }
+                if suggestions.contains(where: { $0.kind != .book }) { heading = localized("Read or watch next") }
             case .nothingLoved:
                 items = []
-                emptyMessage =
-                    "Rate the books you loved 4 stars or more, or mark them as favourites, and Shelfed will suggest "
-                    + "what to read next from your Want to read shelf."
+                emptyMessage = localized(
+                    "Rate the books you loved 4 stars or more, or mark them as favourites, and Shelfed will suggest what to read next from your Want to read shelf."
+                )
             case .nothingAlike:
                 items = []
-                emptyMessage =
-                    "Nothing on your Want to read shelf is much like the books you loved yet. Add a few you might "
-                    + "read, and the closest will show here."
+                emptyMessage = localized(
+                    "Nothing on your Want to read shelf is much like the books you loved yet. Add a few you might read, and the closest will show here."
+                )
             case .nothingWanted:
                 items = []
-                emptyMessage =
-                    "Add books you might read to your Want to read shelf, and Shelfed will suggest which of them is "
-                    + "most like the books you loved."
+                emptyMessage = localized(
+                    "Add books you might read to your Want to read shelf, and Shelfed will suggest which of them is most like the books you loved."
+                )
+            }
+        }
+
+        /// "Sam and Alex", "Sam and Alex and Jo": who recommended a suggestion.
+        static func names(_ names: [String]) -> String {
+            names.dropFirst().reduce(names.first ?? "") { joined, name in
+                localized("{{first}} and {{second}}", ["first": joined, "second": name])
             }
         }
     }

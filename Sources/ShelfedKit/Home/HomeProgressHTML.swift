@@ -7,16 +7,16 @@ extension HomePage {
     /// "Currently reading", "Currently watching", or both, as the list holds.
     var inProgressHeading: String {
         switch (inProgress.contains { $0.tracksPages }, inProgress.contains { !$0.tracksPages }) {
-        case (true, true): "Currently reading and watching"
-        case (false, true): "Currently watching"
-        default: "Currently reading"
+        case (true, true): localized("Currently reading and watching")
+        case (false, true): localized("Currently watching")
+        default: localized("Currently reading")
         }
     }
 
     static func inProgressHTML(_ items: [ProgressItem]) -> HTMLFragment {
         var html: HTMLFragment = "<ol class=\"results text-results in-progress\">\n"
         for item in items {
-            let alt = item.hasCover ? "Cover of \(item.title)" : "No cover"
+            let alt = item.hasCover ? localized("Cover of {{title}}", ["title": item.title]) : localized("No cover")
             html += "  <li class=\"result\" id=\"progress-\(item.bookID)\">\n"
             html += "    <img src=\"\(item.coverURL)\" alt=\"\(alt)\" width=\"64\" height=\"96\" loading=\"lazy\">\n"
             html += "    <div class=\"result-body\">\n"
@@ -24,8 +24,8 @@ extension HomePage {
             if let authors = item.authors { html += "      <p class=\"card-authors\">\(authors)</p>\n" }
             if let bar = item.bar {
                 html += "      <div class=\"progress-line\"><progress max=\"100\" value=\"\(bar.percent)\" "
-                html +=
-                    "aria-label=\"Progress in \(item.title)\">\(bar.percent) %</progress> <span>\(bar.summary)</span>"
+                let label = localized("Progress in {{title}}", ["title": item.title])
+                html += "aria-label=\"\(label)\">\(bar.percent) %</progress> <span>\(bar.summary)</span>"
                 html += "</div>\n"
             }
             if item.tracksPages { html += progressForm(item) }
@@ -37,8 +37,8 @@ extension HomePage {
             html += "      <form method=\"post\" action=\"\(item.shelfPath)\" class=\"inline\">\n"
             html += "        <input type=\"hidden\" name=\"_csrf\" value=\"\(item.csrf)\">\n"
             html += "        <input type=\"hidden\" name=\"return_to\" value=\"/\">\n"
-            html +=
-                "        <button type=\"submit\" name=\"shelf\" value=\"read\" class=\"chip\">\(item.tracksPages ? "Finished it" : "Watched it")</button>\n"
+            let done = item.tracksPages ? localized("Finished it") : localized("Watched it")
+            html += "        <button type=\"submit\" name=\"shelf\" value=\"read\" class=\"chip\">\(done)</button>\n"
             html += "      </form>\n"
             html += "    </div>\n"
             html += "  </li>\n"
@@ -54,12 +54,17 @@ extension HomePage {
         html += "        <input type=\"hidden\" name=\"return_to\" value=\"/\">\n"
         html += "        <input type=\"hidden\" name=\"season\" value=\"\(next.season)\">\n"
         html += "        <input type=\"hidden\" name=\"episode\" value=\"\(next.number)\">\n"
-        html += item.isNew ? "        <p>New episode: <strong>" : "        <p>Up next: <strong>"
-        html += "\(next.code)</strong>"
+        let code = HTMLEscaper.escape(next.code)
+        let lead =
+            item.isNew
+            ? localized("New episode: <strong>{{code}}</strong>", ["code": code])
+            : localized("Up next: <strong>{{code}}</strong>", ["code": code])
+        html += "        <p>\(HTMLFragment(verbatim: lead))"
         if let title = next.title { html += " \(title)" }
         html += "</p>\n"
-        html += "        <button type=\"submit\" class=\"chip\" aria-label=\"Watched \(next.code) of \(item.title)\">"
-        html += "Watched \(next.code)</button>\n"
+        let label = localized("Watched {{code}} of {{title}}", ["code": next.code, "title": item.title])
+        html += "        <button type=\"submit\" class=\"chip\" aria-label=\"\(label)\">"
+        html += "\(localized("Watched {{code}}", ["code": next.code]))</button>\n"
         html += "      </form>\n"
         return html
     }
@@ -71,16 +76,18 @@ extension HomePage {
         html += "        <input type=\"hidden\" name=\"_csrf\" value=\"\(item.csrf)\">\n"
         html += "        <input type=\"hidden\" name=\"return_to\" value=\"/\">\n"
         if item.byPercent {
-            html += "        <input id=\"percent-\(item.bookID)\" aria-label=\"Percent read of \(item.title)\" "
+            let label = localized("Percent read of {{title}}", ["title": item.title])
+            html += "        <input id=\"percent-\(item.bookID)\" aria-label=\"\(label)\" "
             html += "name=\"percent\" type=\"number\" inputmode=\"decimal\" min=\"0\" max=\"100\" step=\"0.1\" "
             html += "placeholder=\"%\">\n"
         } else {
-            html += "        <input id=\"page-\(item.bookID)\" aria-label=\"Page you are on in \(item.title)\" "
+            let label = localized("Page you are on in {{title}}", ["title": item.title])
+            html += "        <input id=\"page-\(item.bookID)\" aria-label=\"\(label)\" "
             html += "name=\"page\" type=\"number\" inputmode=\"numeric\" min=\"0\""
             if let pageCount = item.pageCount { html += " max=\"\(pageCount)\"" }
-            html += " placeholder=\"Page\">\n"
+            html += " placeholder=\"\(localized("Page"))\">\n"
         }
-        html += "        <button type=\"submit\" class=\"button\">Update</button>\n"
+        html += "        <button type=\"submit\" class=\"button\">\(localized("Update"))</button>\n"
         html += "      </form>\n"
         return html
     }

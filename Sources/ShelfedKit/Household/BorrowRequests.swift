@@ -128,14 +128,15 @@ struct BorrowRequestController: Sendable {
     /// POST /house/copies/:entryID/ask (`return_to`)
     @Sendable func ask(_ request: Request, context: SignedInContext) async throws -> Response {
         guard let entryID = BoundedNumber.id(context.parameters.get("entryID")) else {
-            throw AppError.notFound("There is no such copy in the house.")
+            throw AppError.notFound(localized("There is no such copy in the house."))
         }
         var request = request
         let back = safeRelativePath(try await request.formFields().trimmed("return_to")) ?? Paths.house
         do {
             try await requests.ask(for: entryID, requester: context.userID, now: clock.now())
         } catch BorrowRequestStore.Refusal.notAvailable {
-            throw AppError.notFound("There is no such copy in the house. Its owner may have stopped sharing.")
+            throw AppError.notFound(
+                localized("There is no such copy in the house. Its owner may have stopped sharing."))
         }
         return .seeOther(ActionNotice.link(back, adding: [("saved", "asked")], anchor: "house-heading"))
     }
@@ -143,29 +144,31 @@ struct BorrowRequestController: Sendable {
     /// POST /house/requests/:requestID (`answer`: lend or decline)
     @Sendable func answer(_ request: Request, context: SignedInContext) async throws -> Response {
         guard let id = BoundedNumber.id(context.parameters.get("requestID")) else {
-            throw AppError.notFound("There is no such request.")
+            throw AppError.notFound(localized("There is no such request."))
         }
         var request = request
         let form = try await request.formFields()
         let answer = form["answer"]
         let back = safeRelativePath(form.trimmed("return_to")) ?? Paths.home
         guard answer == "lend" || answer == "decline" else {
-            throw AppError.invalid("Choose Lend it or Decline.", field: "answer")
+            throw AppError.invalid(localized("Choose Lend it or Decline."), field: "answer")
         }
         do {
             guard
                 try await requests.answer(
                     id, owner: context.userID, lend: answer == "lend", today: clock.today(), now: clock.now())
-            else { throw AppError.notFound("There is no such request. It may have been answered already.") }
+            else { throw AppError.notFound(localized("There is no such request. It may have been answered already.")) }
         } catch LoanStore.Refusal.alreadyOnLoan {
-            throw AppError.conflict("That copy is on loan already. Mark it returned first, then lend it again.")
+            throw AppError.conflict(
+                localized("That copy is on loan already. Mark it returned first, then lend it again."))
         } catch LoanStore.Refusal.notOwned {
             throw AppError.conflict(
-                "Your copy is no longer marked as one you own. Open the book, tick “I own a copy”, then lend it.")
+                localized("Your copy is no longer marked as one you own.") + " "
+                    + localized("Open the book, tick “I own a copy”, then lend it."))
         } catch LoanStore.Refusal.notYours {
             throw AppError.conflict(
-                "They no longer share with the household, so Shelfed cannot lend to them. Decline the request, or "
-                    + "lend it from the book page by typing their name.")
+                localized("They no longer share with the household, so Shelfed cannot lend to them.") + " "
+                    + localized("Decline the request, or lend it from the book page by typing their name."))
         }
         return .seeOther(
             ActionNotice.link(back, adding: [("saved", answer == "lend" ? "request-lent" : "request-declined")]))

@@ -94,49 +94,130 @@ struct FilmNightPage: Sendable {
         context: SignedInContext, members: [HouseholdSharing.VisibleMember], chosen: Set<Int64>, kind: TitleKind?,
         until: String?, fitsIn: Int?, evening: FilmNight.Evening, untilWasUnreadable: Bool
     ) {
-        chrome = PageChrome(title: "Film night", context: context, tab: .shelves)
+        chrome = PageChrome(title: localized("Film night"), context: context, tab: .shelves)
         people = members.map { Person(id: $0.id, name: $0.displayName, checked: chosen.contains($0.id)) }
         hasMembers = !members.isEmpty
-        kinds = [(nil, "All"), (TitleKind.movie, "Films"), (TitleKind.show, "TV shows")].map {
-            value, label in
+        let kindLabels: [(TitleKind?, String)] = [
+            (nil, localized("All")), (.movie, localized("Films")), (.show, localized("TV shows")),
+        ]
+        kinds = kindLabels.map { value, label in
             Choice(value: value?.rawValue ?? "", label: label, selected: value == kind)
         }
         untilValue = until ?? ""
-        untilError = untilWasUnreadable ? "Type the time it should end by as hours and minutes, such as 23:00." : nil
+        untilError =
+            untilWasUnreadable
+            ? localized("Type the time it should end by as hours and minutes, such as 23:00.") : nil
         titles = evening.candidates.prefix(Self.shown).map { candidate in
             let runtime = candidate.runtimeMinutes.map {
-                BookPage.runningTime($0) + (candidate.kind == .show ? " an episode" : "")
+                candidate.kind == .show
+                    ? localized("{{time}} an episode", ["time": BookPage.runningTime($0)]) : BookPage.runningTime($0)
             }
             let facts = [
-                candidate.kind == .movie ? "Film" : "TV show", candidate.year, runtime ?? "Running time unknown",
+                candidate.kind == .movie ? localized("Film") : localized("TV show"), candidate.year,
+                runtime ?? localized("Running time unknown"),
             ]
             .compactMap { $0 }.joined(separator: " · ")
             return Title(
                 title: candidate.title, facts: facts, coverURL: BookCover.url(for: candidate.coverPath),
                 path: Paths.book(candidate.bookID), owned: candidate.ownedInHouse, atHome: candidate.atHome)
         }
-        let who = Self.spoken(["you"] + evening.people)
-        let noun = kind.map { $0 == .movie ? ("film", "films") : ("TV show", "TV shows") } ?? ("title", "titles")
         let count = evening.candidates.count
-        summary =
-            "\(count) \(count == 1 ? noun.0 : noun.1) on the Want to watch of \(who)"
-            + (fitsIn.map { " that end in time (\(BookPage.runningTime(max($0, 1))) from now)" } ?? "") + "."
+        summary = Self.summary(count: count, kind: kind, others: evening.people, fitsIn: fitsIn)
         var notes: [String] = []
-        if evening.tooLong > 0 { notes.append("\(evening.tooLong) more run longer than that") }
+        if evening.tooLong > 0 {
+            notes.append(
+                localized(
+                    one: "{{count}} more run longer than that", other: "{{count}} more run longer than that",
+                    count: evening.tooLong))
+        }
         if evening.unknownRuntime > 0 {
-            notes.append("\(evening.unknownRuntime) have no running time yet, so Shelfed cannot say they fit")
+            notes.append(
+                localized(
+                    one: "{{count}} have no running time yet, so Shelfed cannot say they fit",
+                    other: "{{count}} have no running time yet, so Shelfed cannot say they fit",
+                    count: evening.unknownRuntime))
         }
         if count > Self.shown {
-            notes.insert("The first \(Self.shown) are shown: choose an hour to end by, or films or shows only", at: 0)
+            notes.insert(
+                localized(
+                    "The first {{count}} are shown: choose an hour to end by, or films or shows only",
+                    ["count": String(Self.shown)]), at: 0)
         }
         leftOut = notes.isEmpty ? nil : notes.joined(separator: "; ") + "."
         isEmpty = titles.isEmpty
     }
 
-    /// "you", "you and Sam", "you, Sam and Robin".
-    static func spoken(_ names: [String]) -> String {
-        guard names.count > 1, let last = names.last else { return names.first ?? "" }
-        return names.dropLast().joined(separator: ", ") + " and " + last
+    /// "3 films on the Want to watch of you and Sam that end in time (2 h from now).", told whole in the request's
+    /// language: the noun, who and whether a time was given each change the sentence.
+    static func summary(count: Int, kind: TitleKind?, others: [String], fitsIn: Int?) -> String {
+        let values: KeyValuePairs<String, String> = [
+            "who": spoken(others), "time": fitsIn.map { BookPage.runningTime(max($0, 1)) } ?? "",
+        ]
+        let noun = kind.map { $0 == .movie ? 1 : 2 } ?? 0
+        switch (noun, others.isEmpty, fitsIn != nil) {
+        case (0, true, false):
+            return localized(
+                one: "{{count}} title on the Want to watch of you.",
+                other: "{{count}} titles on the Want to watch of you.", count: count, values)
+        case (0, true, true):
+            return localized(
+                one: "{{count}} title on the Want to watch of you that end in time ({{time}} from now).",
+                other: "{{count}} titles on the Want to watch of you that end in time ({{time}} from now).",
+                count: count, values)
+        case (0, false, false):
+            return localized(
+                one: "{{count}} title on the Want to watch of {{who}}.",
+                other: "{{count}} titles on the Want to watch of {{who}}.", count: count, values)
+        case (0, false, true):
+            return localized(
+                one: "{{count}} title on the Want to watch of {{who}} that end in time ({{time}} from now).",
+                other: "{{count}} titles on the Want to watch of {{who}} that end in time ({{time}} from now).",
+                count: count, values)
+        case (1, true, false):
+            return localized(
+                one: "{{count}} film on the Want to watch of you.",
+                other: "{{count}} films on the Want to watch of you.", count: count, values)
+        case (1, true, true):
+            return localized(
+                one: "{{count}} film on the Want to watch of you that end in time ({{time}} from now).",
+                other: "{{count}} films on the Want to watch of you that end in time ({{time}} from now).",
+                count: count, values)
+        case (1, false, false):
+            return localized(
+                one: "{{count}} film on the Want to watch of {{who}}.",
+                other: "{{count}} films on the Want to watch of {{who}}.", count: count, values)
+        case (1, false, true):
+            return localized(
+                one: "{{count}} film on the Want to watch of {{who}} that end in time ({{time}} from now).",
+                other: "{{count}} films on the Want to watch of {{who}} that end in time ({{time}} from now).",
+                count: count, values)
+        case (_, true, false):
+            return localized(
+                one: "{{count}} TV show on the Want to watch of you.",
+                other: "{{count}} TV shows on the Want to watch of you.", count: count, values)
+        case (_, true, true):
+            return localized(
+                one: "{{count}} TV show on the Want to watch of you that end in time ({{time}} from now).",
+                other: "{{count}} TV shows on the Want to watch of you that end in time ({{time}} from now).",
+                count: count, values)
+        case (_, false, false):
+            return localized(
+                one: "{{count}} TV show on the Want to watch of {{who}}.",
+                other: "{{count}} TV shows on the Want to watch of {{who}}.", count: count, values)
+        case (_, false, true):
+            return localized(
+                one: "{{count}} TV show on the Want to watch of {{who}} that end in time ({{time}} from now).",
+                other: "{{count}} TV shows on the Want to watch of {{who}} that end in time ({{time}} from now).",
+                count: count, values)
+        }
+    }
+
+    /// "you and Sam", "you, Sam and Robin": the viewer and the others on the sofa; empty for the viewer alone.
+    static func spoken(_ others: [String]) -> String {
+        guard let last = others.last else { return "" }
+        if others.count == 1 { return localized("you and {{name}}", ["name": last]) }
+        return localized(
+            "you, {{names}} and {{name}}", ["names": others.dropLast().joined(separator: ", "), "name": last])
     }
 }
 

@@ -49,46 +49,73 @@ struct ForYouPage: Sendable {
     let returnTo: String
 
     init(_ waiting: ForYouStore.Waiting, context: SignedInContext, today: String) {
-        chrome = PageChrome(title: "For you", context: context, tab: .feed)
+        chrome = PageChrome(title: localized("For you"), context: context, tab: .feed)
         returnTo = Paths.forYou
         requests = waiting.requests.map { request in
-            Line(
-                lead: "\(request.requester) asks to borrow", title: request.title, path: Paths.book(request.bookID),
-                after: "", isNew: false, answerPath: Paths.borrowAnswer(request.id), dismissPath: nil)
+            let (lead, after) = HouseSentence.around(
+                localized("{{name}} asks to borrow {{title}}"), ["name": request.requester])
+            return Line(
+                lead: lead, title: request.title, path: Paths.book(request.bookID), after: after, isNew: false,
+                answerPath: Paths.borrowAnswer(request.id), dismissPath: nil)
         }
         recommendations = waiting.recommendations.map { received in
-            Line(
-                lead: "\(received.from) recommends", title: received.title,
+            let sentence =
+                received.note == nil
+                ? localized("{{name}} recommends {{title}}") : localized("{{name}} recommends {{title}}: “{{note}}”")
+            let (lead, after) = HouseSentence.around(sentence, ["name": received.from, "note": received.note ?? ""])
+            return Line(
+                lead: lead, title: received.title,
                 path: received.recipientBookID.map(Paths.book) ?? received.bookID.map(Paths.houseBook),
-                after: received.note.map { ": “\($0)”" } ?? "", isNew: waiting.newRecommendations.contains(received.id),
+                after: after, isNew: waiting.newRecommendations.contains(received.id),
                 answerPath: nil, dismissPath: Paths.recommendationDismiss(received.id))
         }
         answers = waiting.answers.map { answer in
-            Line(
-                lead: answer.lent ? "\(answer.owner) lent you" : "\(answer.owner) declined to lend",
-                title: answer.title, path: nil, after: answer.lent ? ". Enjoy it." : ".", isNew: answer.isNew,
-                answerPath: nil, dismissPath: nil)
+            let sentence =
+                answer.lent
+                ? localized("{{name}} lent you {{title}}. Enjoy it.")
+                : localized("{{name}} declined to lend {{title}}.")
+            let (lead, after) = HouseSentence.around(sentence, ["name": answer.owner])
+            return Line(
+                lead: lead, title: answer.title, path: nil, after: after, isNew: answer.isNew, answerPath: nil,
+                dismissPath: nil)
         }
         challenge = waiting.challenge.map { challenge in
-            let goal = challenge.measure == "pages" ? "\(challenge.goal.grouped) pages" : "\(challenge.goal) books"
-            return "\(challenge.setBy ?? "Someone") set the house reading challenge for \(challenge.year): \(goal)."
+            let measure = HouseChallengeStore.Measure(rawValue: challenge.measure) ?? .books
+            let sentence =
+                challenge.setBy == nil
+                ? localized("Someone set the house reading challenge for {{year}}: {{goal}}.")
+                : localized("{{name}} set the house reading challenge for {{year}}: {{goal}}.")
+            return HouseSentence.fill(
+                sentence,
+                ["name": challenge.setBy ?? "", "year": String(challenge.year), "goal": measure.amount(challenge.goal)])
         }
         together = waiting.together.map { offer in
-            Line(
-                lead: ["\(offer.from) watched", Self.episodesWords(offer)].filter { !$0.isEmpty }.joined(
-                    separator: " "),
-                title: offer.title,
-                path: offer.recipientBookID.map(Paths.book),
-                after: " with you, \(HumanDay.text(offer.day, today: today)).", isNew: false,
-                answerPath: Paths.togetherAnswer(offer.id), dismissPath: nil)
+            let (lead, after) = HouseSentence.around(
+                Self.watchedWords(offer),
+                ["name": offer.from, "day": HumanDay.text(offer.day, today: today)])
+            return Line(
+                lead: lead, title: offer.title, path: offer.recipientBookID.map(Paths.book), after: after,
+                isNew: false, answerPath: Paths.togetherAnswer(offer.id), dismissPath: nil)
         }
         isEmpty = waiting.isEmpty
     }
 
-    /// "S2E3 of", "3 episodes (up to S2E5) of" — what of a show was watched; nothing for a film.
-    static func episodesWords(_ offer: WatchedTogetherStore.Waiting) -> String {
-        guard offer.kind == .show, let last = offer.episodes.last else { return "" }
+    /// "{{name}} watched S2E3 of {{title}} with you, {{day}}.", "… 3 episodes (up to S2E5) of …": what of a show
+    /// was watched, or the film.
+    static func watchedWords(_ offer: WatchedTogetherStore.Waiting) -> String {
+        guard offer.kind == .show, let last = offer.episodes.last else {
+            return localized("{{name}} watched {{title}} with you, {{day}}.")
+        }
         let name = HouseholdSharing.EpisodeDay.name(last / 100_000, last % 100_000)
-        return offer.episodes.count == 1 ? "\(name) of" : "\(offer.episodes.count) episodes (up to \(name)) of"
+        if offer.episodes.count == 1 {
+            return HouseSentence.fill(
+                localized("{{name}} watched {{episode}} of {{title}} with you, {{day}}."), ["episode": name])
+        }
+        return HouseSentence.fill(
+            localized(
+                one: "{{name}} watched {{count}} episode (up to {{episode}}) of {{title}} with you, {{day}}.",
+                other: "{{name}} watched {{count}} episodes (up to {{episode}}) of {{title}} with you, {{day}}.",
+                count: offer.episodes.count),
+            ["episode": name])
     }
 }

@@ -18,7 +18,7 @@ struct HouseBookController: Sendable {
     @Sendable func show(_ request: Request, context: SignedInContext) async throws -> Response {
         guard let id = BoundedNumber.id(context.parameters.get("id")),
             let found = try await sharing.houseBook(id, for: context.userID)
-        else { throw AppError.notFound("There is no such book in the house.") }
+        else { throw AppError.notFound(localized("There is no such book in the house.")) }
         if let mine = found.viewerBookID { return .seeOther(Paths.book(mine)) }
         let copies = try await sharing.inTheHouse(bookID: id, isbn13: found.book.isbn13, for: context.userID)
         let page = HouseBookPage(found, copies: copies, context: context, timeZone: clock.timeZone)

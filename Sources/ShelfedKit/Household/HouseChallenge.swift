@@ -14,8 +14,8 @@ struct HouseChallengeStore: Sendable {
 
         func amount(_ value: Int) -> String {
             switch self {
-            case .books: "\(value) \(value == 1 ? "book" : "books")"
-            case .pages: "\(value.formatted()) \(value == 1 ? "page" : "pages")"
+            case .books: localized(one: "{{count}} book", other: "{{count}} books", count: value)
+            case .pages: localized(one: "{{count}} page", other: "{{count}} pages", count: value)
             }
         }
     }

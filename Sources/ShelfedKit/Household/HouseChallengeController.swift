@@ -38,11 +38,14 @@ struct HouseChallengeController: Sendable {
         let measure = form["measure"].flatMap(HouseChallengeStore.Measure.init(rawValue:)) ?? .books
         let typed = form.trimmed("goal") ?? ""
         guard let goal = BoundedNumber.parse(typed, in: 1...measure.maxGoal) else {
+            let most = measure.maxGoal.grouped
+            let goalError =
+                measure == .books
+                ? localized("Give the goal as a whole number of books from 1 to {{max}}, such as 50.", ["max": most])
+                : localized("Give the goal as a whole number of pages from 1 to {{max}}, such as 15000.", ["max": most])
             let page = HouseChallengePage(
                 context: context, year: year, measure: measure, goalValue: typed,
-                isSet: try await challenges.challenge(of: year) != nil,
-                goalError: "Give the goal as a whole number of \(measure.rawValue) from 1 to "
-                    + "\(measure.maxGoal.formatted()), such as \(measure == .books ? "50" : "15000").")
+                isSet: try await challenges.challenge(of: year) != nil, goalError: goalError)
             return try renderer.render(page, template: "household/challenge", status: .unprocessableContent).response
         }
         try await challenges.set(.init(year: year, measure: measure, goal: goal), by: context.userID, now: clock.now())
@@ -76,10 +79,14 @@ struct HouseChallengePage: Sendable {
         context: SignedInContext, year: Int, measure: HouseChallengeStore.Measure, goalValue: String, isSet: Bool,
         goalError: String? = nil
     ) {
-        chrome = PageChrome(title: "House reading challenge \(year)", context: context, tab: .profile)
+        chrome = PageChrome(
+            title: localized("House reading challenge {{year}}", ["year": String(year)]), context: context,
+            tab: .profile)
         self.year = year
         measures = HouseChallengeStore.Measure.allCases.map {
-            Choice(value: $0.rawValue, label: $0 == .books ? "Books" : "Pages", checked: $0 == measure)
+            Choice(
+                value: $0.rawValue, label: $0 == .books ? localized("Books") : localized("Pages"),
+                checked: $0 == measure)
         }
         self.goalValue = goalValue
         self.goalError = goalError
@@ -113,8 +120,12 @@ struct HouseChallengeSection: Sendable {
         goal = challenge.goal
         total = progress.total
         percent = min(100, progress.total * 100 / max(1, challenge.goal))
-        let reached = progress.total >= challenge.goal ? " — reached!" : ""
-        summary = "\(challenge.measure.amount(progress.total)) of \(challenge.goal.formatted())\(reached)"
+        let values: KeyValuePairs<String, String> = [
+            "amount": challenge.measure.amount(progress.total), "goal": challenge.goal.grouped,
+        ]
+        summary =
+            progress.total >= challenge.goal
+            ? localized("{{amount}} of {{goal}} — reached!", values) : localized("{{amount}} of {{goal}}", values)
         members = progress.contributions.map {
             Member(name: $0.member, amount: challenge.measure.amount($0.amount), isYou: $0.userID == viewer)
         }

@@ -68,21 +68,30 @@ extension HouseholdSharing {
                             """), arguments: [bookID, season, day, viewing, day]) ?? false
         }
 
-        /// "watched S2E3 of", "watched 3 episodes of", "finished": the words before the title.
-        var before: String {
-            if finishedSeason { return "finished" }
-            return count == 1 ? "watched \(Self.name(season, number)) of" : "watched \(count) episodes of"
-        }
-
-        /// " season 2", ", up to S2E3": the words after it.
-        var after: String {
-            if finishedSeason { return " season \(season)" }
-            return count == 1 ? "" : ", up to \(Self.name(season, number))"
+        /// The day's line (issue 39), `{{name}}` the people who watched and `{{title}}` the show: "{{name}} watched
+        /// S2E3 of {{title}}", "… 3 episodes of {{title}}, up to S2E5", "{{name}} finished {{title}} season 2".
+        /// `people`: how many watched it together, for the verb.
+        func sentence(people: Int) -> String {
+            if finishedSeason {
+                return localized(
+                    one: "{{name}} finished {{title}} season {{season}}",
+                    other: "{{name}} finished {{title}} season {{season}}", count: people, ["season": String(season)])
+            }
+            let episode = Self.name(season, number)
+            if count == 1 {
+                return localized(
+                    one: "{{name}} watched {{episode}} of {{title}}",
+                    other: "{{name}} watched {{episode}} of {{title}}", count: people, ["episode": episode])
+            }
+            return localized(
+                one: "{{name}} watched {{episodes}} episodes of {{title}}, up to {{episode}}",
+                other: "{{name}} watched {{episodes}} episodes of {{title}}, up to {{episode}}", count: people,
+                ["episodes": String(count), "episode": episode])
         }
 
         /// "S2E3", or "a special" for season 0.
         static func name(_ season: Int, _ number: Int) -> String {
-            season == 0 ? "special \(number)" : "S\(season)E\(number)"
+            season == 0 ? localized("special {{number}}", ["number": String(number)]) : "S\(season)E\(number)"
         }
     }
 }

@@ -25,7 +25,7 @@ extension HouseFeedSection.Item: MustacheParent {
         case "member": self.member
         case "memberPath": self.memberPath
         case "companions": self.companions
-        case "before": self.before
+        case "message": self.message
         case "title": self.title
         case "after": self.after
         case "path": self.path

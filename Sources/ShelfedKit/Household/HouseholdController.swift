@@ -54,24 +54,30 @@ struct HouseholdController: Sendable {
         let days = form["days"].flatMap { Int($0) }
         var errors = FieldErrors()
         if let note, note.count > HouseholdStore.maxNoteLength || NewBookForm.hasControlCharacters(note) {
-            errors["note"] = "Keep the note to a name or a few words (100 characters at most)."
+            errors["note"] = localized("Keep the note to a name or a few words (100 characters at most).")
         }
         guard let days, HouseholdStore.invitationLifetimes.contains(where: { $0.days == days }) else {
-            errors["days"] = "Choose how long the link lasts: 1, 7 or 30 days."
+            errors["days"] = localized("Choose how long the link lasts: 1, 7 or 30 days.")
             return try await refused(context, typedNote: note, errors: errors)
         }
         guard errors.isEmpty else { return try await refused(context, typedNote: note, errors: errors) }
         do {
             let token = try await household.invite(by: context.userID, note: note, days: days, now: clock.now())
             var page = try await page(context)
+            let to =
+                note.map { localized("Send this link to {{name}}.", ["name": $0]) }
+                ?? localized("Send this link to the person joining.")
+            let lasts = localized(
+                one: "It works once, for {{count}} day, and is shown only now: copy it before leaving this page.",
+                other: "It works once, for {{count}} days, and is shown only now: copy it before leaving this page.",
+                count: days)
             page.newLink = HouseholdPage.NewLink(
-                url: link(Paths.join(token), request: request),
-                message: "Send this link to \(note ?? "the person joining"). It works once, for \(days) "
-                    + "\(days == 1 ? "day" : "days"), and is shown only now: copy it before leaving this page.")
+                url: link(Paths.join(token), request: request), message: to + " " + lasts)
             return try renderer.render(page, template: "household/index", status: .created).response
         } catch HouseholdStore.Refusal.tooManyOpen {
-            errors["note"] =
-                "There are \(HouseholdStore.maxOpenInvitations) open invitations already. Revoke some you no longer need."
+            errors["note"] = localized(
+                "There are {{count}} open invitations already. Revoke some you no longer need.",
+                ["count": String(HouseholdStore.maxOpenInvitations)])
             return try await refused(context, typedNote: note, errors: errors)
         }
     }
@@ -81,7 +87,10 @@ struct HouseholdController: Sendable {
         try await requireAdmin(context)
         guard let id = BoundedNumber.id(context.parameters.get("invitationID")),
             try await household.revokeInvitation(id, now: clock.now())
-        else { throw AppError.notFound("There is no such open invitation. It may have been used or revoked already.") }
+        else {
+            throw AppError.notFound(
+                localized("There is no such open invitation. It may have been used or revoked already."))
+        }
         return .seeOther(ActionNotice.link(Paths.household, adding: [("saved", "invitation-revoked")]))
     }
 
@@ -93,8 +102,9 @@ struct HouseholdController: Sendable {
         var page = try await page(context)
         page.newLink = HouseholdPage.NewLink(
             url: link(Paths.passwordReset(token), request: request),
-            message: "Give this link to \(member.displayName). It lets them choose a new password once, within a day, "
-                + "and is shown only now. Their old password keeps working until they do.")
+            message: localized("Give this link to {{name}}.", ["name": member.displayName]) + " "
+                + localized("It lets them choose a new password once, within a day, and is shown only now.") + " "
+                + localized("Their old password keeps working until they do."))
         return try renderer.render(page, template: "household/index", status: .created).response
     }
 
@@ -134,7 +144,8 @@ struct HouseholdController: Sendable {
         var request = request
         guard try await request.formFields()["confirm_username"] == member.username else {
             let page = RemoveMemberPage(
-                context: context, member: member, error: "Type their username, \(member.username), to confirm.")
+                context: context, member: member,
+                error: localized("Type their username, {{username}}, to confirm.", ["username": member.username]))
             return try renderer.render(page, template: "household/remove", status: .unprocessableContent).response
         }
         let importFiles = try await imports.files(of: member.id)
@@ -151,7 +162,9 @@ struct HouseholdController: Sendable {
         let member = try await requireOther(context)
         return try renderer.render(
             HandOverPage(
-                chrome: PageChrome(title: "Make \(member.displayName) the admin?", context: context, tab: .profile),
+                chrome: PageChrome(
+                    title: localized("Make {{name}} the admin?", ["name": member.displayName]), context: context,
+                    tab: .profile),
                 name: member.displayName, formPath: Paths.householdMemberAdmin(member.id),
                 keepPath: Paths.household),
             template: "household/hand-over")
@@ -162,7 +175,7 @@ struct HouseholdController: Sendable {
         try await requireAdmin(context)
         let member = try await requireOther(context)
         guard try await household.handAdmin(from: context.userID, to: member.id) else {
-            throw AppError.conflict("The admin role could not be handed on: reload the page and try again.")
+            throw AppError.conflict(localized("The admin role could not be handed on: reload the page and try again."))
         }
         return .seeOther(ActionNotice.link(Paths.profileEdit, adding: [("saved", "admin-handed")]))
     }
@@ -176,15 +189,27 @@ struct HouseholdController: Sendable {
             signUp: registration == .open ? .openBySetting : try await household.signUpIsOpen() ? .open : .closed,
             now: clock.now())
         if houseURL == nil {
-            page.addressNote =
-                listensLocallyOnly
-                ? "Shelfed listens on this computer only (SHELFED_HOST=127.0.0.1), so links work only here. To send "
-                    + "them to the house, start it with SHELFED_HOST=0.0.0.0, or set SHELFED_PUBLIC_URL."
-                : "Shelfed found no address of this computer on the home network, so links use the address in your "
-                    + "browser. Set SHELFED_PUBLIC_URL to the address the house types (such as "
-                    + "http://bookshelf.local:8080)."
+            page.addressNote = listensLocallyOnly ? Self.localOnlyNote : Self.noAddressNote
         }
         return page
+    }
+
+    /// Why links made here work only on this computer.
+    private static var localOnlyNote: String {
+        let here = localized(
+            "Shelfed listens on this computer only (SHELFED_HOST=127.0.0.1), so links work only here.")
+        let send = localized(
+            "To send them to the house, start it with SHELFED_HOST=0.0.0.0, or set SHELFED_PUBLIC_URL.")
+        return here + " " + send
+    }
+
+    /// Why links made here carry the address in the admin's browser.
+    private static var noAddressNote: String {
+        let found = localized(
+            "Shelfed found no address of this computer on the home network, so links use the address in your browser.")
+        let advice = localized(
+            "Set SHELFED_PUBLIC_URL to the address the house types (such as http://bookshelf.local:8080).")
+        return found + " " + advice
     }
 
     private func refused(_ context: SignedInContext, typedNote: String?, errors: FieldErrors) async throws
@@ -206,7 +231,7 @@ struct HouseholdController: Sendable {
     private func requireMember(_ context: SignedInContext) async throws -> HouseholdStore.Member {
         guard let id = BoundedNumber.id(context.parameters.get("memberID")),
             let member = try await household.member(id)
-        else { throw AppError.notFound("There is no such member. They may have been removed.") }
+        else { throw AppError.notFound(localized("There is no such member. They may have been removed.")) }
         return member
     }
 
@@ -214,9 +239,10 @@ struct HouseholdController: Sendable {
     private func requireOther(_ context: SignedInContext) async throws -> HouseholdStore.Member {
         let member = try await requireMember(context)
         guard member.id != context.userID else {
-            throw AppError.conflict(
-                "You are the household's admin. Hand the role to another member first; then they can remove you, "
-                    + "or you can delete your own account from Profile → Settings.")
+            let handOn = localized(
+                "Hand the role to another member first; then they can remove you, or you can delete your own account from Profile → Settings."
+            )
+            throw AppError.conflict(localized("You are the household's admin.") + " " + handOn)
         }
         return member
     }

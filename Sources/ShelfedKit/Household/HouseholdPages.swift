@@ -58,21 +58,23 @@ struct HouseholdPage: Sendable {
         context: SignedInContext, members: [HouseholdStore.Member], invitations: [HouseholdStore.OpenInvitation],
         signUp: SignUp, now: Date
     ) {
-        chrome = PageChrome(title: "Your household", context: context, tab: .profile)
-        let day = Date.FormatStyle.dateTime.year().month(.wide).day()
+        chrome = PageChrome(title: localized("Your household"), context: context, tab: .profile)
+        var day = Date.FormatStyle.dateTime.year().month(.wide).day()
+        if Language.current != .en { day.locale = Language.current.locale }
         self.members = members.map { member in
-            let books = "\(member.bookCount) \(member.bookCount == 1 ? "book" : "books")"
-            let how = Self.howJoined(member)
+            let books = localized(one: "{{count}} book", other: "{{count}} books", count: member.bookCount)
+            let joined = Self.howJoined(member, on: member.joined.formatted(day))
             return MemberItem(
                 displayName: member.displayName, username: member.username,
-                summary: "@\(member.username) · joined \(member.joined.formatted(day))\(how) · \(books)",
+                summary: "@\(member.username) · \(joined) · \(books)",
                 isAdmin: member.isAdmin, isYou: member.id == context.userID,
                 passwordPath: Paths.householdMemberPassword(member.id),
                 removePath: Paths.householdMemberRemove(member.id), adminPath: Paths.householdMemberAdmin(member.id))
         }
         self.invitations = invitations.map { invitation in
             InvitationItem(
-                note: invitation.note ?? "No note", expires: "Until \(invitation.expiresAt.formatted(day))",
+                note: invitation.note ?? localized("No note"),
+                expires: localized("Until {{day}}", ["day": invitation.expiresAt.formatted(day)]),
                 revokePath: Paths.householdInvitationRevoke(invitation.id))
         }
         hasInvitations = !invitations.isEmpty
@@ -85,14 +87,17 @@ struct HouseholdPage: Sendable {
 }
 
 extension HouseholdPage {
-    /// " by invitation from Alice", " on the open sign-up page", …; empty for accounts from before issue 35.
-    static func howJoined(_ member: HouseholdStore.Member) -> String {
+    /// "joined 3 March 2026 by invitation from Alice", "joined … on the open sign-up page", …; only the day for
+    /// accounts from before issue 35.
+    static func howJoined(_ member: HouseholdStore.Member, on day: String) -> String {
         switch member.joinedVia {
-        case "first": " as the first account"
-        case "invitation": member.invitedBy.map { " by invitation from \($0)" } ?? " by invitation"
-        case "sign_up": " on the open sign-up page, without an invitation"
-        case "command": " from the server's command line"
-        default: ""
+        case "first": localized("joined {{day}} as the first account", ["day": day])
+        case "invitation":
+            member.invitedBy.map { localized("joined {{day}} by invitation from {{name}}", ["day": day, "name": $0]) }
+                ?? localized("joined {{day}} by invitation", ["day": day])
+        case "sign_up": localized("joined {{day}} on the open sign-up page, without an invitation", ["day": day])
+        case "command": localized("joined {{day}} from the server's command line", ["day": day])
+        default: localized("joined {{day}}", ["day": day])
         }
     }
 }
@@ -103,15 +108,19 @@ struct RemoveMemberPage: Sendable {
     let displayName: String
     let username: String
     let bookCount: Int
+    /// "12 books", for the sentence that says what goes.
+    let books: String
     let formPath: String
     let passwordPath: String
     let error: String?
 
     init(context: SignedInContext, member: HouseholdStore.Member, error: String?) {
-        chrome = PageChrome(title: "Remove \(member.displayName)?", context: context, tab: .profile)
+        chrome = PageChrome(
+            title: localized("Remove {{name}}?", ["name": member.displayName]), context: context, tab: .profile)
         displayName = member.displayName
         username = member.username
         bookCount = member.bookCount
+        books = localized(one: "{{count}} book", other: "{{count}} books", count: member.bookCount)
         formPath = Paths.householdMemberRemove(member.id)
         passwordPath = Paths.householdMemberPassword(member.id)
         self.error = error
@@ -142,15 +151,19 @@ struct ServerChecksPage: Sendable {
     let summary: String
 
     init(context: SignedInContext, checks: [Doctor.Check]) {
-        chrome = PageChrome(title: "Check this server", context: context, tab: .profile)
+        chrome = PageChrome(title: localized("Check this server"), context: context, tab: .profile)
         let order: [Doctor.Check.Status: Int] = [.problem: 0, .warning: 1, .ok: 2]
         items = checks.enumerated().sorted {
             (order[$0.element.status] ?? 2, $0.offset) < (order[$1.element.status] ?? 2, $1.offset)
         }.map { _, check in
-            Item(
-                name: check.name,
-                label: ["ok": "All right", "warning": "Worth a look", "problem": "Needs action"][check.status.rawValue]
-                    ?? "",
+            let label =
+                switch check.status {
+                case .ok: localized("All right")
+                case .warning: localized("Worth a look")
+                case .problem: localized("Needs action")
+                }
+            return Item(
+                name: check.name, label: label,
                 detail: check.detail, fix: check.fix, isProblem: check.status == .problem,
                 isWarning: check.status == .warning)
         }
@@ -158,9 +171,11 @@ struct ServerChecksPage: Sendable {
         let warnings = checks.filter { $0.status == .warning }.count
         summary =
             problems > 0
-            ? "\(problems) \(problems == 1 ? "thing needs" : "things need") action."
+            ? localized(one: "{{count}} thing needs action.", other: "{{count}} things need action.", count: problems)
             : warnings > 0
-                ? "Nothing needs action; \(warnings) \(warnings == 1 ? "thing is" : "things are") worth a look."
-                : "Everything is all right."
+                ? localized(
+                    one: "Nothing needs action; {{count}} thing is worth a look.",
+                    other: "Nothing needs action; {{count}} things are worth a look.", count: warnings)
+                : localized("Everything is all right.")
     }
 }

@@ -6,8 +6,11 @@ import GRDB
 struct HouseholdStore: Sendable {
     let db: AppDatabase
 
-    /// How long an invitation or a password link lasts, as the admin chooses.
-    static let invitationLifetimes: [(days: Int, label: String)] = [(1, "1 day"), (7, "7 days"), (30, "30 days")]
+    /// How long an invitation or a password link lasts, as the admin chooses; computed, for its labels are in the
+    /// request's language.
+    static var invitationLifetimes: [(days: Int, label: String)] {
+        [1, 7, 30].map { (days: $0, label: localized(one: "{{count}} day", other: "{{count}} days", count: $0)) }
+    }
     static let passwordLinkLifetime: TimeInterval = 24 * 60 * 60
     static let maxNoteLength = 100
     /// Open invitations at once: more than a house needs, few enough that a runaway script cannot fill the table.

@@ -27,7 +27,7 @@ struct HousemateController: Sendable {
         let returnTo = safeRelativePath(try await request.formFields().trimmed("return_to"))
         guard let id = BoundedNumber.id(context.parameters.get("id")),
             let found = try await sharing.houseBook(id, for: context.userID)
-        else { throw AppError.notFound("There is no such book in the house.") }
+        else { throw AppError.notFound(localized("There is no such book in the house.")) }
         if let mine = found.viewerBookID { return .seeOther(returnTo ?? Paths.book(mine)) }
         let book = found.book
         var new = NewBook(title: book.title)
@@ -58,7 +58,7 @@ struct HousemateController: Sendable {
         guard let id = BoundedNumber.id(context.parameters.get("memberID")),
             let housemate = try await sharing.housemate(id, for: context.userID, year: year, limit: Self.shown)
         else {
-            throw AppError.notFound("There is no such member, or they do not share their reading.")
+            throw AppError.notFound(localized("There is no such member, or they do not share their reading."))
         }
         return try renderer.render(
             HousematePage(housemate, year: year, today: clock.today(), context: context), template: "household/member")
@@ -260,18 +260,31 @@ struct HousematePage: Sendable {
                 addPath: Route.houseBookAdd.link(book.bookID), csrfToken: context.csrfToken,
                 returnTo: returnTo)
         }
-        reading = housemate.reading.map { book($0, $0.day.map { "since " + HumanDay.text($0, today: today) }) }
-        read = housemate.read.map { book($0, $0.day.map { "finished " + HumanDay.text($0, today: today) }) }
+        reading = housemate.reading.map { entry in
+            book(entry, entry.day.map { localized("since {{day}}", ["day": HumanDay.text($0, today: today)]) })
+        }
+        read = housemate.read.map { entry in
+            book(entry, entry.day.map { localized("finished {{day}}", ["day": HumanDay.text($0, today: today)]) })
+        }
         readCount = housemate.readCount > 0 ? housemate.readCount.grouped : nil
         wanted = housemate.wanted.map { book($0, nil) }
         wantCount = housemate.wantedCount > 0 ? housemate.wantedCount.grouped : nil
         lists = housemate.lists.map {
             ListLine(
-                path: Paths.houseList($0.id), name: $0.name, detail: "\($0.books) \($0.books == 1 ? "book" : "books")")
+                path: Paths.houseList($0.id), name: $0.name,
+                detail: localized(one: "{{count}} book", other: "{{count}} books", count: $0.books))
         }
         challengeLine = housemate.challenge.flatMap { progress in
             progress.contributions.first { $0.userID == housemate.id }.map { part in
-                "\(housemate.name)'s part of the house challenge: \(progress.challenge.measure == .books ? "\(part.amount) of \(progress.challenge.goal) books" : "\(part.amount.grouped) of \(progress.challenge.goal.grouped) pages")."
+                progress.challenge.measure == .books
+                    ? localized(
+                        one: "{{name}}'s part of the house challenge: {{amount}} of {{count}} book.",
+                        other: "{{name}}'s part of the house challenge: {{amount}} of {{count}} books.",
+                        count: progress.challenge.goal, ["name": housemate.name, "amount": String(part.amount)])
+                    : localized(
+                        one: "{{name}}'s part of the house challenge: {{amount}} of {{count}} page.",
+                        other: "{{name}}'s part of the house challenge: {{amount}} of {{count}} pages.",
+                        count: progress.challenge.goal, ["name": housemate.name, "amount": part.amount.grouped])
             }
         }
     }

@@ -20,9 +20,11 @@ struct InvitationController: Sendable {
         router.post(Route.passwordReset.routerPath, use: reset)
     }
 
-    static let notValid =
-        "This link cannot be used: it may have been used already, revoked or expired. Ask whoever runs Shelfed for "
-        + "a new one."
+    /// Computed per request: its words are in the language of the page that shows them.
+    static var notValid: String {
+        localized("This link cannot be used: it may have been used already, revoked or expired.") + " "
+            + localized("Ask whoever runs Shelfed for a new one.")
+    }
 
     /// GET /join/:token
     @Sendable func showJoin(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -56,9 +58,9 @@ struct InvitationController: Sendable {
             } catch HouseholdStore.Refusal.notValid {
                 throw AppError.notFound(Self.notValid)
             } catch UserStore.Conflict.username {
-                errors["username"] = "That username is taken. Try another."
+                errors["username"] = localized("That username is taken. Try another.")
             } catch UserStore.Conflict.email {
-                errors["email"] = "An account with this email already exists. Sign in instead?"
+                errors["email"] = localized("An account with this email already exists. Sign in instead?")
             }
         }
         guard let inviter = try await household.openInvitation(token, now: now()) else {
@@ -126,7 +128,7 @@ struct NewPasswordPage: Sendable {
     var passwordError: String?
 
     init(context: AppRequestContext, displayName: String, formPath: String) {
-        chrome = PageChrome(title: "Choose a new password", context: context)
+        chrome = PageChrome(title: localized("Choose a new password"), context: context)
         self.displayName = displayName
         self.formPath = formPath
     }

@@ -39,9 +39,9 @@ struct JellyfinController: Sendable {
             let secret = try await webhook.newSecret(now: clock.now())
             var page = try await page(context)
             // Shown once: the page is the answer to the POST, never a link that could be reloaded from history.
-            page.newAddress =
-                (house.urls.first ?? "http://<this server>:8080") + JellyfinWebhookController.path + "?secret="
-                + secret
+            // No address known: a stand-in the admin replaces, "http://<this server>:8080".
+            let address = house.urls.first ?? "http://<" + localized("this server") + ">:8080"
+            page.newAddress = address + JellyfinWebhookController.path + "?secret=" + secret
             page.hasSecret = true
             return try renderer.render(page, template: "household/jellyfin").response
         case "forget":
@@ -59,7 +59,7 @@ struct JellyfinController: Sendable {
                 let typed = form.trimmed("jellyfin_user_\(page.members[index].id)") ?? ""
                 page.members[index].value = typed
                 if typed.count > Self.maxUserLength || NewBookForm.hasControlCharacters(typed) {
-                    page.members[index].error = "A Jellyfin user name or id: at most 100 characters."
+                    page.members[index].error = localized("A Jellyfin user name or id: at most 100 characters.")
                 }
                 links.append((page.members[index].id, typed.isEmpty ? nil : typed))
             }
@@ -74,7 +74,7 @@ struct JellyfinController: Sendable {
             }
             return .seeOther(Paths.householdJellyfin + "?saved=jellyfin-users")
         default:
-            throw HTTPError(.badRequest, message: "Use the buttons on the Jellyfin page.")
+            throw HTTPError(.badRequest, message: localized("Use the buttons on the Jellyfin page."))
         }
     }
 
@@ -88,11 +88,11 @@ struct JellyfinController: Sendable {
         if key.isEmpty, let saved = try await server.saved() { key = saved.apiKey }
         page.serverURL = typedURL
         guard let url = JellyfinServer.baseURL(typedURL) else {
-            page.serverError = "Type the address you open Jellyfin at, like http://192.168.1.20:8096."
+            page.serverError = localized("Type the address you open Jellyfin at, like http://192.168.1.20:8096.")
             return try renderer.render(page, template: "household/jellyfin", status: .unprocessableContent).response
         }
         guard JellyfinServer.isPlausibleKey(key) else {
-            page.keyError = "Paste an API key made in Jellyfin: Dashboard → API Keys → +."
+            page.keyError = localized("Paste an API key made in Jellyfin: Dashboard → API Keys → +.")
             return try renderer.render(page, template: "household/jellyfin", status: .unprocessableContent).response
         }
         do {
@@ -106,10 +106,12 @@ struct JellyfinController: Sendable {
             }
             try await server.save(url: url, apiKey: key, now: clock.now())
             page = try await self.page(context)
+            let versionWords = version.map { " (Jellyfin \($0))" } ?? ""
+            let connected =
+                name.map { localized("Connected to “{{name}}”{{version}}.", ["name": $0, "version": versionWords]) }
+                ?? localized("Connected to Jellyfin{{version}}.", ["version": versionWords])
             page.serverNotice =
-                "Connected to " + (name.map { "“\($0)”" } ?? "Jellyfin")
-                + (version.map { " (Jellyfin \($0))" } ?? "")
-                + ". Each member can now bring in what they played, from their Import page."
+                connected + " " + localized("Each member can now bring in what they played, from their Import page.")
             return try renderer.render(page, template: "household/jellyfin").response
         } catch let failure as UpstreamFailure {
             page.serverError = Self.advice(for: failure, url: url)
@@ -121,13 +123,17 @@ struct JellyfinController: Sendable {
     static func advice(for failure: UpstreamFailure, url: String) -> String {
         switch failure {
         case .refused(status: 401), .refused(status: 403):
-            "Jellyfin refused the API key. Make one in Jellyfin (Dashboard → API Keys → +) and paste it here."
+            localized("Jellyfin refused the API key.") + " "
+                + localized("Make one in Jellyfin (Dashboard → API Keys → +) and paste it here.")
         case .tooLarge:
-            "\(url) answered with more than Shelfed reads at once. Check the address: the one you open Jellyfin at."
+            localized("{{url}} answered with more than Shelfed reads at once.", ["url": url]) + " "
+                + localized("Check the address: the one you open Jellyfin at.")
         case .notFound, .malformed:
-            "\(url) answered, but not as Jellyfin does. Check the address: the one you open Jellyfin at in a browser."
+            localized("{{url}} answered, but not as Jellyfin does.", ["url": url]) + " "
+                + localized("Check the address: the one you open Jellyfin at in a browser.")
         default:
-            "Shelfed cannot reach Jellyfin at \(url). Is it running, and is the address the one this server can reach?"
+            localized("Shelfed cannot reach Jellyfin at {{url}}.", ["url": url]) + " "
+                + localized("Is it running, and is the address the one this server can reach?")
         }
     }
 
@@ -158,9 +164,12 @@ struct JellyfinController: Sendable {
             }
             page.libraryLine =
                 held.flatMap { Int($0) }.map { count in
-                    "Shelfed found \(count) \(count == 1 ? "film or show" : "films and shows") on it, and looks again "
-                        + "every six hours. Their pages, and film night, say “At home”."
-                } ?? "Shelfed is reading what it holds: films and shows on it will say “At home”."
+                    let found = localized(
+                        one: "Shelfed found {{count}} film or show on it, and looks again every six hours.",
+                        other: "Shelfed found {{count}} films and shows on it, and looks again every six hours.",
+                        count: count)
+                    return found + " " + localized("Their pages, and film night, say “At home”.")
+                } ?? localized("Shelfed is reading what it holds: films and shows on it will say “At home”.")
         }
         return page
     }

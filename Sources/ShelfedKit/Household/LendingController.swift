@@ -39,9 +39,10 @@ struct LendingController: Sendable {
                 return .seeOther(
                     ActionNotice.link(Paths.book(entry.bookID), adding: [("saved", "lent")], anchor: "copy-heading"))
             } catch LoanStore.Refusal.alreadyOnLoan {
-                errors["name"] = "This copy is on loan already. Mark it returned first."
+                errors["name"] = localized("This copy is on loan already. Mark it returned first.")
             } catch LoanStore.Refusal.notYours {
-                errors["name"] = "Choose someone from the list: that member no longer shares with the household."
+                errors["name"] = localized(
+                    "Choose someone from the list: that member no longer shares with the household.")
             }
         }
         var page = try await pages.page(entry, context: context)

@@ -40,9 +40,13 @@ extension BookPage {
             lendPath = Paths.bookLend(bookID)
             returnedPath = Paths.bookReturned(bookID)
             if let loan {
-                var text = "On loan to \(loan.borrowerName) since \(loan.lentOn)"
-                if let due = loan.dueOn { text += ", due back \(due)" }
-                onLoan = text + "."
+                onLoan =
+                    loan.dueOn.map {
+                        localized(
+                            "On loan to {{name}} since {{day}}, due back {{due}}.",
+                            ["name": loan.borrowerName, "day": loan.lentOn, "due": $0])
+                    }
+                    ?? localized("On loan to {{name}} since {{day}}.", ["name": loan.borrowerName, "day": loan.lentOn])
                 isOverdue = loan.dueOn.map { $0 < today } ?? false
             } else {
                 onLoan = nil
@@ -91,16 +95,18 @@ struct HouseLibraryPage: Sendable {
         context: SignedInContext, copies: [LoanStore.HouseCopy], total: Int, page: Int,
         filters: LoanStore.HouseFilters, owners: [(Int64, String)]
     ) {
-        chrome = PageChrome(title: "The house library", context: context, tab: .shelves)
+        chrome = PageChrome(title: localized("The house library"), context: context, tab: .shelves)
         self.copies = copies.map { copy in
             Copy(
                 title: copy.title, authors: copy.authors.isEmpty ? nil : copy.authors,
                 coverURL: BookCover.url(for: copy.coverPath), owner: copy.owner, location: copy.location,
-                status: copy.onLoanTo.map { "On loan to \($0) since \(copy.lentOn ?? "")" } ?? "On the shelf",
+                status: copy.onLoanTo.map {
+                    localized("On loan to {{name}} since {{day}}", ["name": $0, "day": copy.lentOn ?? ""])
+                } ?? localized("On the shelf"),
                 available: copy.onLoanTo == nil,
                 path: copy.viewerBookID.map(Paths.book) ?? Paths.houseBook(copy.bookID))
         }
-        summary = "\(total) \(total == 1 ? "copy" : "copies")"
+        summary = localized(one: "{{count}} copy", other: "{{count}} copies", count: total)
         isEmpty = copies.isEmpty
         self.owners = owners.map { Owner(id: $0.0, name: $0.1, selected: $0.0 == filters.ownerID) }
         genreValue = filters.genre ?? ""

@@ -20,19 +20,23 @@ struct LoanForm: Sendable, Equatable {
     func validated(today: String) -> Result<Valid, FieldErrors> {
         var errors = FieldErrors()
         let memberID = member.isEmpty ? nil : BoundedNumber.id(member)
-        if !member.isEmpty, memberID == nil { errors["name"] = "Choose someone from the list, or type a name." }
+        if !member.isEmpty, memberID == nil {
+            errors["name"] = localized("Choose someone from the list, or type a name.")
+        }
         if memberID == nil, name.isEmpty, errors.isEmpty {
-            errors["name"] = "Who is borrowing it? Choose a member of the house, or type their name."
+            errors["name"] = localized("Who is borrowing it? Choose a member of the house, or type their name.")
         }
         if name.count > LoanStore.maxNameLength || NewBookForm.hasControlCharacters(name) {
-            errors["name"] = "Keep the name to \(LoanStore.maxNameLength) characters, without invisible ones."
+            errors["name"] = localized(
+                "Keep the name to {{count}} characters, without invisible ones.",
+                ["count": String(LoanStore.maxNameLength)])
         }
         let lentOn = lentOn.isEmpty ? today : lentOn
         if !CalendarDate.isValidDay(lentOn) || lentOn > today {
-            errors["lent_on"] = "Give the day you lent it, today or before (yyyy-mm-dd)."
+            errors["lent_on"] = localized("Give the day you lent it, today or before (yyyy-mm-dd).")
         }
         if !dueOn.isEmpty, !CalendarDate.isValidDay(dueOn) || dueOn < lentOn {
-            errors["due_on"] = "The day it is due back comes on or after the day it was lent."
+            errors["due_on"] = localized("The day it is due back comes on or after the day it was lent.")
         }
         guard errors.isEmpty else { return .failure(errors) }
         return .success(

@@ -287,7 +287,7 @@ struct LoanStore: Sendable {
         JOIN user ON user.id = user_book.user_id
         LEFT JOIN loan ON loan.user_book_id = user_book.id AND loan.returned_on IS NULL
         WHERE \(conditions)
-        ORDER BY book.title COLLATE NOCASE, user.display_name LIMIT :limit OFFSET :offset
+        ORDER BY book.title_key, book.title, user.display_name LIMIT :limit OFFSET :offset
         """
     }
 

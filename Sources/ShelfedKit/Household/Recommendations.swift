@@ -115,18 +115,19 @@ struct RecommendationController: Sendable {
         {
             var page = try await pages.page(entry, context: context)
             page.recommend?.noteValue = note
-            page.recommend?.noteError =
-                "Keep the note to \(RecommendationStore.maxNoteLength) characters, without invisible ones."
+            page.recommend?.noteError = localized(
+                "Keep the note to {{count}} characters, without invisible ones.",
+                ["count": String(RecommendationStore.maxNoteLength)])
             return try pages.refused(page)
         }
         guard let member = form["member"].flatMap({ BoundedNumber.id($0) }) else {
-            throw AppError.invalid("Choose who to recommend it to.", field: "member")
+            throw AppError.invalid(localized("Choose who to recommend it to."), field: "member")
         }
         do {
             try await recommendations.recommend(
                 bookID: entry.bookID, from: context.userID, to: member, note: note, now: clock.now())
         } catch RecommendationStore.Refusal.notAMember {
-            throw AppError.notFound("There is no such member of the household.")
+            throw AppError.notFound(localized("There is no such member of the household."))
         }
         return .seeOther(
             ActionNotice.link(Paths.book(entry.bookID), adding: [("saved", "recommended")], anchor: "house-heading"))
@@ -138,7 +139,9 @@ struct RecommendationController: Sendable {
         let back = safeRelativePath(try await request.formFields().trimmed("return_to"))
         guard let id = BoundedNumber.id(context.parameters.get("recommendationID")),
             try await recommendations.dismiss(id, recipient: context.userID, now: clock.now())
-        else { throw AppError.notFound("There is no such recommendation. It may have been dismissed already.") }
+        else {
+            throw AppError.notFound(localized("There is no such recommendation. It may have been dismissed already."))
+        }
         return .seeOther(back ?? Paths.home + "#recommended-heading")
     }
 }

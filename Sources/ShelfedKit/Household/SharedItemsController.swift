@@ -24,7 +24,7 @@ struct SharedItemsController: Sendable {
         let shared = try await request.formFields()["shared"] == "1"
         guard let id = BoundedNumber.id(context.parameters.get("photoID")),
             try await sharing.setPhotoShared(shared, photoID: id, of: context.userID, now: clock.now())
-        else { throw HTTPError(.notFound, message: "There is no such photo. It may have been deleted.") }
+        else { throw HTTPError(.notFound, message: localized("There is no such photo. It may have been deleted.")) }
         return .seeOther(
             ActionNotice.link(Paths.photo(id), adding: [("saved", shared ? "shared" : "unshared")]) + "#share-heading")
     }
@@ -35,7 +35,10 @@ struct SharedItemsController: Sendable {
         let shared = try await request.formFields()["shared"] == "1"
         guard let id = BoundedNumber.id(context.parameters.get("listID")),
             try await sharing.setListShared(shared, listID: id, of: context.userID, now: clock.now())
-        else { throw AppError.notFound("There is no such list. It may have been deleted; your lists are under Lists.") }
+        else {
+            throw AppError.notFound(
+                localized("There is no such list. It may have been deleted; your lists are under Lists."))
+        }
         return .seeOther(ActionNotice.link(Paths.list(id), adding: [("saved", shared ? "shared" : "unshared")]))
     }
 
@@ -59,7 +62,7 @@ struct SharedItemsController: Sendable {
     @Sendable func list(_ request: Request, context: SignedInContext) async throws -> HTML {
         guard let id = BoundedNumber.id(context.parameters.get("listID")),
             let list = try await sharing.sharedList(id, for: context.userID)
-        else { throw AppError.notFound("There is no such list, or it is no longer shared.") }
+        else { throw AppError.notFound(localized("There is no such list, or it is no longer shared.")) }
         let query = FormFields(urlEncoded: request.uri.query ?? "")
         let pageNumber = query["page"].flatMap { BoundedNumber.parse($0, in: BoundedNumber.listPage) } ?? 1
         let (items, total) = try await lists.items(of: list.id, for: list.ownerID, page: pageNumber)
@@ -72,7 +75,7 @@ struct SharedItemsController: Sendable {
     private func requirePhoto(_ context: SignedInContext) async throws -> HouseholdSharing.SharedPhoto {
         guard let id = BoundedNumber.id(context.parameters.get("photoID")),
             let shared = try await sharing.sharedPhoto(id, for: context.userID)
-        else { throw AppError.notFound("There is no such photo, or it is no longer shared.") }
+        else { throw AppError.notFound(localized("There is no such photo, or it is no longer shared.")) }
         return shared
     }
 }

@@ -10,6 +10,8 @@ struct ShareSwitch: Sendable {
     let housePath: String
     /// "photo" or "list", for the sentences.
     let noun: String
+    /// The sentences are said whole for each (issue 39): "Dieses Foto", "Diese Liste".
+    let isPhoto: Bool
     let settingsPath = Paths.profileEdit + "#sharing-heading"
 
     init(_ state: HouseholdSharing.ShareState, formPath: String, housePath: String, noun: String) {
@@ -18,6 +20,7 @@ struct ShareSwitch: Sendable {
         self.formPath = formPath
         self.housePath = housePath
         self.noun = noun
+        isPhoto = noun == "photo"
     }
 }
 
@@ -42,7 +45,9 @@ struct HousePhotoPage: Sendable {
     init(_ shared: HouseholdSharing.SharedPhoto, context: SignedInContext) {
         let photo = shared.photo
         let id = photo.id!
-        chrome = PageChrome(title: "\(shared.member)’s photo from \(shared.bookTitle)", context: context, tab: .feed)
+        chrome = PageChrome(
+            title: localized("{{name}}’s photo from {{title}}", ["name": shared.member, "title": shared.bookTitle]),
+            context: context, tab: .feed)
         member = shared.member
         bookTitle = shared.bookTitle
         bookPath = shared.viewerBookID.map(Paths.book) ?? photo.bookId.map(Paths.houseBook) ?? Paths.houseFeed
@@ -84,11 +89,13 @@ struct HouseListPage: Sendable {
         _ list: HouseholdSharing.SharedList, items: [ReadingListItem], total: Int, pageNumber: Int,
         viewerBooks: [Int64: Int64], context: SignedInContext
     ) {
-        chrome = PageChrome(title: "\(list.member)’s list “\(list.name)”", context: context, tab: .feed)
+        chrome = PageChrome(
+            title: localized("{{name}}’s list “{{list}}”", ["name": list.member, "list": list.name]), context: context,
+            tab: .feed)
         member = list.member
         name = list.name
         description = list.description
-        summary = "\(total) \(total == 1 ? "book" : "books")"
+        summary = localized(one: "{{count}} book", other: "{{count}} books", count: total)
         self.items = items.map { entry in
             let item = entry.item
             return Item(

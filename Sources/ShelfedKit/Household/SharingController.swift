@@ -30,7 +30,7 @@ struct SharingController: Sendable {
         let previous = page > 1 ? Paths.houseFeed + (page == 2 ? "" : "?page=\(page - 1)") : nil
         return try renderer.render(
             HouseFeedPage(
-                chrome: PageChrome(title: "In the house", context: context, tab: .feed), feed: section,
+                chrome: PageChrome(title: localized("In the house"), context: context, tab: .feed), feed: section,
                 previousPath: previous),
             template: "household/feed")
     }

@@ -22,14 +22,17 @@ struct WatchedTogetherController: Sendable {
         let members = form.all("member").prefix(50).compactMap { BoundedNumber.id($0) }
         let day = form.trimmed("day").flatMap { CalendarDate.isValidDay($0) ? $0 : nil }
         do {
-            guard !members.isEmpty else { return try await refused(entry, "Tick who you watched it with.", context) }
+            guard !members.isEmpty else {
+                return try await refused(entry, localized("Tick who you watched it with."), context)
+            }
             guard let day else { throw WatchedTogetherStore.Refusal.noViewing }
             try await together.offer(bookID: bookID, day: day, from: context.userID, to: members, now: clock.now())
         } catch WatchedTogetherStore.Refusal.noViewing {
             return try await refused(
-                entry, "You watched nothing of it on that day. Mark it watched first, then tell them.", context)
+                entry, localized("You watched nothing of it on that day. Mark it watched first, then tell them."),
+                context)
         } catch WatchedTogetherStore.Refusal.notAMember {
-            throw AppError.notFound("There is no such member of the household.")
+            throw AppError.notFound(localized("There is no such member of the household."))
         }
         return .seeOther(
             ActionNotice.link(Paths.book(bookID), adding: [("saved", "together-told")], anchor: "together"))
@@ -63,11 +66,14 @@ struct WatchedTogetherController: Sendable {
             }
             return .seeOther(ActionNotice.link(back ?? Paths.forYou, adding: [("saved", "together-declined")]))
         default:
-            throw HTTPError(.badRequest, message: "Answer with “Add it to mine” or “Not me”.")
+            throw HTTPError(.badRequest, message: localized("Answer with “Add it to mine” or “Not me”."))
         }
     }
 
-    static let noSuchOffer = AppError.notFound("There is no such viewing waiting for you. It may have been answered.")
+    /// Computed: its words are in the request's language.
+    static var noSuchOffer: AppError {
+        AppError.notFound(localized("There is no such viewing waiting for you. It may have been answered."))
+    }
 }
 
 extension BookPage {
@@ -100,11 +106,12 @@ extension BookPage {
             self.members = members.map { Member(id: $0.id, name: $0.name) }
             self.told = told.map { told in
                 let day = HumanDay.text(told.day, today: today)
-                if told.received { return "With \(told.member), \(day)." }
+                let values: KeyValuePairs<String, String> = ["name": told.member, "day": day]
+                if told.received { return localized("With {{name}}, {{day}}.", values) }
                 return switch told.answer {
-                case nil: "With \(told.member), \(day): waiting for their answer."
-                case true?: "With \(told.member), \(day): on their shelf too."
-                case false?: "With \(told.member), \(day): they said it was not them."
+                case nil: localized("With {{name}}, {{day}}: waiting for their answer.", values)
+                case true?: localized("With {{name}}, {{day}}: on their shelf too.", values)
+                case false?: localized("With {{name}}, {{day}}: they said it was not them.", values)
                 }
             }
         }

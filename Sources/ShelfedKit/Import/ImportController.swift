@@ -55,11 +55,11 @@ struct ImportController: Sendable {
         let upload = try await request.receiveMultipart(
             fileField: "file", maxBytes: Self.maxUploadBytes, csrfToken: context.csrfToken,
             temporaryFile: { media.temporaryFile(".upload") },
-            tooLargeAdvice: "Import files can be up to 20 MB. Split the file in two and import each half.")
+            tooLargeAdvice: localized("Import files can be up to 20 MB. Split the file in two and import each half."))
         defer { upload.discardFiles() }
         guard let file = upload.files.first, file.bytes > 0 else {
             return try await renderIndex(
-                context: context, error: "Choose the export file (a .csv, .tsv, .zip or .json) to import.",
+                context: context, error: localized("Choose the export file (a .csv, .tsv, .zip or .json) to import."),
                 status: .badRequest
             ).response(from: request, context: context)
         }
@@ -69,7 +69,7 @@ struct ImportController: Sendable {
                 upload: file.url, fileName: name, userID: context.userID, now: clock.now())
             return .seeOther(Paths.importJob(job.id))
         } catch let error as ImportStore.StageError {
-            return try await renderIndex(context: context, error: error.advice, status: .unprocessableContent)
+            return try await renderIndex(context: context, error: error.localizedAdvice, status: .unprocessableContent)
                 .response(from: request, context: context)
         }
     }
@@ -117,7 +117,7 @@ struct ImportController: Sendable {
             dateRead: column("date_read"), rating: column("rating"))
         guard mapping.title != nil else {
             var page = ImportJobPage(context: context, job: job)
-            page.setMapping(mapping, error: "Choose the column that holds each book's title.")
+            page.setMapping(mapping, error: localized("Choose the column that holds each book's title."))
             return try renderer.render(page, template: "import/job", status: .unprocessableContent)
                 .response(from: request, context: context)
         }
@@ -152,7 +152,7 @@ struct ImportController: Sendable {
         let job = try await requireJob(context)
         let form = try await request.formFields()
         guard let order = form["order"].flatMap(SlashDateOrder.init(rawValue:)) else {
-            throw HTTPError(.badRequest, message: "Choose how the file writes its dates.")
+            throw HTTPError(.badRequest, message: localized("Choose how the file writes its dates."))
         }
         _ = try await imports.chooseDateOrder(order, jobID: job.id, userID: context.userID)
         return .seeOther(Paths.importJob(job.id))
@@ -165,7 +165,7 @@ struct ImportController: Sendable {
         guard
             try await imports.importWithoutDamagedISBNs(jobID: job.id, userID: context.userID, now: clock.now()) != nil
         else {
-            throw HTTPError(.notFound, message: "This import has no rows waiting for a fix.")
+            throw HTTPError(.notFound, message: localized("This import has no rows waiting for a fix."))
         }
         return .seeOther(Paths.importJob(job.id) + (job.status.isFinished ? "#results" : ""))
     }
@@ -212,7 +212,7 @@ struct ImportController: Sendable {
         var request = request
         let job = try await requireJob(context)
         guard let number = BoundedNumber.id(context.parameters.get("row")).map({ Int($0) }) else {
-            throw HTTPError(.notFound, message: "That row is not part of this import.")
+            throw HTTPError(.notFound, message: localized("That row is not part of this import."))
         }
         let form = try await request.formFields()
         let values = job.headers.indices.map { form["cell_\($0)"] ?? "" }
@@ -220,7 +220,8 @@ struct ImportController: Sendable {
             jobID: job.id, row: number, userID: context.userID, values: values, now: clock.now())
         {
         case .notFound:
-            throw HTTPError(.notFound, message: "That row is not waiting for a fix. It may have been imported already.")
+            throw HTTPError(
+                .notFound, message: localized("That row is not waiting for a fix. It may have been imported already."))
         case .fixed:
             return .seeOther(Paths.importJob(job.id) + "?fixed=\(number)#results")
         case .problem:
@@ -253,7 +254,7 @@ struct ImportController: Sendable {
         guard let id = context.parameters.get("jobID"), let job = try await imports.job(id: id, of: context.userID)
         else {
             throw HTTPError(
-                .notFound, message: "That import is not in your list. Start a new one from the Import page.")
+                .notFound, message: localized("That import is not in your list. Start a new one from the Import page."))
         }
         return job
     }

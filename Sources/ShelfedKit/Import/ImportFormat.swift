@@ -19,6 +19,7 @@ enum ImportFormat: String, Codable, Sendable, CaseIterable {
     /// ISBNs the phone app sent to `POST /api/batch-enrich`; never read from a file.
     case barcodes
 
+    /// The format as a page names it, in the request's language (the services' own names stay as they are).
     var displayName: String {
         switch self {
         case .goodreads: "Goodreads"
@@ -27,18 +28,18 @@ enum ImportFormat: String, Codable, Sendable, CaseIterable {
         case .openreads: "Openreads"
         case .bookwyrm: "BookWyrm"
         case .letterboxd: "Letterboxd"
-        case .letterboxdWatched: "Letterboxd (watched films)"
-        case .letterboxdWatchlist: "Letterboxd (watchlist)"
-        case .letterboxdLikes: "Letterboxd (liked films)"
-        case .letterboxdRatings: "Letterboxd (ratings)"
-        case .letterboxdDiary: "Letterboxd (diary)"
-        case .letterboxdReviews: "Letterboxd (reviews)"
-        case .letterboxdCSV: "Letterboxd import CSV"
-        case .imdbRatings: "IMDb (your ratings)"
-        case .imdbWatchlist: "IMDb (watchlist)"
+        case .letterboxdWatched: localized("Letterboxd (watched films)")
+        case .letterboxdWatchlist: localized("Letterboxd (watchlist)")
+        case .letterboxdLikes: localized("Letterboxd (liked films)")
+        case .letterboxdRatings: localized("Letterboxd (ratings)")
+        case .letterboxdDiary: localized("Letterboxd (diary)")
+        case .letterboxdReviews: localized("Letterboxd (reviews)")
+        case .letterboxdCSV: localized("Letterboxd import CSV")
+        case .imdbRatings: localized("IMDb (your ratings)")
+        case .imdbWatchlist: localized("IMDb (watchlist)")
         case .trakt: "Trakt"
-        case .mapped: "CSV with your column choices"
-        case .barcodes: "Barcodes from the phone app"
+        case .mapped: localized("CSV with your column choices")
+        case .barcodes: localized("Barcodes from the phone app")
         }
     }
 

@@ -20,26 +20,27 @@ extension ImportJobPage {
             switch book.shelf {
             case .known(let shelf): self.shelf = shelf.title(for: kind)
             case .custom(let name):
-                self.shelf = "\((mapping[name] ?? .wantToRead).title(for: kind)) (from “\(name)”)"
+                let shelf = (mapping[name] ?? .wantToRead).title(for: kind)
+                self.shelf = localized("{{shelf}} (from “{{name}}”)", ["shelf": shelf, "name": name])
             }
             if book.screenKind != nil {
                 reads = ImportJobPage.viewings(book)
                 rating = book.rating.map { ImportJobPage.stars($0) }
                 lists = book.lists.isEmpty ? nil : book.lists.joined(separator: ", ")
-                notes = book.notes + (book.favourite ? ["A favourite."] : [])
+                notes = book.notes + (book.favourite ? [localized("A favourite.")] : [])
                 return
             }
             let dated = book.readThroughs.compactMap { read -> String? in
                 switch (read.startedOn, read.finishedOn) {
                 case (nil, nil): nil
-                case (let start?, nil): "started \(start)"
-                case (nil, let end?): "finished \(end)"
+                case (let start?, nil): localized("started {{day}}", ["day": start])
+                case (nil, let end?): localized("finished {{day}}", ["day": end])
                 case (let start?, let end?): "\(start) – \(end)"
                 }
             }
             reads =
                 dated.isEmpty
-                ? (book.shelf == .known(.read) ? "Read, date unknown" : "") : dated.joined(separator: "; ")
+                ? (book.shelf == .known(.read) ? localized("Read, date unknown") : "") : dated.joined(separator: "; ")
             rating = book.rating.map { ImportJobPage.stars($0) }
             lists = book.lists.isEmpty ? nil : book.lists.joined(separator: ", ")
             notes = book.notes
@@ -49,9 +50,13 @@ extension ImportJobPage {
     /// "Watched 2021-05-02 (seen before)", "date unknown" (beside the shelf, Watched), or nothing for the watchlist.
     static func viewings(_ item: ImportedBook) -> String {
         let days = (item.viewings ?? []).compactMap { viewing in
-            viewing.day.map { "Watched \($0)" + (viewing.rewatch ? " (seen before)" : "") }
+            viewing.day.map { day in
+                viewing.rewatch
+                    ? localized("Watched {{day}} (seen before)", ["day": day])
+                    : localized("Watched {{day}}", ["day": day])
+            }
         }
         if !days.isEmpty { return days.joined(separator: "; ") }
-        return item.shelf == .known(.read) ? "date unknown" : ""
+        return item.shelf == .known(.read) ? localized("date unknown") : ""
     }
 }

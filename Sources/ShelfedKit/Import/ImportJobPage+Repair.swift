@@ -11,7 +11,11 @@ extension ImportJobPage {
         guard count > 0 else { return }
         withoutDamagedISBNs = WithoutDamagedISBNs(
             path: Route.importWithoutDamagedISBNs.link(job.id),
-            label: "Import " + Self.count(count, "book", "books") + " without their damaged ISBN",
-            rows: Self.count(count, "row has an ISBN", "rows have an ISBN"))
+            label: localized(
+                one: "Import {{books}} book without their damaged ISBN",
+                other: "Import {{books}} books without their damaged ISBN", count: count, ["books": String(count)]),
+            rows: localized(
+                one: "{{rows}} row has an ISBN", other: "{{rows}} rows have an ISBN", count: count,
+                ["rows": String(count)]))
     }
 }

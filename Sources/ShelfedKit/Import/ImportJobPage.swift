@@ -70,9 +70,9 @@ struct ImportJobPage: Sendable {
     var hasProblems = false
     var moreProblems: Int?
     var summaryLine: String?
-    var importLabel = "Import"
-    var perShelfCaption = "Books per shelf"
-    var existingLegend = "Books you already have"
+    var importLabel = localized("Import")
+    var perShelfCaption = localized("Books per shelf")
+    var existingLegend = localized("Books you already have")
     /// The one question about `3/4/2022`-style dates, asked in the preview when the file cannot settle it.
     var dateQuestion: DateQuestion?
     /// The one action for rows whose ISBN a spreadsheet damaged beyond what the row can repair.
@@ -103,14 +103,14 @@ struct ImportJobPage: Sendable {
     }
 
     init(context: SignedInContext, job: ImportJob) {
-        chrome = PageChrome(title: "Import", context: context, tab: .profile, notice: job.message)
+        chrome = PageChrome(title: localized("Import"), context: context, tab: .profile, notice: job.message)
         self.job = job
         fileName = job.fileName
         format = job.format.displayName
         switch job.format {
-        case .barcodes: heading = "Scanned barcodes"
-        case .mapped: heading = "Import of a CSV file"
-        default: heading = "Import from \(job.format.displayName)"
+        case .barcodes: heading = localized("Scanned barcodes")
+        case .mapped: heading = localized("Import of a CSV file")
+        default: heading = localized("Import from {{format}}", ["format": job.format.displayName])
         }
         status = Self.statusText(job.status)
         isMapping = job.status == .mapping
@@ -133,33 +133,28 @@ struct ImportJobPage: Sendable {
         }
         if let summary = job.summary {
             let shelfKind: TitleKind = job.format.isScreen ? .movie : .book
-            let nouns = summary.nouns
             shelfCounts = Shelf.allCases.compactMap { shelf in
                 summary.byShelf[shelf].map { ShelfCount(shelf: shelf.title(for: shelfKind), count: $0) }
             }
             shelfChoices = job.shelfMapping.keys.sorted().enumerated().map { index, name in
                 ShelfChoice(
-                    index: index, name: name, count: Self.count(summary.customShelves[name] ?? 0, "book", "books"),
+                    index: index, name: name, count: Self.books(summary.customShelves[name] ?? 0),
                     choices: Shelf.allCases.map { shelf in
                         Choice(value: shelf.rawValue, label: shelf.title, selected: job.shelfMapping[name] == shelf)
                     })
             }
             hasShelfChoices = !shelfChoices.isEmpty
             let titles = summary.titles ?? summary.books
-            var facts = [Self.count(titles, nouns.one, nouns.many) + " to import"]
-            if titles != summary.books { facts[0] += " (from \(summary.books) rows)" }
-            if summary.withoutReadDate > 0 {
-                let done = job.format.isScreen ? "watched" : "read"
-                facts.append("\(summary.withoutReadDate) \(done) with no date (kept without one)")
+            let words = PreviewWords(summary, count: titles)
+            var facts = [words.toImport]
+            if titles != summary.books {
+                facts[0] += " " + localized("(from {{rows}} rows)", ["rows": String(summary.books)])
             }
-            if summary.rated > 0 { facts.append("\(summary.rated) rated") }
-            if summary.reviewed > 0 { facts.append("\(summary.reviewed) with a review") }
-            if summary.problems > 0 { facts.append(Self.count(summary.problems, "row needs", "rows need") + " a fix") }
-            if summary.skipped > 0 { facts.append("\(summary.skipped) left out") }
+            facts += Self.facts(summary, isScreen: job.format.isScreen)
             summaryLine = facts.joined(separator: " · ")
-            importLabel = "Import " + Self.count(titles, nouns.one, nouns.many)
-            perShelfCaption = nouns.many.prefix(1).uppercased() + nouns.many.dropFirst() + " per shelf"
-            existingLegend = nouns.many.prefix(1).uppercased() + nouns.many.dropFirst() + " you already have"
+            importLabel = words.importLabel
+            perShelfCaption = words.perShelf
+            existingLegend = words.existing
         }
     }
 
@@ -168,14 +163,32 @@ struct ImportJobPage: Sendable {
         let header = { (key: String) in job.headers.first { ImportRecord.key($0) == key } ?? key }
         let columns = job.ambiguousDates.keys.sorted().map { "“\(header($0))”" }.joined(separator: ", ")
         let parts = example.split(separator: "/").compactMap { Int($0) }
+        let months = ReadingChart.monthNames
         func spoken(month: Int, day: Int) -> String {
-            let months = ReadingChart.monthNames
-            return (1...12).contains(month) && parts.count == 3 ? "\(day) \(months[month - 1]) \(parts[2])" : example
+            guard (1...12).contains(month) && parts.count == 3 else { return example }
+            // Other languages than English say a date their own way ("4 de marzo de 2022", "4. März 2022").
+            if Language.current != .en, let date = Self.day(year: parts[2], month: month, day: day) {
+                return date
+            }
+            return "\(day) \(months[month - 1]) \(parts[2])"
         }
         let (first, second) = parts.count == 3 ? (parts[0], parts[1]) : (1, 2)
         return DateQuestion(
             path: Route.importDateOrder.link(job.id), columns: columns, example: example,
             monthFirst: spoken(month: first, day: second), dayFirst: spoken(month: second, day: first))
+    }
+
+    /// A calendar day in the request's language's long style, as Foundation writes it; nil for no such day.
+    private static func day(year: Int, month: Int, day: Int) -> String? {
+        var calendar = Calendar(identifier: .gregorian)
+        let utc = TimeZone(identifier: "UTC")!
+        calendar.timeZone = utc
+        guard let date = calendar.date(from: DateComponents(year: year, month: month, day: day)),
+            calendar.component(.day, from: date) == day
+        else { return nil }
+        let style = Date.FormatStyle(
+            date: .long, time: .omitted, locale: Language.current.locale, calendar: calendar, timeZone: utc)
+        return date.formatted(style)
     }
 
     mutating func setEnrichment(_ progress: EnrichmentProgress) {
@@ -185,36 +198,54 @@ struct ImportJobPage: Sendable {
     /// What the results say about the filling-in; nil when the import queued no book for it.
     static func lines(_ progress: EnrichmentProgress) -> EnrichmentLines? {
         guard progress.total > 0 else { return nil }
-        var done = "\(progress.enriched) of \(count(progress.total, "book", "books")) filled in"
-        if progress.failed > 0 { done += ", \(progress.failed) not found" }
-        if progress.pending > 0 { done += ", \(progress.pending) still to look up" }
+        let total = String(progress.total)
+        let filled = localized(
+            one: "{{done}} of {{total}} book filled in", other: "{{done}} of {{total}} books filled in",
+            count: progress.total, ["done": String(progress.enriched), "total": total])
+        var done = [filled]
+        if progress.failed > 0 {
+            done.append(
+                localized(
+                    one: "{{failed}} not found", other: "{{failed}} not found", count: progress.failed,
+                    ["failed": String(progress.failed)]))
+        }
+        if progress.pending > 0 {
+            done.append(localized("{{pending}} still to look up", ["pending": String(progress.pending)]))
+        }
         var waiting: String?
         if progress.waitingForBudget > 0 {
             waiting =
-                count(progress.waitingForBudget, "book waits", "books wait")
-                + " for tomorrow: Google Books answers a limited number of lookups a day, and the rest carry on then."
+                localized(
+                    one: "{{books}} book waits for tomorrow:", other: "{{books}} books wait for tomorrow:",
+                    count: progress.waitingForBudget, ["books": String(progress.waitingForBudget)]) + " "
+                + localized("Google Books answers a limited number of lookups a day, and the rest carry on then.")
         }
-        let described =
-            "\(progress.withDescription) of \(count(progress.total, "book has", "books have")) a description"
-        return EnrichmentLines(done: done, described: described, waiting: waiting, isRunning: !progress.isFinished)
+        let described = localized(
+            one: "{{described}} of {{total}} book has a description",
+            other: "{{described}} of {{total}} books have a description", count: progress.total,
+            ["described": String(progress.withDescription), "total": total])
+        return EnrichmentLines(
+            done: done.joined(separator: ", "), described: described, waiting: waiting, isRunning: !progress.isFinished)
     }
 
     mutating func setMapping(_ mapping: ColumnMapping, error: String?) {
         mappingError = error
         let fields: [(String, String, String?)] = [
-            ("title", "Title (required)", mapping.title), ("author", "Author", mapping.author),
-            ("isbn", "ISBN", mapping.isbn), ("shelf", "Shelf or status", mapping.shelf),
-            ("date_read", "Date read", mapping.dateRead), ("rating", "Rating", mapping.rating),
+            ("title", localized("Title (required)"), mapping.title), ("author", localized("Author"), mapping.author),
+            ("isbn", "ISBN", mapping.isbn), ("shelf", localized("Shelf or status"), mapping.shelf),
+            ("date_read", localized("Date read"), mapping.dateRead), ("rating", localized("Rating"), mapping.rating),
         ]
+        let none = localized("— none —")
         columnFields = fields.map { name, label, chosen in
             ColumnField(
                 name: name, label: label,
-                choices: [Choice(value: "", label: "— none —", selected: chosen == nil)]
+                choices: [Choice(value: "", label: none, selected: chosen == nil)]
                     + job.headers.map { Choice(value: $0, label: $0, selected: $0 == chosen) })
         }
     }
 
     mutating func addProblems(_ rows: [ImportRow], job: ImportJob) {
+        let couldNotImport = localized("This row could not be imported.")
         problems = rows.map { row in
             let cells = job.headers.enumerated().map { index, header in
                 ProblemRow.Cell(index: index, header: header, value: index < row.raw.count ? row.raw[index] : "")
@@ -222,7 +253,7 @@ struct ImportJobPage: Sendable {
             let summary = cells.filter { !$0.value.isEmpty }.prefix(3).map { String($0.value.prefix(60)) }
                 .joined(separator: " · ")
             return ProblemRow(
-                row: row.row, anchor: "row-\(row.row)", message: row.message ?? "This row could not be imported.",
+                row: row.row, anchor: "row-\(row.row)", message: row.message ?? couldNotImport,
                 summary: summary, cells: cells, retryPath: Route.importRetry.link(job.id, row.row))
         }
         hasProblems = !problems.isEmpty
@@ -235,22 +266,121 @@ struct ImportJobPage: Sendable {
         "\(number) \(number == 1 ? one : many)"
     }
 
+    /// "1 book", "2 books", in the request's language.
+    static func books(_ count: Int) -> String {
+        localized(one: "{{books}} book", other: "{{books}} books", count: count, ["books": String(count)])
+    }
+
+    /// What the preview says after the count to import: rows read or watched with no date, rated, reviewed, to fix
+    /// and left out.
+    static func facts(_ summary: ImportSummary, isScreen: Bool) -> [String] {
+        var facts: [String] = []
+        let undated: KeyValuePairs<String, String> = ["titles": String(summary.withoutReadDate)]
+        if summary.withoutReadDate > 0, isScreen {
+            facts.append(
+                localized(
+                    one: "{{titles}} watched with no date (kept without one)",
+                    other: "{{titles}} watched with no date (kept without one)", count: summary.withoutReadDate,
+                    undated))
+        } else if summary.withoutReadDate > 0 {
+            facts.append(
+                localized(
+                    one: "{{titles}} read with no date (kept without one)",
+                    other: "{{titles}} read with no date (kept without one)", count: summary.withoutReadDate,
+                    undated))
+        }
+        if summary.rated > 0 {
+            facts.append(
+                localized(
+                    one: "{{titles}} rated", other: "{{titles}} rated", count: summary.rated,
+                    ["titles": String(summary.rated)]))
+        }
+        if summary.reviewed > 0 {
+            facts.append(localized("{{titles}} with a review", ["titles": String(summary.reviewed)]))
+        }
+        if summary.problems > 0 {
+            facts.append(
+                localized(
+                    one: "{{rows}} row needs a fix", other: "{{rows}} rows need a fix", count: summary.problems,
+                    ["rows": String(summary.problems)]))
+        }
+        if summary.skipped > 0 {
+            facts.append(
+                localized(
+                    one: "{{titles}} left out", other: "{{titles}} left out", count: summary.skipped,
+                    ["titles": String(summary.skipped)]))
+        }
+        return facts
+    }
+
+    /// The preview's words for what its rows are (`ImportSummary.nouns`): books, films, TV shows, or titles of both.
+    struct PreviewWords {
+        /// "12 books to import"
+        let toImport: String
+        /// "Import 12 books"
+        let importLabel: String
+        /// "Books per shelf"
+        let perShelf: String
+        /// "Books you already have"
+        let existing: String
+
+        init(_ summary: ImportSummary, count: Int) {
+            let values: KeyValuePairs<String, String> = ["titles": String(count)]
+            switch summary.nouns.one {
+            case "film":
+                toImport = localized(
+                    one: "{{titles}} film to import", other: "{{titles}} films to import", count: count, values)
+                importLabel = localized(
+                    one: "Import {{titles}} film", other: "Import {{titles}} films", count: count, values)
+                perShelf = localized("Films per shelf")
+                existing = localized("Films you already have")
+            case "TV show":
+                toImport = localized(
+                    one: "{{titles}} TV show to import", other: "{{titles}} TV shows to import", count: count, values)
+                importLabel = localized(
+                    one: "Import {{titles}} TV show", other: "Import {{titles}} TV shows", count: count, values)
+                perShelf = localized("TV shows per shelf")
+                existing = localized("TV shows you already have")
+            case "title":
+                toImport = localized(
+                    one: "{{titles}} title to import", other: "{{titles}} titles to import", count: count, values)
+                importLabel = localized(
+                    one: "Import {{titles}} title", other: "Import {{titles}} titles", count: count, values)
+                perShelf = localized("Titles per shelf")
+                existing = localized("Titles you already have")
+            default:
+                toImport = localized(
+                    one: "{{titles}} book to import", other: "{{titles}} books to import", count: count, values)
+                importLabel = localized(
+                    one: "Import {{titles}} book", other: "Import {{titles}} books", count: count, values)
+                perShelf = localized("Books per shelf")
+                existing = localized("Books you already have")
+            }
+        }
+    }
+
     static func statusText(_ status: ImportJob.Status) -> String {
         switch status {
-        case .staging: "Reading the file"
-        case .mapping: "Waiting for your column choices"
-        case .preview: "Waiting for you to confirm"
-        case .initialized: "Queued"
-        case .processing: "Importing"
-        case .completed: "Finished"
-        case .failed: "Failed"
-        case .canceled: "Cancelled"
+        case .staging: localized("Reading the file")
+        case .mapping: localized("Waiting for your column choices")
+        case .preview: localized("Waiting for you to confirm")
+        case .initialized: localized("Queued")
+        case .processing: localized("Importing")
+        case .completed: localized("Finished")
+        case .failed: localized("Failed")
+        case .canceled: localized("Cancelled")
         }
     }
 
     static func counts(_ job: ImportJob) -> String {
-        guard job.status.isRunning || job.status.isFinished else { return "\(job.total) rows" }
-        return "\(job.created) added · \(job.updated) updated · \(job.skipped) skipped · \(job.failed) failed"
+        guard job.status.isRunning || job.status.isFinished else {
+            return localized("{{rows}} rows", ["rows": String(job.total)])
+        }
+        let values: KeyValuePairs<String, String> = [
+            "added": String(job.created), "updated": String(job.updated), "skipped": String(job.skipped),
+            "failed": String(job.failed),
+        ]
+        return localized("{{added}} added · {{updated}} updated · {{skipped}} skipped · {{failed}} failed", values)
     }
 
     static func stars(_ rating: Double) -> String {
@@ -259,7 +389,9 @@ struct ImportJobPage: Sendable {
     }
 
     static func format(_ date: Date) -> String {
-        date.formatted(Date.FormatStyle(date: .abbreviated, time: .shortened, timeZone: TimeZone(identifier: "UTC")!))
-            + " UTC"
+        var style = Date.FormatStyle(date: .abbreviated, time: .shortened, timeZone: TimeZone(identifier: "UTC")!)
+        // English keeps the server's own way of writing dates; the other languages write them their way.
+        if Language.current != .en { style.locale = Language.current.locale }
+        return date.formatted(style) + " UTC"
     }
 }

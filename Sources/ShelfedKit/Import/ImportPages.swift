@@ -26,7 +26,7 @@ struct ImportIndexPage: Sendable {
     }
 
     init(context: SignedInContext, jobs: [ImportJob], error: String?) {
-        chrome = PageChrome(title: "Import", context: context, tab: .profile)
+        chrome = PageChrome(title: localized("Import"), context: context, tab: .profile)
         self.error = error
         self.jobs = jobs.map { job in
             PastJob(

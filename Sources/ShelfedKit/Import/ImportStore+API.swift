@@ -62,30 +62,56 @@ extension ImportStore {
 }
 
 extension ImportStore.StageError {
-    /// What is wrong with the file and what to do, the same words on the import page and in the API's answer.
+    /// What is wrong with the file and what to do, in English: the API's answer (and the words `localizedAdvice`
+    /// gives the import page in English).
     var advice: String {
+        Language.$current.withValue(.en) { localizedAdvice }
+    }
+
+    /// `advice` in the request's language, for the import page.
+    var localizedAdvice: String {
         switch self {
-        case .notACSV(let message): message + " Export your library as CSV from your old tracker and try again."
-        case .tooManyRows: "That file has more than 100,000 rows. Split it and import each part."
-        case .tooManyColumns(let count): Self.columnsAdvice(count)
+        case .notACSV(let message):
+            // Staging gives one message, in English; the page shows it in its own language.
+            let problem =
+                message == ImportStore.notACSVMessage
+                ? localized("The file is empty or is not a CSV or TSV file.") : message
+            return problem + " " + localized("Export your library as CSV from your old tracker and try again.")
+        case .tooManyRows:
+            return localized("That file has more than 100,000 rows. Split it and import each part.")
+        case .tooManyColumns(let count):
+            return Self.columnsAdvice(count)
         case .noRows:
-            "That file has its column names but no rows, so there is nothing to import. Check that it is the export "
-                + "of your library (for Letterboxd, the whole ZIP or watched.csv and diary.csv)."
+            return localized("That file has its column names but no rows, so there is nothing to import.") + " "
+                + Self.checkTheExport
         case .archive(.notAnExport):
-            "That file holds none of the exports Shelfed reads. Upload Letterboxd's or Trakt's export ZIP as it was "
-                + "downloaded, or one of its files (Letterboxd's watched.csv or diary.csv, Trakt's watched-shows.json …)."
+            return localized("That file holds none of the exports Shelfed reads.") + " "
+                + localized("Upload Letterboxd's or Trakt's export ZIP as it was downloaded, or one of its files") + " "
+                + localized("(Letterboxd's watched.csv or diary.csv, Trakt's watched-shows.json …).")
         case .archive(.tooLarge(let name)):
-            "\(name) is larger than Shelfed reads from one export (\(ImportArchive.entryLimit >> 20) MB a file, "
-                + "\(ImportArchive.jsonLimit >> 20) MB of Trakt's JSON), so it was not read. Upload the export's files one "
-                + "by one instead."
+            let limits = localized(
+                "{{entry}} MB a file, {{json}} MB of Trakt's JSON",
+                ["entry": String(ImportArchive.entryLimit >> 20), "json": String(ImportArchive.jsonLimit >> 20)])
+            return localized(
+                "{{name}} is larger than Shelfed reads from one export ({{limits}}), so it was not read.",
+                ["limits": limits, "name": name]) + " " + localized("Upload the export's files one by one instead.")
         case .archive(.damaged):
-            "That ZIP is damaged and cannot be opened. Download the export again and upload it as it comes."
+            return localized(
+                "That ZIP is damaged and cannot be opened. Download the export again and upload it as it comes.")
         }
     }
 
     /// What to do about a file with too many columns.
     static func columnsAdvice(_ count: Int) -> String {
-        "That file has \(count) columns; exports from reading trackers have at most about 60, and Shelfed reads up to "
-            + "\(ImportStore.maxColumns). Check that it is your library's export, or delete the extra columns."
+        localized("That file has {{count}} columns;", ["count": String(count)]) + " "
+            + localized(
+                "exports from reading trackers have at most about 60, and Shelfed reads up to {{max}}.",
+                ["max": String(ImportStore.maxColumns)]) + " "
+            + localized("Check that it is your library's export, or delete the extra columns.")
+    }
+
+    private static var checkTheExport: String {
+        localized(
+            "Check that it is the export of your library (for Letterboxd, the whole ZIP or watched.csv and diary.csv).")
     }
 }

@@ -16,6 +16,9 @@ struct ImportStore: Sendable {
     /// that choose columns and fix rows (3,000 extra columns made a 25 KB upload into a 250 MB page).
     static let maxColumns = 200
 
+    /// Why a file could not be read as a table (`StageError.notACSV`), in English.
+    static let notACSVMessage = "The file is empty or is not a CSV or TSV file."
+
     enum StageError: Error, Equatable {
         case notACSV(String)
         case tooManyRows
@@ -59,7 +62,7 @@ struct ImportStore: Sendable {
             do {
                 table = try ImportTable(utf8File: clean, fileName: fileName)
             } catch {
-                throw StageError.notACSV("The file is empty or is not a CSV or TSV file.")
+                throw StageError.notACSV(Self.notACSVMessage)
             }
             guard table.headers.count <= Self.maxColumns else { throw StageError.tooManyColumns(table.headers.count) }
             var job = ImportJob(

@@ -25,7 +25,8 @@ struct JournalController: Sendable {
             bookID: BoundedNumber.id(context.parameters.get("id")), of: context.userID)
         guard entry.book.kind.hasPages else {
             throw HTTPError(
-                .unprocessableContent, message: "A film or TV show has no pages to note. Open it to mark it watched.")
+                .unprocessableContent,
+                message: localized("A film or TV show has no pages to note. Open it to mark it watched."))
         }
         var request = request
         let form = try await request.formFields()
@@ -33,7 +34,8 @@ struct JournalController: Sendable {
         let returnTo = safeRelativePath(form.trimmed("return_to"))
         guard entry.userBook.shelf != .read else {
             var errors = FieldErrors()
-            errors["page"] = "You finished this book. Choose “Read it again” to keep a journal of a new read."
+            errors["page"] = localized(
+                "You finished this book. Choose “Read it again” to keep a journal of a new read.")
             return try await refused(entry, context: context, typed: typed, errors: errors)
         }
         switch values(typed, for: entry) {
@@ -108,9 +110,11 @@ struct JournalController: Sendable {
     /// GET /journal/:entryID/delete: asks first.
     @Sendable func confirmDelete(_ request: Request, context: SignedInContext) async throws -> HTML {
         let (entry, book) = try await requireEntry(context)
-        let amount = entry.percent.map { "\(ProgressValues.percentText($0)) %" } ?? "page \(entry.page ?? 0)"
+        let amount =
+            entry.percent.map { "\(ProgressValues.percentText($0)) %" }
+            ?? localized("page {{page}}", ["page": String(entry.page ?? 0)])
         let page = JournalDeletePage(
-            chrome: PageChrome(title: "Delete this journal entry?", context: context, tab: .shelves),
+            chrome: PageChrome(title: localized("Delete this journal entry?"), context: context, tab: .shelves),
             bookTitle: book.book.title, summary: "\(entry.readOn): \(amount)",
             deletePath: Paths.journalEntryDelete(entry.id), keepPath: Paths.journalEntry(entry.id))
         return try renderer.render(page, template: "library/journal-delete")
@@ -147,7 +151,7 @@ struct JournalController: Sendable {
     private func requireEntry(_ context: SignedInContext) async throws -> (JournalEntry, LibraryEntry) {
         guard let id = BoundedNumber.id(context.parameters.get("entryID")),
             let (entry, bookID) = try await journal.entry(id, of: context.userID)
-        else { throw AppError.notFound("There is no such journal entry. It may have been deleted.") }
+        else { throw AppError.notFound(localized("There is no such journal entry. It may have been deleted.")) }
         return (entry, try await library.requireEntry(bookID: bookID, of: context.userID))
     }
 
@@ -168,7 +172,8 @@ struct JournalController: Sendable {
         let day = typed.isEmpty ? today : typed
         guard CalendarDate.isValidDay(day), day <= today else {
             var errors = FieldErrors()
-            errors["watched_on"] = "Enter the day you watched it, like \(today), no later than today."
+            errors["watched_on"] = localized(
+                "Enter the day you watched it, like {{today}}, no later than today.", ["today": today])
             let page = try await pages.page(
                 entry, context: context,
                 typed: BookPageBuilder.Typed(watchDay: String(typed.prefix(40)), errors: errors))

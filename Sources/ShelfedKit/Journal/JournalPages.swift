@@ -46,6 +46,12 @@ struct JournalSection: Sendable {
     let hasEntries: Bool
     let more: String?
 
+    /// The hint on Did not finish.
+    static var stoppedHint: String {
+        localized(
+            "You stopped reading this. Save the page where you stopped; to pick it up again, move it to Reading.")
+    }
+
     struct Typed: Sendable {
         var readOn = ""
         var page = ""
@@ -64,11 +70,10 @@ struct JournalSection: Sendable {
         showsForm = userBook.shelf == .reading
         hint =
             switch userBook.shelf {
-            case .wantToRead: "Started it? Saving your page moves it to Reading."
-            case .read: "You finished it. Reading it again keeps this read and starts a new one today."
+            case .wantToRead: localized("Started it? Saving your page moves it to Reading.")
+            case .read: localized("You finished it. Reading it again keeps this read and starts a new one today.")
             case .reading: nil
-            case .didNotFinish:
-                "You stopped reading this. Save the page where you stopped; to pick it up again, move it to Reading."
+            case .didNotFinish: Self.stoppedHint
             }
         bar = ProgressBar(
             ReadingProgress(
@@ -88,13 +93,16 @@ struct JournalSection: Sendable {
         entries = journal.entries.map { entry in
             Item(
                 readOn: entry.readOn,
-                amount: entry.percent.map { "\(ProgressValues.percentText($0)) %" } ?? "Page \(entry.page ?? 0)",
+                amount: entry.percent.map { "\(ProgressValues.percentText($0)) %" }
+                    ?? localized("Page {{page}}", ["page": String(entry.page ?? 0)]),
                 note: entry.note, editPath: Paths.journalEntry(entry.id))
         }
         hasEntries = !entries.isEmpty
         more =
             journal.total > journal.entries.count
-            ? "The latest \(journal.entries.count) of \(journal.total) entries." : nil
+            ? localized(
+                "The latest {{shown}} of {{total}} entries.",
+                ["shown": String(journal.entries.count), "total": String(journal.total)]) : nil
     }
 }
 
@@ -119,7 +127,8 @@ struct JournalEntryPage: Sendable {
         context: some PageContext, entry: JournalEntry, book: LibraryEntry, typed: JournalSection.Typed? = nil,
         errors: FieldErrors = .init()
     ) {
-        chrome = PageChrome(title: "Journal entry: \(book.book.title)", context: context, tab: .shelves)
+        chrome = PageChrome(
+            title: localized("Journal entry: {{title}}", ["title": book.book.title]), context: context, tab: .shelves)
         bookTitle = book.book.title
         bookPath = Paths.book(book.bookID)
         savePath = Paths.journalEntry(entry.id)

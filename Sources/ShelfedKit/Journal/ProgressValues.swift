@@ -36,34 +36,34 @@ struct ProgressValues: Sendable, Equatable {
         var errors = FieldErrors()
         let day = clean(readOn) ?? keepingDay ?? today
         if !CalendarDate.isValidDay(day) {
-            errors["read_on"] = "Use a date like 2024-03-17."
+            errors["read_on"] = localized("Use a date like 2024-03-17.")
         } else if day > today {
-            errors["read_on"] = "That day is still to come: the date can be today at the latest."
+            errors["read_on"] = localized("That day is still to come: the date can be today at the latest.")
         } else if day < earliestDay {
-            errors["read_on"] = "Check the year: a journal starts in 1900 at the earliest."
+            errors["read_on"] = localized("Check the year: a journal starts in 1900 at the earliest.")
         }
         var values = ProgressValues(readOn: day)
         switch (clean(page), clean(percent?.replacingOccurrences(of: "%", with: ""))) {
         case (nil, nil):
             if byPercent {
-                errors["percent"] = "Say how far you are, from 0 to 100 %."
+                errors["percent"] = localized("Say how far you are, from 0 to 100 %.")
             } else {
-                errors["page"] = "Say which page you are on."
+                errors["page"] = localized("Say which page you are on.")
             }
         case (.some, .some):
             // Said beside the field the form shows, so the message is seen.
-            errors[byPercent ? "percent" : "page"] = "Give a page or a percent, not both."
+            errors[byPercent ? "percent" : "page"] = localized("Give a page or a percent, not both.")
         case (let text?, nil):
             if let number = BoundedNumber.parse(text, in: pages) {
                 if let pageCount, number > pageCount {
-                    errors["page"] =
-                        "This book has \(pageCount) pages. Check the number, or correct the page count with "
-                        + "Edit details."
+                    errors["page"] = localized(
+                        "This book has {{count}} pages. Check the number, or correct the page count with Edit details.",
+                        ["count": String(pageCount)])
                 } else {
                     values.page = number
                 }
             } else {
-                errors["page"] = "Type the page number as a whole number, like 120."
+                errors["page"] = localized("Type the page number as a whole number, like 120.")
             }
         case (nil, let text?):
             if let number = percentNumber(text) {
@@ -71,14 +71,14 @@ struct ProgressValues: Sendable, Equatable {
                 let tenth = (number * 10).rounded() / 10
                 values.percent = tenth == 100 && number < 100 ? 99.9 : tenth
             } else {
-                errors["percent"] = "Give a percent from 0 to 100, like 45."
+                errors["percent"] = localized("Give a percent from 0 to 100, like 45.")
             }
         }
         if let note = clean(note) {
             if note.count > maxNoteLength {
-                errors["note"] = "A note can be at most \(maxNoteLength) characters."
+                errors["note"] = localized("A note can be at most {{max}} characters.", ["max": String(maxNoteLength)])
             } else if NewBookForm.hasControlCharacters(note, allowingLineBreaks: true) {
-                errors["note"] = "A note cannot contain control characters."
+                errors["note"] = localized("A note cannot contain control characters.")
             } else {
                 values.note = note
             }
@@ -87,9 +87,12 @@ struct ProgressValues: Sendable, Equatable {
     }
 
     /// Where a reader is in a book, or stopped: "45 %", "page 212" or "page 212 of 730"; nil when nothing was saved.
+    /// In the request's language.
     static func position(percent: Double?, page: Int?, pageCount: Int? = nil) -> String? {
         if let percent { return "\(percentText(percent)) %" }
-        return page.map { "page \($0)" + (pageCount.map { " of \($0)" } ?? "") }
+        guard let page else { return nil }
+        guard let pageCount else { return localized("page {{page}}", ["page": String(page)]) }
+        return localized("page {{page}} of {{count}}", ["page": String(page), "count": String(pageCount)])
     }
 
     /// "45" or "45.5".

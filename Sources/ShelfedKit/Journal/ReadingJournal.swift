@@ -33,12 +33,13 @@ struct ReadingProgress: Sendable, Equatable {
         return min(Double(page) / Double(pageCount), 1)
     }
 
-    /// "Page 120 of 350 · 34 %", "45 %", "Page 120".
+    /// "Page 120 of 350 · 34 %", "45 %", "Page 120", in the request's language.
     var summary: String? {
         if let percent { return "\(ProgressValues.percentText(percent)) %" }
         guard let page else { return nil }
-        guard let pageCount, let fraction else { return "Page \(page)" }
-        return "Page \(page) of \(pageCount) · \(Int((fraction * 100).rounded())) %"
+        guard let pageCount, let fraction else { return localized("Page {{page}}", ["page": String(page)]) }
+        return localized("Page {{page}} of {{count}}", ["page": String(page), "count": String(pageCount)])
+            + " · \(Int((fraction * 100).rounded())) %"
     }
 }
 

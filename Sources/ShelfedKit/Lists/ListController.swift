@@ -95,14 +95,18 @@ struct ListController: Sendable {
     /// GET /lists/:listID/delete: asks first.
     @Sendable func confirmDelete(_ request: Request, context: SignedInContext) async throws -> HTML {
         let list = try await requireList(context)
+        let summary =
+            list.bookCount == 0
+            ? localized("It has no books.")
+            : localized(
+                one: "Its {{count}} book stays in your library, on the same shelves; only the list and its order go.",
+                other: "Its {{count}} books stay in your library, on the same shelves; only the list and its order go.",
+                count: list.bookCount)
         let page = ListDeletePage(
-            chrome: PageChrome(title: "Delete the list “\(list.name)”?", context: context, tab: .shelves),
-            name: list.name,
-            summary: list.bookCount == 0
-                ? "It has no books."
-                : "Its \(list.bookCount) \(list.bookCount == 1 ? "book stays" : "books stay") in your library, "
-                    + "on the same shelves; only the list and its order go.",
-            deletePath: Paths.listDelete(list.id), keepPath: Paths.list(list.id))
+            chrome: PageChrome(
+                title: localized("Delete the list “{{name}}”?", ["name": list.name]), context: context,
+                tab: .shelves),
+            name: list.name, summary: summary, deletePath: Paths.listDelete(list.id), keepPath: Paths.list(list.id))
         return try renderer.render(page, template: "library/list-delete")
     }
 
@@ -131,7 +135,7 @@ struct ListController: Sendable {
         let list = try await requireList(context)
         let bookID = BoundedNumber.id(context.parameters.get("id"))
         guard let bookID, try await lists.remove(bookID: bookID, from: list.id, for: context.userID) else {
-            throw AppError.notFound("That book is not on this list. It may have been taken off already.")
+            throw AppError.notFound(localized("That book is not on this list. It may have been taken off already."))
         }
         var request = request
         let back = safeRelativePath(try await request.formFields().trimmed("return_to")) ?? Paths.list(list.id)
@@ -152,14 +156,17 @@ struct ListController: Sendable {
             guard let place = form["position"].flatMap({ BoundedNumber.parse($0, in: BoundedNumber.listPlace) })
             else {
                 throw AppError.invalid(
-                    "Say where the book goes: up, down, or a place from 1 to the number of books on the list.",
+                    localized(
+                        "Say where the book goes: up, down, or a place from 1 to the number of books on the list."),
                     field: "position")
             }
             move = .to(place)
         }
         guard let bookID = BoundedNumber.id(context.parameters.get("id")),
             let place = try await lists.move(bookID: bookID, in: list.id, move, for: context.userID)
-        else { throw AppError.notFound("That book is not on this list. It may have been taken off already.") }
+        else {
+            throw AppError.notFound(localized("That book is not on this list. It may have been taken off already."))
+        }
         if request.headers[.accept]?.contains("application/json") == true {
             return Response(status: .noContent)
         }
@@ -218,7 +225,7 @@ struct ListController: Sendable {
     private func indexPage(
         context: SignedInContext, request: Request? = nil, typed: ListForm = .init(), errors: FieldErrors = .init()
     ) async throws -> HTML {
-        var chrome = PageChrome(title: "Lists", context: context, tab: .shelves)
+        var chrome = PageChrome(title: localized("Lists"), context: context, tab: .shelves)
         if let request {
             chrome.toast = try await ActionNotice.toast(
                 for: request, context: context, library: library, today: clock.today())

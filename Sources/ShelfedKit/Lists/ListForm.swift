@@ -12,20 +12,24 @@ struct ListForm: Sendable, Equatable {
         let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
         let description = description.trimmingCharacters(in: .whitespacesAndNewlines)
         if name.isEmpty {
-            errors["name"] = "Give the list a name, such as “Summer reading”."
+            errors["name"] = localized("Give the list a name, such as “Summer reading”.")
         } else if name.count > ReadingListStore.maxNameLength {
-            errors["name"] =
-                "Keep the name to \(ReadingListStore.maxNameLength) characters; it has \(name.count). "
-                + "A longer thought fits in the description."
+            errors["name"] = localized(
+                "Keep the name to {{max}} characters; it has {{length}}. A longer thought fits in the description.",
+                ["max": String(ReadingListStore.maxNameLength), "length": String(name.count)])
         } else if NewBookForm.hasControlCharacters(name) {
-            errors["name"] = "The name has characters that cannot be shown. Type it again without them."
+            errors["name"] = localized("The name has characters that cannot be shown. Type it again without them.")
         }
         if description.count > ReadingListStore.maxDescriptionLength {
-            errors["description"] =
-                "Keep the description to \(CatalogLimits.spelled(ReadingListStore.maxDescriptionLength)) characters; "
-                + "it has \(CatalogLimits.spelled(description.count))."
+            errors["description"] = localized(
+                "Keep the description to {{max}} characters; it has {{length}}.",
+                [
+                    "max": CatalogLimits.spelled(ReadingListStore.maxDescriptionLength),
+                    "length": CatalogLimits.spelled(description.count),
+                ])
         } else if NewBookForm.hasControlCharacters(description, allowingLineBreaks: true) {
-            errors["description"] = "The description has characters that cannot be shown. Type it again without them."
+            errors["description"] = localized(
+                "The description has characters that cannot be shown. Type it again without them.")
         }
         guard errors.isEmpty else { return .failure(errors) }
         return .success((name, description.isEmpty ? nil : description))
@@ -35,10 +39,11 @@ struct ListForm: Sendable, Equatable {
     static func errors(for failure: ReadingListStore.Failure) -> FieldErrors {
         var errors = FieldErrors()
         switch failure {
-        case .duplicateName: errors["name"] = "You already have a list of that name. Choose another name."
+        case .duplicateName: errors["name"] = localized("You already have a list of that name. Choose another name.")
         case .tooManyLists:
-            errors["name"] =
-                "You have \(ReadingListStore.maxLists) lists, as many as Shelfed keeps. Delete one you no longer use."
+            errors["name"] = localized(
+                "You have {{max}} lists, as many as Shelfed keeps. Delete one you no longer use.",
+                ["max": String(ReadingListStore.maxLists)])
         }
         return errors
     }

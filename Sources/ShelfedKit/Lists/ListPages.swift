@@ -23,7 +23,7 @@ struct ListIndexPage: Sendable {
         self.lists = lists.map { list in
             Item(
                 name: list.name, description: list.description, path: Paths.list(list.id),
-                counts: "\(list.bookCount) \(list.bookCount == 1 ? "book" : "books")",
+                counts: localized(one: "{{count}} book", other: "{{count}} books", count: list.bookCount),
                 coverURLs: list.coverPaths.map { BookCover.url(for: $0) })
         }
         nameValue = typed.name
@@ -83,8 +83,10 @@ struct ListPage: Sendable {
         canReorder = !filtered && list.bookCount > 1
         summary =
             filtered
-            ? "\(total) of \(list.bookCount) \(list.bookCount == 1 ? "book" : "books") match"
-            : "\(list.bookCount) \(list.bookCount == 1 ? "book" : "books")"
+            ? localized(
+                one: "{{matching}} of {{count}} book match", other: "{{matching}} of {{count}} books match",
+                count: list.bookCount, ["matching": total.grouped])
+            : localized(one: "{{count}} book", other: "{{count}} books", count: list.bookCount)
         self.items = items.map { entry in
             let item = entry.item
             return Item(
@@ -121,7 +123,8 @@ struct ListEditPage: Sendable {
     let maxDescription = ReadingListStore.maxDescriptionLength
 
     init(context: some PageContext, list: ReadingList, typed: ListForm? = nil, errors: FieldErrors = .init()) {
-        chrome = PageChrome(title: "Edit the list “\(list.name)”", context: context, tab: .shelves)
+        chrome = PageChrome(
+            title: localized("Edit the list “{{name}}”", ["name": list.name]), context: context, tab: .shelves)
         listName = list.name
         listPath = Paths.list(list.id)
         savePath = Paths.listEdit(list.id)
@@ -166,7 +169,8 @@ struct BookListsPage: Sendable {
         context: some PageContext, entry: LibraryEntry, membership: [(list: ReadingList, contains: Bool)],
         returnTo: String?, chosen: Set<Int64>? = nil, newName: String = "", error: String? = nil
     ) {
-        chrome = PageChrome(title: "Lists for \(entry.book.title)", context: context, tab: .shelves)
+        chrome = PageChrome(
+            title: localized("Lists for {{title}}", ["title": entry.book.title]), context: context, tab: .shelves)
         bookTitle = entry.book.title
         bookPath = Paths.book(entry.bookID)
         savePath = Paths.bookLists(entry.bookID)
@@ -174,7 +178,7 @@ struct BookListsPage: Sendable {
         choices = membership.map { list, contains in
             Choice(
                 id: list.id, name: list.name, checked: chosen.map { $0.contains(list.id) } ?? contains,
-                counts: "\(list.bookCount) \(list.bookCount == 1 ? "book" : "books")")
+                counts: localized(one: "{{count}} book", other: "{{count}} books", count: list.bookCount))
         }
         hasLists = !choices.isEmpty
         newNameValue = newName

@@ -64,7 +64,8 @@ struct ReadingListStore: Sendable {
     /// The person's list `id`; the 404 every page and the API answer for unknown, malformed or another's ids.
     func requireList(_ id: Int64?, of userID: Int64) async throws -> ReadingList {
         guard let id, let list = try await list(id, of: userID) else {
-            throw AppError.notFound("There is no such list. It may have been deleted; your lists are under Lists.")
+            throw AppError.notFound(
+                localized("There is no such list. It may have been deleted; your lists are under Lists."))
         }
         return list
     }

@@ -37,15 +37,17 @@ public struct ImageProcessor: Sendable {
 
     /// The kind of the upload at `url`, or 415 with what to send instead: for a file that is no accepted image, and
     /// for an iPhone HEIC photo on a server whose libvips cannot read it. `retry` ends the HEIC advice.
-    static func readableKind(at url: URL, retry: String = "and take the photo again.") throws -> ImageKind {
+    static func readableKind(at url: URL, retry: String = localized("and take the photo again.")) throws -> ImageKind {
         guard let kind = ImageKind.detect(at: url) else {
             throw AppError.unsupportedMedia(
-                "That file is not a photo Shelfed can read. Use a JPEG, PNG or WebP picture.")
+                localized("That file is not a photo Shelfed can read. Use a JPEG, PNG or WebP picture."))
         }
         if kind == .heic, !canReadHEIC {
             throw AppError.unsupportedMedia(
-                "This server cannot read iPhone HEIC photos. On the iPhone, choose Settings → Camera → "
-                    + "Formats → Most Compatible (JPEG), \(retry)")
+                localized("This server cannot read iPhone HEIC photos.") + " "
+                    + localized(
+                        "On the iPhone, choose Settings → Camera → Formats → Most Compatible (JPEG), {{retry}}",
+                        ["retry": retry]))
         }
         return kind
     }
@@ -54,9 +56,9 @@ public struct ImageProcessor: Sendable {
         -> DerivedImages
     {
         let maxPixels = maxMegapixels * 1_000_000
-        let cost = try await threadPool.runIfActive { try Self.decodingCost(of: source, maxPixels) }
+        let cost = try await threadPool.runInLanguage { try Self.decodingCost(of: source, maxPixels) }
         return try await limiter.run(cost: cost) {
-            try await threadPool.runIfActive {
+            try await threadPool.runInLanguage {
                 try Self.deriveBlocking(source, display, thumbnail, squareThumbnail)
             }
         }
@@ -69,9 +71,9 @@ public struct ImageProcessor: Sendable {
     {
         guard !edit.isNone else { return try await derive(from: source, display: display, thumbnail: thumbnail) }
         let maxPixels = maxMegapixels * 1_000_000
-        let cost = try await threadPool.runIfActive { try Self.decodingCost(of: source, maxPixels) }
+        let cost = try await threadPool.runInLanguage { try Self.decodingCost(of: source, maxPixels) }
         return try await limiter.run(cost: cost) {
-            try await threadPool.runIfActive { try Self.editBlocking(source, edit, display, thumbnail) }
+            try await threadPool.runInLanguage { try Self.editBlocking(source, edit, display, thumbnail) }
         }
     }
 
@@ -90,7 +92,7 @@ public struct ImageProcessor: Sendable {
     /// image that claims too many pixels (a small file can claim a vast image) or would need more than the budget.
     static func decodingCost(of source: URL, _ maxPixels: Int) throws -> Int {
         guard VipsRuntime.shared.started else {
-            throw AppError.internal("The image library could not start.")
+            throw AppError.internal(localized("The image library could not start."))
         }
         defer { shelfed_vips_clear_error() }
         var width: Int32 = 0
@@ -99,8 +101,10 @@ public struct ImageProcessor: Sendable {
         let pixels = Int(width) * Int(height)
         guard pixels <= maxPixels else {
             throw AppError.tooLarge(
-                "That image is \(Int(width)) × \(Int(height)) pixels; Shelfed accepts up to "
-                    + "\(maxPixels / 1_000_000) megapixels. Take a smaller photo or a screenshot of it.")
+                localized(
+                    "That image is {{width}} × {{height}} pixels; Shelfed accepts up to {{megapixels}} megapixels.",
+                    ["width": String(width), "height": String(height), "megapixels": String(maxPixels / 1_000_000)])
+                    + " " + localized("Take a smaller photo or a screenshot of it."))
         }
         var cost = shrinkingDecodeCost
         switch ImageKind.detect(at: source) {
@@ -114,10 +118,15 @@ public struct ImageProcessor: Sendable {
             break
         }
         guard cost <= memoryBudget else {
+            let details = localized(
+                "{{megapixels}} megapixels, saved as a progressive JPEG, an interlaced PNG or HEIC",
+                ["megapixels": String(pixels / 1_000_000)])
             throw AppError.tooLarge(
-                "That picture (\(pixels / 1_000_000) megapixels, saved as a progressive JPEG, an interlaced "
-                    + "PNG or HEIC) would take more memory to read than this server allows. Save it as an ordinary "
-                    + "JPEG, as phone cameras do, or make it smaller, and upload it again.")
+                localized(
+                    "That picture ({{details}}) would take more memory to read than this server allows.",
+                    ["details": details]) + " "
+                    + localized(
+                        "Save it as an ordinary JPEG, as phone cameras do, or make it smaller, and upload it again."))
         }
         return cost
     }
@@ -137,7 +146,7 @@ public struct ImageProcessor: Sendable {
         display: URL, thumbnail: URL, square: Bool, makeDisplay: (inout Int32, inout Int32) -> Int32
     ) throws -> DerivedImages {
         guard VipsRuntime.shared.started else {
-            throw AppError.internal("The image library could not start.")
+            throw AppError.internal(localized("The image library could not start."))
         }
         defer { shelfed_vips_clear_error() }
         var displayWidth: Int32 = 0
@@ -157,7 +166,17 @@ public struct ImageProcessor: Sendable {
 
     private static func unreadable() -> AppError {
         AppError.unsupportedMedia(
-            "That file could not be read as a picture; it may be damaged or cut short. Try the photo again.")
+            localized("That file could not be read as a picture; it may be damaged or cut short.") + " "
+                + localized("Try the photo again."))
+    }
+}
+
+extension NIOThreadPool {
+    /// `body` on the pool, in the request's language: a task-local value does not follow the work onto the pool's
+    /// threads, and the messages its errors carry are read on a page.
+    func runInLanguage<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value {
+        let language = Language.current
+        return try await runIfActive { try Language.$current.withValue(language) { try body() } }
     }
 }
 

@@ -57,7 +57,7 @@ public struct Photo: Codable, Sendable, Identifiable, FetchableRecord, MutablePe
 
     /// "Page 42", "S2E3 · 12:04" or "1:02:15": where the photo belongs, under it in lists.
     var placeLabel: String? {
-        pageNumber.map { "Page \($0)" } ?? moment?.label
+        pageNumber.map { localized("Page {{number}}", ["number": String($0)]) } ?? moment?.label
     }
 
     /// The three files of this photo, relative to the media folder.

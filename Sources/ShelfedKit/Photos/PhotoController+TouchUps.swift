@@ -7,7 +7,7 @@ extension PhotoController {
     @Sendable func touchUp(_ request: Request, context: SignedInContext) async throws -> Response {
         let (photo, bookTitle, book) = try await requirePhoto(context)
         guard photo.bookId != nil else {
-            throw AppError.notFound("A profile picture is changed by uploading another one.")
+            throw AppError.notFound(localized("A profile picture is changed by uploading another one."))
         }
         var request = request
         let form = try await request.formFields()
@@ -26,10 +26,10 @@ extension PhotoController {
                 return try renderer.render(page, template: "photos/show", status: .unprocessableContent).response
             }
         default:
-            throw AppError.invalid("Choose Turn left, Turn right, Crop or Undo all edits.", field: "action")
+            throw AppError.invalid(localized("Choose Turn left, Turn right, Crop or Undo all edits."), field: "action")
         }
         guard try await uploader.touchUps.apply(edit, to: photo) != nil else {
-            throw AppError.notFound("There is no such photo. It may have been deleted.")
+            throw AppError.notFound(localized("There is no such photo. It may have been deleted."))
         }
         let saved = edit.isNone ? "touch-up-undone" : "touch-up"
         return .seeOther(
@@ -66,14 +66,25 @@ struct TouchUpSection: Sendable {
         bottom = typed?["crop_bottom"] ?? percents.bottom
         self.error = error
         isEdited = !edit.isNone
-        var parts: [String] = []
+        let cropped = edit.crop != .none
         switch edit.quarterTurns % 4 {
-        case 1: parts.append("turned right")
-        case 2: parts.append("turned upside down")
-        case 3: parts.append("turned left")
-        default: break
+        case 1:
+            summary =
+                cropped
+                ? localized("This photo is turned right and cropped; the original is kept.")
+                : localized("This photo is turned right; the original is kept.")
+        case 2:
+            summary =
+                cropped
+                ? localized("This photo is turned upside down and cropped; the original is kept.")
+                : localized("This photo is turned upside down; the original is kept.")
+        case 3:
+            summary =
+                cropped
+                ? localized("This photo is turned left and cropped; the original is kept.")
+                : localized("This photo is turned left; the original is kept.")
+        default:
+            summary = cropped ? localized("This photo is cropped; the original is kept.") : nil
         }
-        if edit.crop != .none { parts.append("cropped") }
-        summary = parts.isEmpty ? nil : "This photo is \(parts.joined(separator: " and ")); the original is kept."
     }
 }

@@ -63,7 +63,9 @@ struct PhotoController: Sendable {
         let byPage = request.uri.queryParameters["sort"] == "page"
         let list = try await photos.photos(ofBook: bookID, userID: entry.userBook.userId, order: byPage ? .page : .date)
         let page = GalleryPage(
-            chrome: PageChrome(title: "Photos of \(entry.book.title)", context: context, tab: .shelves),
+            chrome: PageChrome(
+                title: localized("Photos of {{bookTitle}}", ["bookTitle": entry.book.title]), context: context,
+                tab: .shelves),
             bookTitle: entry.book.title, bookPath: Paths.book(bookID), newPhotoPath: Paths.newBookPhoto(bookID),
             wording: PhotoWording(entry.book.kind), photos: list.map { PhotoThumb($0, bookTitle: entry.book.title) },
             byPage: byPage,
@@ -115,7 +117,7 @@ struct PhotoController: Sendable {
         let (photo, title, _) = try await requirePhoto(context)
         let id = photo.id!
         let page = DeletePhotoPage(
-            chrome: PageChrome(title: "Delete this photo?", context: context, tab: .shelves),
+            chrome: PageChrome(title: localized("Delete this photo?"), context: context, tab: .shelves),
             thumbURL: Paths.photoFile(id, .thumb), alt: PhotoThumb(photo, bookTitle: title).alt,
             deletePath: Paths.photoDelete(id), photoPath: Paths.photo(id))
         return try renderer.render(page, template: "photos/delete")
@@ -144,7 +146,8 @@ struct PhotoController: Sendable {
         -> NewPhotoPage
     {
         var page = NewPhotoPage(
-            chrome: PageChrome(title: "Add a photo", context: context, tab: .shelves), bookTitle: entry.book.title,
+            chrome: PageChrome(title: localized("Add a photo"), context: context, tab: .shelves),
+            bookTitle: entry.book.title,
             bookPath: Paths.book(entry.bookID), action: Paths.bookPhotos(entry.bookID),
             place: PlaceField(PhotoTarget(entry.book), form: form, errors: errors),
             wording: PhotoWording(entry.book.kind), comment: form.comment, commentError: errors["comment"],
@@ -160,7 +163,9 @@ struct PhotoController: Sendable {
     ) -> PhotoPage {
         let id = photo.id!
         return PhotoPage(
-            chrome: PageChrome(title: "Photo from \(bookTitle)", context: context, tab: .shelves), id: id,
+            chrome: PageChrome(
+                title: localized("Photo from {{title}}", ["title": bookTitle]), context: context, tab: .shelves),
+            id: id,
             displayURL: Paths.photoFile(id, .display), originalURL: Paths.photoFile(id, .original), width: photo.width,
             height: photo.height, alt: PhotoThumb(photo, bookTitle: bookTitle).alt, bookTitle: bookTitle,
             bookPath: photo.bookId.map(Paths.book) ?? Paths.profile,
@@ -168,11 +173,18 @@ struct PhotoController: Sendable {
             placeLabel: photo.placeLabel,
             place: form.map { PlaceField(target, form: $0, errors: errors) } ?? PlaceField(target, photo: photo),
             wording: PhotoWording(target.kind), comment: form?.comment ?? photo.comment ?? "",
-            uploaded: photo.createdAt.formatted(.dateTime.year().month(.wide).day()), editPath: Paths.photo(id),
+            uploaded: Self.uploadedDay(photo.createdAt), editPath: Paths.photo(id),
             deletePath: Paths.photoDelete(id), commentError: errors["comment"],
             text: form?.text ?? photo.ocrText, textEditable: !readsText || Self.textIsSettled(photo.ocrStatus),
             textStatusMessage: Self.textStatusMessage(photo, readsText: readsText), textError: errors["text"],
             quotesPath: Paths.quotes, touchUp: photo.bookId == nil ? nil : TouchUpSection(photo, kind: target.kind))
+    }
+
+    /// "27 November 2026" as the page's language writes a day.
+    static func uploadedDay(_ date: Date) -> String {
+        let style = Date.FormatStyle.dateTime.year().month(.wide).day()
+        let language = Language.current
+        return language == .en ? date.formatted(style) : date.formatted(style.locale(language.locale))
     }
 
     static func textIsSettled(_ status: String?) -> Bool {
@@ -186,14 +198,17 @@ struct PhotoController: Sendable {
     static func textStatusMessage(_ photo: Photo, readsText: Bool) -> String? {
         switch photo.ocrStatus.flatMap(PhotoText.Status.init(rawValue:)) {
         case .pending where !readsText, .reading where !readsText:
-            "This server does not read the words on photos (tesseract-ocr is not installed, or reading is turned "
-                + "off). Type them below and Search my quotes will find them."
+            localized(
+                "This server does not read the words on photos ({{why}}).",
+                ["why": localized("tesseract-ocr is not installed, or reading is turned off")])
+                + " " + localized("Type them below and Search my quotes will find them.")
         case .pending, .reading:
-            "Reading the words on this page… They appear here in a minute or so; reload to see them."
+            localized("Reading the words on this page… They appear here in a minute or so; reload to see them.")
         case .failed:
-            "The words on this photo could not be read. You can type them below, so Search my quotes finds them."
+            localized("The words on this photo could not be read.") + " "
+                + localized("You can type them below, so Search my quotes finds them.")
         case .done where photo.ocrText == nil:
-            "No words were found on this photo. If it has some, type them below."
+            localized("No words were found on this photo. If it has some, type them below.")
         default:
             nil
         }
@@ -209,10 +224,10 @@ struct PhotoController: Sendable {
         guard let id = BoundedNumber.id(context.parameters.get("photoID")),
             let photo = try await photos.photo(id: id, of: context.userID)
         else {
-            throw HTTPError(.notFound, message: "There is no such photo. It may have been deleted.")
+            throw HTTPError(.notFound, message: localized("There is no such photo. It may have been deleted."))
         }
         let book = try await photo.bookId.asyncFlatMap { try await library.catalogBook(id: $0) }
-        return (photo, book?.title ?? "your profile", book)
+        return (photo, book?.title ?? localized("your profile"), book)
     }
 }
 

@@ -70,11 +70,11 @@ struct PhotoEdit: Sendable, Equatable {
         /// A photo of an open book has pages; a scene or a ticket has halves.
         func label(for kind: TitleKind) -> String {
             switch self {
-            case .leftPage: kind == .book ? "Left page" : "Left half"
-            case .rightPage: kind == .book ? "Right page" : "Right half"
-            case .topHalf: "Top half"
-            case .bottomHalf: "Bottom half"
-            case .trimEdges: "Trim the edges"
+            case .leftPage: kind == .book ? localized("Left page") : localized("Left half")
+            case .rightPage: kind == .book ? localized("Right page") : localized("Right half")
+            case .topHalf: localized("Top half")
+            case .bottomHalf: localized("Bottom half")
+            case .trimEdges: localized("Trim the edges")
             }
         }
 
@@ -126,14 +126,14 @@ extension PhotoEdit {
             if let turns = turns(named: name) {
                 edit.quarterTurns = turns
             } else {
-                errors["crop"] = "Choose how to turn the photo: left, right or upside down."
+                errors["crop"] = localized("Choose how to turn the photo: left, right or upside down.")
             }
         }
         if let presetName = field("crop_preset"), !presetName.isEmpty {
             if let preset = Preset(rawValue: presetName) {
                 edit.crop = preset.crop
             } else {
-                errors["crop"] = "Choose one of the crops offered, or type how much to cut from each edge."
+                errors["crop"] = localized("Choose one of the crops offered, or type how much to cut from each edge.")
             }
         } else if ["crop_left", "crop_top", "crop_right", "crop_bottom"].contains(where: { field($0) != nil }) {
             if let crop = Crop(
@@ -142,9 +142,9 @@ extension PhotoEdit {
             {
                 edit.crop = crop
             } else {
-                errors["crop"] =
-                    "Cut from 0 to 90 percent from each edge, keeping at least a tenth of the photo across and down "
-                    + "(left and right together at most 90, top and bottom too)."
+                let rule = localized(
+                    "Cut from 0 to 90 percent from each edge, keeping at least a tenth of the photo across and down")
+                errors["crop"] = rule + " " + localized("(left and right together at most 90, top and bottom too).")
             }
         }
         return errors.isEmpty ? .success(edit) : .failure(errors)

@@ -40,7 +40,9 @@ struct PhotoForm: Sendable, Decodable {
         guard let text else { return .success(nil) }
         guard text.count <= PhotoText.maxCharacters else {
             var errors = FieldErrors()
-            errors["text"] = "Keep the text to \(PhotoText.maxCharacters) characters (it has \(text.count))."
+            errors["text"] = localized(
+                "Keep the text to {{max}} characters (it has {{count}}).",
+                ["max": String(PhotoText.maxCharacters), "count": String(text.count)])
             return .failure(errors)
         }
         return .success(PhotoText.cleaned(text))
@@ -55,10 +57,12 @@ struct PhotoForm: Sendable, Decodable {
             if let number = BoundedNumber.parse(pageNumber, in: BoundedNumber.pageCount) {
                 place.page = number
                 if let pageCount = target.pageCount, number > pageCount {
-                    errors["page_number"] = "This book has \(pageCount) pages; enter a page from 1 to \(pageCount)."
+                    errors["page_number"] = localized(
+                        "This book has {{count}} pages; enter a page from 1 to {{count}}.",
+                        ["count": String(pageCount)])
                 }
             } else {
-                errors["page_number"] = "Enter the page as a whole number, like 42."
+                errors["page_number"] = localized("Enter the page as a whole number, like 42.")
             }
         } else if target.kind != .book, !moment.isEmpty {
             switch PhotoMoment.parse(moment, for: target.kind) {
@@ -77,7 +81,9 @@ struct PhotoForm: Sendable, Decodable {
                 + (target.kind == .show ? "\"S2E3\" or \"S2E3 12:04\"." : "\"1:02:15\".")
         }
         if comment.count > Self.maxComment {
-            errors["comment"] = "Keep the comment to \(Self.maxComment) characters (it has \(comment.count))."
+            errors["comment"] = localized(
+                "Keep the comment to {{max}} characters (it has {{count}}).",
+                ["max": String(Self.maxComment), "count": String(comment.count)])
         }
         guard errors.isEmpty else { return .failure(errors) }
         return .success((place, comment.isEmpty ? nil : comment))

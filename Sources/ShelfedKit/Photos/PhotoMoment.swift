@@ -53,8 +53,10 @@ struct PhotoMoment: Sendable, Equatable {
     /// What `text` names for a title of `kind`: a time for a film; an episode, a time, or both for a show. Nil with
     /// a message saying what to type when it is neither.
     static func parse(_ text: String, for kind: TitleKind) -> Result<PhotoMoment, Refusal> {
-        let example = kind == .show ? "S2E3, or S2E3 12:04 for a moment in it" : "1:02:15 or 48:30"
-        let refusal = Refusal(message: "Type the \(kind == .show ? "episode" : "time") like \(example).")
+        let refusal = Refusal(
+            message: kind == .show
+                ? localized("Type the episode like S2E3, or S2E3 12:04 for a moment in it.")
+                : localized("Type the time like 1:02:15 or 48:30."))
         guard kind != .book, text.utf8.count <= maxLength else { return .failure(refusal) }
         var moment = PhotoMoment()
         for word in text.split(whereSeparator: { $0 == " " || $0 == "·" || $0 == "," }) {
@@ -127,16 +129,24 @@ struct PhotoTarget: Sendable {
         if let season = moment.season, let episode = moment.episode, !lastEpisodes.isEmpty {
             guard let last = lastEpisodes[season] else {
                 let seasons = lastEpisodes.keys.filter { $0 > 0 }.sorted()
-                let range = seasons.isEmpty ? "" : " (seasons \(seasons.first!) to \(seasons.last!))"
-                return "This show has no season \(season)\(range)."
+                guard let first = seasons.first, let final = seasons.last else {
+                    return localized("This show has no season {{season}}.", ["season": String(season)])
+                }
+                return localized(
+                    "This show has no season {{season}} (seasons {{first}} to {{last}}).",
+                    ["season": String(season), "first": String(first), "last": String(final)])
             }
             if episode > last {
-                return "Season \(season) has \(last) episode\(last == 1 ? "" : "s"); type one from 1 to \(last)."
+                return localized(
+                    one: "Season {{season}} has {{count}} episode; type one from 1 to {{count}}.",
+                    other: "Season {{season}} has {{count}} episodes; type one from 1 to {{count}}.", count: last,
+                    ["season": String(season)])
             }
         }
         // A film's time is checked against its running time with a few minutes' grace for credits and rounding.
         if kind == .movie, let seconds = moment.seconds, let runtimeMinutes, seconds > (runtimeMinutes + 10) * 60 {
-            return "This film runs \(BookPage.runningTime(runtimeMinutes)); type a time within it."
+            return localized(
+                "This film runs {{length}}; type a time within it.", ["length": BookPage.runningTime(runtimeMinutes)])
         }
         return nil
     }

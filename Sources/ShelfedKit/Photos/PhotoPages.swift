@@ -14,15 +14,25 @@ struct PhotoThumb: Sendable {
         path = Paths.photo(id)
         thumbURL = Paths.photoFile(id, .thumb)
         pageLabel = photo.placeLabel
-        alt = [bookTitle.map { "Photo from \($0)" } ?? "Photo", pageLabel.map { ", \(Self.lowercasingPage($0))" }]
-            .compactMap { $0 }.joined()
+        alt = Self.alt(photo, bookTitle: bookTitle)
         self.bookTitle = bookTitle
         bookPath = photo.bookId.map(Paths.book)
     }
 
-    /// "Page 42" reads "page 42" inside a sentence; an episode's "S2E3" keeps its capitals.
-    static func lowercasingPage(_ label: String) -> String {
-        label.hasPrefix("Page ") ? "page" + label.dropFirst(4) : label
+    /// "Photo from Dune, page 42": a page reads "page 42" inside a sentence; an episode's "S2E3" keeps its capitals.
+    static func alt(_ photo: Photo, bookTitle: String?) -> String {
+        let page = photo.pageNumber.map { String($0) }
+        let moment = photo.pageNumber == nil ? photo.moment?.label : nil
+        switch (bookTitle, page, moment) {
+        case (let title?, let page?, _):
+            return localized("Photo from {{title}}, page {{page}}", ["title": title, "page": page])
+        case (let title?, nil, let moment?):
+            return localized("Photo from {{title}}, {{moment}}", ["title": title, "moment": moment])
+        case (let title?, nil, nil): return localized("Photo from {{title}}", ["title": title])
+        case (nil, let page?, _): return localized("Photo, page {{page}}", ["page": page])
+        case (nil, nil, let moment?): return localized("Photo, {{moment}}", ["moment": moment])
+        case (nil, nil, nil): return localized("Photo")
+        }
     }
 }
 
@@ -40,25 +50,30 @@ struct PlaceField: Sendable {
         switch target.kind {
         case .book:
             name = "page_number"
-            label = "Page number"
+            label = localized("Page number")
             value = form.pageNumber
-            hint = target.pageCount.map { "1 to \($0)." } ?? "A whole number."
+            hint =
+                target.pageCount.map { localized("1 to {{last}}.", ["last": String($0)]) }
+                ?? localized("A whole number.")
             inputMode = "numeric"
             maxLength = 6
         case .movie:
             name = "moment"
-            label = "Time in the film"
+            label = localized("Time in the film")
             value = form.moment
             hint =
-                "Hours, minutes and seconds, like 1:02:15."
-                + (target.runtimeMinutes.map { " It runs \(BookPage.runningTime($0))." } ?? "")
+                target.runtimeMinutes.map {
+                    localized(
+                        "Hours, minutes and seconds, like 1:02:15. It runs {{length}}.",
+                        ["length": BookPage.runningTime($0)])
+                } ?? localized("Hours, minutes and seconds, like 1:02:15.")
             inputMode = "text"
             maxLength = PhotoMoment.maxLength
         case .show:
             name = "moment"
-            label = "Episode"
+            label = localized("Episode")
             value = form.moment
-            hint = "Like S2E3, or S2E3 12:04 for a moment in it."
+            hint = localized("Like S2E3, or S2E3 12:04 for a moment in it.")
             inputMode = "text"
             maxLength = PhotoMoment.maxLength
         }
@@ -86,19 +101,26 @@ struct PhotoWording: Sendable {
         noun = kind.noun
         switch kind {
         case .book:
-            intro = "A page you loved, a quote, a moment. Photos are private: only you can see them."
-            byPlace = "By page"
-            emptyState = "No photos of this book yet. Snap a page you loved, with its page number and a note."
-            wordsHeading = "Words on this page"
-            wordsLabel = "Words on the page"
-        case .movie, .show:
-            let place = kind == .movie ? "the time it comes at" : "its episode"
-            intro = "A scene, a ticket, a line you loved. Photos are private: only you can see them."
-            byPlace = kind == .movie ? "By time" : "By episode"
-            emptyState =
-                "No photos of this \(kind.noun) yet. Keep a scene, a ticket or a line, with \(place) and a note."
-            wordsHeading = "Words in this photo"
-            wordsLabel = "Words in the photo"
+            intro = localized("A page you loved, a quote, a moment. Photos are private: only you can see them.")
+            byPlace = localized("By page")
+            emptyState = localized(
+                "No photos of this book yet. Snap a page you loved, with its page number and a note.")
+            wordsHeading = localized("Words on this page")
+            wordsLabel = localized("Words on the page")
+        case .movie:
+            intro = localized("A scene, a ticket, a line you loved. Photos are private: only you can see them.")
+            byPlace = localized("By time")
+            emptyState = localized(
+                "No photos of this film yet. Keep a scene, a ticket or a line, with the time it comes at and a note.")
+            wordsHeading = localized("Words in this photo")
+            wordsLabel = localized("Words in the photo")
+        case .show:
+            intro = localized("A scene, a ticket, a line you loved. Photos are private: only you can see them.")
+            byPlace = localized("By episode")
+            emptyState = localized(
+                "No photos of this TV show yet. Keep a scene, a ticket or a line, with its episode and a note.")
+            wordsHeading = localized("Words in this photo")
+            wordsLabel = localized("Words in the photo")
         }
     }
 }
@@ -137,8 +159,11 @@ struct NewPhotoPage: Sendable {
     /// Fills the touch-up fields from what was typed (`turn`, `crop_preset`, `crop_*`).
     mutating func keepTouchUp(_ typed: [String: String], error: String?, kind: TitleKind) {
         let turn = typed["turn"] ?? "none"
-        turns = [("none", "No turn"), ("left", "Turn left"), ("right", "Turn right"), ("upside-down", "Upside down")]
-            .map { Choice(value: $0.0, label: $0.1, selected: $0.0 == turn) }
+        let names = [
+            ("none", localized("No turn")), ("left", localized("Turn left")), ("right", localized("Turn right")),
+            ("upside-down", localized("Upside down")),
+        ]
+        turns = names.map { Choice(value: $0.0, label: $0.1, selected: $0.0 == turn) }
         presets = PhotoEdit.Preset.allCases.map {
             Choice(value: $0.rawValue, label: $0.label(for: kind), selected: $0.rawValue == typed["crop_preset"])
         }

@@ -15,7 +15,7 @@ struct PhotoTouchUps: Sendable {
     func apply(_ edit: PhotoEdit, to photo: Photo) async throws -> Photo? {
         guard edit.crop.isValid else {
             throw AppError.invalid(
-                "A crop must keep at least a tenth of the photo's width and height.", field: "crop")
+                localized("A crop must keep at least a tenth of the photo's width and height."), field: "crop")
         }
         if edit == photo.edit { return photo }
         let display = media.temporaryFile("-display.jpg")

@@ -58,7 +58,7 @@ extension PhotoUploader {
         }
         guard !upload.files.isEmpty else {
             var errors = FieldErrors()
-            errors["photo"] = "Choose a photo to upload: take one, or choose one from your photos."
+            errors["photo"] = localized("Choose a photo to upload: take one, or choose one from your photos.")
             return .refused(form, errors, pending: nil)
         }
         return .stored(try await storeAll(upload, userID: userID, details: details, now: now))

@@ -34,7 +34,7 @@ struct PhotoUploader: Sendable {
             for file in [upload.url, display, thumbnail] { try? FileManager.default.removeItem(at: file) }
         }
         let kind = try ImageProcessor.readableKind(
-            at: upload.url, retry: "or share the photo as JPEG, and upload it again.")
+            at: upload.url, retry: localized("or share the photo as JPEG, and upload it again."))
         let derived =
             details.edit.isNone
             ? try await processor.derive(
@@ -59,10 +59,12 @@ struct PhotoUploader: Sendable {
                     momentEpisode: details.place.moment?.episode, momentSeconds: details.place.moment?.seconds))
         } catch PhotoStore.Gone.account {
             media.remove(paths)
-            throw AppError.gone("This account was deleted while the photo was uploading; it was not kept.")
+            throw AppError.gone(
+                localized("This account was deleted while the photo was uploading; it was not kept."))
         } catch PhotoStore.Gone.book {
             media.remove(paths)
-            throw AppError.notFound("This book left your library while the photo was uploading; it was not kept.")
+            throw AppError.notFound(
+                localized("This book left your library while the photo was uploading; it was not kept."))
         } catch {
             media.remove(paths)
             throw error

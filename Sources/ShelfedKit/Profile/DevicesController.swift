@@ -15,7 +15,8 @@ struct DevicesController: Sendable {
     @Sendable func index(_ request: Request, context: SignedInContext) async throws -> HTML {
         let devices = try await keys.devices(of: context.userID)
         let revoked = request.uri.queryParameters["revoked"].map(String.init)
-        let notice = revoked == nil ? nil : "That device's key is revoked. The app on it has to sign in again."
+        let notice =
+            revoked == nil ? nil : localized("That device's key is revoked. The app on it has to sign in again.")
         return try renderer.render(
             DevicesPage(context: context, devices: devices, notice: notice), template: "profile/devices")
     }
@@ -25,7 +26,8 @@ struct DevicesController: Sendable {
         guard let id = BoundedNumber.id(context.parameters.get("deviceID")),
             try await keys.revoke(id: id, of: context.userID)
         else {
-            throw HTTPError(.notFound, message: "That device is not in your list. It may have been revoked already.")
+            throw HTTPError(
+                .notFound, message: localized("That device is not in your list. It may have been revoked already."))
         }
         return .seeOther(Paths.devices + "?revoked=1")
     }
@@ -46,12 +48,14 @@ struct DevicesPage: Sendable {
     let hasDevices: Bool
 
     init(context: SignedInContext, devices: [APIDevice], notice: String?) {
-        chrome = PageChrome(title: "Devices", context: context, tab: .profile, notice: notice)
-        let format = Date.FormatStyle(date: .abbreviated, time: .shortened, timeZone: TimeZone(identifier: "UTC")!)
+        chrome = PageChrome(title: localized("Devices"), context: context, tab: .profile, notice: notice)
+        var format = Date.FormatStyle(date: .abbreviated, time: .shortened, timeZone: TimeZone(identifier: "UTC")!)
+        // English keeps the server's own way of writing dates; the other languages write them their way.
+        if Language.current != .en { format.locale = Language.current.locale }
         self.devices = devices.map { device in
             Device(
                 label: device.label, created: device.createdAt.formatted(format) + " UTC",
-                lastUsed: device.lastUsedAt.map { $0.formatted(format) + " UTC" } ?? "Never",
+                lastUsed: device.lastUsedAt.map { $0.formatted(format) + " UTC" } ?? localized("Never"),
                 revokePath: Paths.deviceRevoke(device.id))
         }
         hasDevices = !devices.isEmpty

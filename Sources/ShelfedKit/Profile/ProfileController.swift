@@ -55,14 +55,17 @@ struct ProfileController: Sendable {
             let (day, days) = Self.dayOfYear(today)
             return GoalProgress(goal: goal, finished: stats.booksFinished, dayOfYear: day, daysInYear: days)
         }
-        var chrome = PageChrome(title: "Profile", context: context, tab: .profile)
+        var chrome = PageChrome(title: localized("Profile"), context: context, tab: .profile)
         chrome.toast = try await ActionNotice.toast(
             query: FormFields(urlEncoded: request.uri.query ?? ""), path: Paths.profile, userID: userID,
             library: library, csrfToken: context.csrfToken, today: today)
+        // English keeps the server's own way of writing dates; the other languages write them their way.
+        var memberSince = Date.FormatStyle.dateTime.year().month(.wide).day()
+        if Language.current != .en { memberSince.locale = Language.current.locale }
         var page = ProfilePage(
             chrome: chrome,
             displayName: user.displayName, username: user.username,
-            memberSince: user.createdAt.formatted(.dateTime.year().month(.wide).day()),
+            memberSince: user.createdAt.formatted(memberSince),
             avatarURL: user.avatarPhotoId.map { Paths.photoFile($0, .thumb) } ?? "/static/img/avatar-placeholder.svg",
             wantToRead: shelfCounts[.wantToRead], reading: shelfCounts[.reading], read: shelfCounts[.read],
             favourites: try await allKinds.favourites, photoCount: try await photoCount,
@@ -79,7 +82,9 @@ struct ProfileController: Sendable {
             longest: stats.longest.map(ProfilePage.BookLink.init),
             shortest: stats.shortest.map(ProfilePage.BookLink.init),
             currentlyReading: current.items.map {
-                .init(title: $0.title, path: Paths.book($0.bookID), detail: $0.startedAt.map { "since \($0)" } ?? "")
+                .init(
+                    title: $0.title, path: Paths.book($0.bookID),
+                    detail: $0.startedAt.map { localized("since {{day}}", ["day": $0]) } ?? "")
             },
             goal: goal, goalValue: goalTyped ?? user.readingGoal.map(String.init) ?? "",
             allTimeBooks: totals.booksRead, allTimePages: totals.pagesRead, yearsActive: totals.yearsActive,
@@ -106,7 +111,7 @@ struct ProfileController: Sendable {
             // The profile again, the typed goal kept, the message beside the field.
             return try await profile(
                 request, context: context, goalTyped: String(form.typed.prefix(40)),
-                goalError: "Enter a goal as a number of books from 1 to 1000, or leave it empty."
+                goalError: localized("Enter a goal as a number of books from 1 to 1000, or leave it empty.")
             ).response(from: request, context: context)
         }
         try await users.setReadingGoal(id: userID, goal: form.goal)
@@ -130,7 +135,7 @@ struct ProfileController: Sendable {
             temporaryFile: { uploader.media.temporaryFile() })
         guard let file = upload.files.first else {
             upload.discardFiles()
-            throw HTTPError(.badRequest, message: "Choose a picture for your profile, then press Save.")
+            throw HTTPError(.badRequest, message: localized("Choose a picture for your profile, then press Save."))
         }
         defer { upload.discardFiles() }
         let photo = try await uploader.store(

@@ -22,9 +22,9 @@ extension ProfilePage: MustacheParent {
         case "yearOptions": self.yearOptions
         case "isCurrentYear": self.isCurrentYear
         case "booksFinished": self.booksFinished
-        case "booksFinishedNoun": self.booksFinished == 1 ? "book finished" : "books finished"
+        case "booksFinishedNoun": localized(one: "book finished", other: "books finished", count: self.booksFinished)
         case "pagesRead": self.pagesRead
-        case "pagesReadNoun": self.pagesRead == 1 ? "page read" : "pages read"
+        case "pagesReadNoun": localized(one: "page read", other: "pages read", count: self.pagesRead)
         case "averageLength": self.averageLength
         case "hasFinished": self.hasFinished
         case "monthsChart": self.monthsChart
@@ -41,13 +41,14 @@ extension ProfilePage: MustacheParent {
         // Thousands separated, and a singular for one (issue 35).
         case "allTimeBooks": self.allTimeBooks
         case "allTimeBooksShown": self.allTimeBooks.grouped
-        case "allTimeBooksNoun": self.allTimeBooks == 1 ? "book read" : "books read"
+        case "allTimeBooksNoun": localized(one: "book read", other: "books read", count: self.allTimeBooks)
         case "allTimePages": self.allTimePages
         case "allTimePagesShown": self.allTimePages.grouped
-        case "allTimePagesNoun": self.allTimePages == 1 ? "page read" : "pages read"
+        case "allTimePagesNoun": localized(one: "page read", other: "pages read", count: self.allTimePages)
         case "yearsActive": self.yearsActive
         case "yearsActiveShown": self.yearsActive.grouped
-        case "yearsActiveNoun": self.yearsActive == 1 ? "year with a finished book" : "years with a finished book"
+        case "yearsActiveNoun":
+            localized(one: "year with a finished book", other: "years with a finished book", count: self.yearsActive)
         case "readWithoutDate": self.readWithoutDate
         case "didNotFinish": self.didNotFinish
         case "challenge": self.challenge

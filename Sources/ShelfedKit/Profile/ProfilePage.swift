@@ -74,19 +74,20 @@ struct ProfilePage: Sendable {
             thisWeek = statistics.pagesThisWeek
             thisMonth = statistics.pagesThisMonth
             streak =
-                switch statistics.streak {
-                case 0: "No reading streak right now: update your progress today to start one."
-                case 1: "A 1-day reading streak."
-                default: "A \(statistics.streak)-day reading streak."
-                }
+                statistics.streak == 0
+                ? localized("No reading streak right now: update your progress today to start one.")
+                : localized(
+                    one: "A {{days}}-day reading streak.", other: "A {{days}}-day reading streak.",
+                    count: statistics.streak, ["days": String(statistics.streak)])
             func rows(_ periods: [JournalStatistics.Period], label: (String) -> String) -> [Row] {
                 let most = max(periods.map(\.pages).max() ?? 0, 1)
                 return periods.map { Row(label: label($0.start), pages: $0.pages, share: $0.pages * 100 / most) }
             }
-            weeks = rows(statistics.weeks) { "Week of \($0)" }
+            weeks = rows(statistics.weeks) { localized("Week of {{day}}", ["day": $0]) }
+            let monthNames = ReadingChart.monthNames
             months = rows(statistics.months) { start in
                 let month = Int(start.suffix(2)) ?? 1
-                return "\(ReadingChart.monthNames[max(0, min(11, month - 1))]) \(start.prefix(4))"
+                return "\(monthNames[max(0, min(11, month - 1))]) \(start.prefix(4))"
             }
         }
     }
@@ -107,6 +108,8 @@ struct ProfilePage: Sendable {
 
 extension ProfilePage.BookLink {
     init(_ length: YearStatistics.BookLength) {
-        self.init(title: length.title, path: Paths.book(length.bookID), detail: "\(length.pages) pages")
+        self.init(
+            title: length.title, path: Paths.book(length.bookID),
+            detail: localized("{{pages}} pages", ["pages": String(length.pages)]))
     }
 }

@@ -36,13 +36,13 @@ struct ProfileSettingsController: Sendable {
         let saved = request.uri.queryParameters["saved"].map(String.init)
         let notice =
             switch saved {
-            case "password": "Password changed. Other devices have been signed out."
-            case "admin-handed": "You handed the admin role on; you are a member of the household now."
-            case "sharing-on": "You share your reading with the household now."
-            case "sharing-off": "You no longer share your reading: the household sees none of it."
+            case "password": localized("Password changed. Other devices have been signed out.")
+            case "admin-handed": localized("You handed the admin role on; you are a member of the household now.")
+            case "sharing-on": localized("You share your reading with the household now.")
+            case "sharing-off": localized("You no longer share your reading: the household sees none of it.")
             case "backup-started":
-                "Backing up now. It is written and checked in the background: reload this page in a minute to see it "
-                    + "under Last good backup."
+                localized("Backing up now.") + " " + localized("It is written and checked in the background:") + " "
+                    + localized("reload this page in a minute to see it under Last good backup.")
             default: String?.none
             }
         var page = EditProfilePage(context: context, user: user, notice: notice)
@@ -69,7 +69,7 @@ struct ProfileSettingsController: Sendable {
                     email: RegistrationForm.storedEmail(form.email, username: context.user.username))
                 return .seeOther(ActionNotice.link(Paths.profile, adding: [("saved", "profile")]))
             } catch UserStore.Conflict.email {
-                errors["email"] = "Another account uses this email."
+                errors["email"] = localized("Another account uses this email.")
             }
         }
         var page = EditProfilePage(context: context, user: user)
@@ -91,7 +91,7 @@ struct ProfileSettingsController: Sendable {
         page.isAdmin = try await users.isAdmin(user.id)
         page.sharesReading = try await sharing.isSharing(context.userID)
         if !(try await hasher.verify(form.current, against: user.passwordHash)) {
-            page.currentPasswordError = "That is not your current password."
+            page.currentPasswordError = localized("That is not your current password.")
         } else if let problem = RegistrationForm.passwordProblem(form.new) {
             page.newPasswordError = problem
         } else {
@@ -109,15 +109,13 @@ struct ProfileSettingsController: Sendable {
         let user = context.user
         // The admin of a household with other members hands the role on first: a house is never left without one.
         guard try await household.mayLeave(context.userID) else {
-            throw AppError.conflict(
-                "You are the household's admin. Open Your household and make another member the admin first; "
-                    + "then you can delete your account.")
+            throw AppError.conflict(localized("You are the household's admin.") + " " + Self.handOverFirst)
         }
         guard try await request.decodeForm(DeleteAccountForm.self).confirmUsername == user.username else {
             var page = EditProfilePage(context: context, user: user)
             page.isAdmin = try await users.isAdmin(user.id)
             page.sharesReading = try await sharing.isSharing(context.userID)
-            page.deleteError = "Type your username, \(user.username), to confirm."
+            page.deleteError = localized("Type your username, {{username}}, to confirm.", ["username": user.username])
             return try renderer.render(page, template: "profile/edit", status: .unprocessableContent).response
         }
         let importFiles = try await imports.files(of: context.userID)
@@ -126,14 +124,18 @@ struct ProfileSettingsController: Sendable {
         } catch is UserStore.AdminMustHandOver {
             // Made the admin between the check above and now.
             throw AppError.conflict(
-                "You have just been made the household's admin. Open Your household and make another member the "
-                    + "admin first; then you can delete your account.")
+                localized("You have just been made the household's admin.") + " " + Self.handOverFirst)
         }
         imports.remove(importFiles)
         media.removeAll(of: context.userID)
         context.sessions.clearSession()
         context.logger.info("Deleted account \(user.username)")
         return .seeOther(Paths.login())
+    }
+
+    /// What an admin does before deleting their account.
+    private static var handOverFirst: String {
+        localized("Open Your household and make another member the admin first; then you can delete your account.")
     }
 }
 

@@ -7,10 +7,12 @@ extension ReadingChart {
         let plot = height - top - bottom
         let slot = width / 12
         let most = max(1, statistics.months.map(\.minutes).max() ?? 0)
+        let title = localized("Time watched per month, {{year}}", ["year": String(statistics.year)])
+        let shortNames = shortMonthNames
         var svg: HTMLFragment = """
             <svg class="chart" viewBox="0 0 \(Int(width)) \(Int(height))" role="img" \
             aria-labelledby="watching-title watching-desc" xmlns="http://www.w3.org/2000/svg">\
-            <title id="watching-title">Time watched per month, \(statistics.year)</title>\
+            <title id="watching-title">\(title)</title>\
             <desc id="watching-desc">\(watchingDescription(statistics))</desc>
             """
         for (index, month) in statistics.months.enumerated() {
@@ -29,7 +31,7 @@ extension ReadingChart {
             }
             svg += """
                 <text class="label" x="\(format(x + slot / 2))" y="\(format(height - 8))" \
-                text-anchor="middle">\(String(monthNames[index].prefix(3)))</text>
+                text-anchor="middle">\(shortNames[index])</text>
                 """
         }
         svg += "</svg>"
@@ -43,14 +45,19 @@ extension ReadingChart {
 
     static func watchingDescription(_ statistics: WatchingStatistics) -> String {
         let busy = statistics.months.enumerated().filter { $0.element.films + $0.element.episodes > 0 }
-        guard !busy.isEmpty else { return "Nothing watched in \(statistics.year)." }
+        guard !busy.isEmpty else {
+            return localized("Nothing watched in {{year}}.", ["year": String(statistics.year)])
+        }
+        let names = monthNames
         return busy.map { entry in
             let month = entry.element
-            let parts = [
-                month.films == 0 ? nil : "\(month.films) film\(month.films == 1 ? "" : "s")",
-                month.episodes == 0 ? nil : "\(month.episodes) episode\(month.episodes == 1 ? "" : "s")",
-            ].compactMap { $0 }
-            return "\(monthNames[entry.offset]): \(parts.joined(separator: ", ")), \(hoursLabel(month.minutes))"
+            let films = localized(
+                one: "{{films}} film", other: "{{films}} films", count: month.films, ["films": String(month.films)])
+            let episodes = localized(
+                one: "{{episodes}} episode", other: "{{episodes}} episodes", count: month.episodes,
+                ["episodes": String(month.episodes)])
+            let parts = [month.films == 0 ? nil : films, month.episodes == 0 ? nil : episodes].compactMap { $0 }
+            return "\(names[entry.offset]): \(parts.joined(separator: ", ")), \(hoursLabel(month.minutes))"
         }
         .joined(separator: "; ") + "."
     }

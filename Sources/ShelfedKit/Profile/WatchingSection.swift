@@ -33,21 +33,23 @@ struct WatchingSection: Sendable {
     init?(_ statistics: WatchingStatistics, withTiles: Bool = false) {
         guard statistics.hasWatching else { return nil }
         year = statistics.year
-        func figure(_ count: Int, _ one: String, _ many: String) -> Figure {
-            Figure(value: count.grouped, noun: count == 1 ? one : many)
+        func figure(_ count: Int, _ noun: String) -> Figure {
+            Figure(value: count.grouped, noun: noun)
         }
         let time = statistics.timeWatched
+        let (films, episodes, shows) = (statistics.filmsWatched, statistics.episodesWatched, statistics.showsFinished)
         // A film-only year does not list "0 episodes watched": only what the year held, and its time.
         figures =
             [
-                (statistics.filmsWatched, "film watched", "films watched"),
-                (statistics.episodesWatched, "episode watched", "episodes watched"),
-                (statistics.showsFinished, "show finished", "shows finished"),
-            ].filter { $0.0 > 0 }.map { figure($0.0, $0.1, $0.2) } + [Figure(value: time.figure, noun: time.noun)]
+                (films, localized(one: "film watched", other: "films watched", count: films)),
+                (episodes, localized(one: "episode watched", other: "episodes watched", count: episodes)),
+                (shows, localized(one: "show finished", other: "shows finished", count: shows)),
+            ].filter { $0.0 > 0 }.map { figure($0.0, $0.1) } + [Figure(value: time.figure, noun: time.noun)]
         chart = ReadingChart.watching(statistics)
+        let monthNames = ReadingChart.monthNames
         monthRows = statistics.months.enumerated().map {
             MonthRow(
-                month: ReadingChart.monthNames[$0.offset], films: $0.element.films, episodes: $0.element.episodes,
+                month: monthNames[$0.offset], films: $0.element.films, episodes: $0.element.episodes,
                 time: $0.element.minutes == 0 ? "—" : ReadingChart.hoursLabel($0.element.minutes))
         }
         tiles =
@@ -56,7 +58,9 @@ struct WatchingSection: Sendable {
                 Tile(
                     title: title.title, path: Paths.book(title.bookID),
                     coverURL: title.coverPath.map { BookCover.url(for: $0) },
-                    detail: title.kind == .movie ? "Film, watched \(title.day)" : "TV show, finished \(title.day)")
+                    detail: title.kind == .movie
+                        ? localized("Film, watched {{day}}", ["day": title.day])
+                        : localized("TV show, finished {{day}}", ["day": title.day]))
             } : []
         reviewPath = withTiles ? nil : Paths.profileYear(statistics.year)
     }

@@ -38,10 +38,11 @@ public struct WatchingStatistics: Sendable, Equatable {
     /// "41 hours watched", "45 minutes watched": the figure and the words after it.
     var timeWatched: (figure: String, noun: String) {
         guard minutesWatched >= 60 else {
-            return (String(minutesWatched), minutesWatched == 1 ? "minute watched" : "minutes watched")
+            let noun = localized(one: "minute watched", other: "minutes watched", count: minutesWatched)
+            return (String(minutesWatched), noun)
         }
         let hours = Int((Double(minutesWatched) / 60).rounded())
-        return (hours.grouped, hours == 1 ? "hour watched" : "hours watched")
+        return (hours.grouped, localized(one: "hour watched", other: "hours watched", count: hours))
     }
 }
 

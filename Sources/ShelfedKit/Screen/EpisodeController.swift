@@ -18,7 +18,7 @@ struct EpisodeController: Sendable {
         var request = request
         let form = try await request.formFields()
         guard let season = form["season"].flatMap({ BoundedNumber.parse($0, in: ScreenLimits.seasonNumbers) }) else {
-            throw HTTPError(.badRequest, message: "Choose a season from the show's page.")
+            throw HTTPError(.badRequest, message: localized("Choose a season from the show's page."))
         }
         // The episode list's buttons send `mark` = `one:3`, `up_to:3` or `unwatch:3`; other forms send the fields.
         let button = form["mark"].map { $0.split(separator: ":", maxSplits: 1).map(String.init) }
@@ -31,7 +31,7 @@ struct EpisodeController: Sendable {
         case ("season", _): mark = .season(season)
         case ("up_to", let number?): mark = .upTo(season: season, number: number)
         case ("one", let number?): mark = .episode(season: season, number: number)
-        default: throw HTTPError(.badRequest, message: "Choose an episode from the show's page.")
+        default: throw HTTPError(.badRequest, message: localized("Choose an episode from the show's page."))
         }
         let watched = form["watched"] != "0" && button?.first != "unwatch"
         let outcome: EpisodeMarkOutcome?
@@ -39,7 +39,7 @@ struct EpisodeController: Sendable {
             outcome = try await library.mark(
                 mark, watched: watched, bookID: bookID, for: context.userID, today: clock.today(), now: clock.now())
         } catch is NoSuchEpisode {
-            throw AppError.notFound("This show has no such episode. Its page lists the ones it has.")
+            throw AppError.notFound(localized("This show has no such episode. Its page lists the ones it has."))
         }
         guard let outcome else { throw LibraryStore.notInLibrary }
         let saved: String =

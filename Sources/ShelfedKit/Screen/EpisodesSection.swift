@@ -52,19 +52,27 @@ struct EpisodesSection: Sendable {
                 watchedOn: line.watchedOn.map { HumanDay.text($0, today: today) }, season: line.season,
                 number: line.number)
         }
-        let viewing = summary.viewingNumber.map { $0 > 1 ? "Viewing \($0): " : "" } ?? ""
+        let numbers: KeyValuePairs<String, String> = [
+            "watched": String(summary.watched), "aired": String(summary.aired),
+        ]
+        let counts =
+            summary.watched == summary.aired
+            ? localized("{{watched}} of {{aired}} episodes watched — all caught up.", numbers)
+            : localized("{{watched}} of {{aired}} episodes watched.", numbers)
+        let viewing = summary.viewingNumber.flatMap { $0 > 1 ? $0 : nil }
         progress =
             summary.aired == 0
-            ? "No episode has aired yet."
-            : viewing + "\(summary.watched) of \(summary.aired) episodes watched"
-                + (summary.watched == summary.aired ? " — all caught up." : ".")
+            ? localized("No episode has aired yet.")
+            : viewing.map { localized("Viewing {{number}}: {{progress}}", ["number": String($0), "progress": counts]) }
+                ?? counts
         upNext = summary.upNext.map(episode)
         let isNew = caughtUpOn.map { day in summary.upNext?.airDate.map { $0 > day } ?? false } ?? false
-        upNextLabel = isNew ? "New episode" : "Up next"
+        upNextLabel = isNew ? localized("New episode") : localized("Up next")
         let page = Paths.book(bookID)
         seasons = summary.seasons.map { season in
             SeasonTab(
-                label: season.number == 0 ? "Specials" : "Season \(season.number)",
+                label: season.number == 0
+                    ? localized("Specials") : localized("Season {{number}}", ["number": String(season.number)]),
                 counts: "\(season.watched)/\(season.aired)", path: page + "?season=\(season.number)#episodes",
                 current: season.number == summary.shownSeason)
         }
@@ -75,7 +83,8 @@ struct EpisodesSection: Sendable {
             let size = LibraryStore.episodesPerPage
             let base = page + "?season=\(number)"
             return Shown(
-                label: number == 0 ? "Specials" : "Season \(number)", season: number,
+                label: number == 0 ? localized("Specials") : localized("Season {{number}}", ["number": String(number)]),
+                season: number,
                 episodes: summary.episodes.map(episode),
                 canMarkAll: (count?.watched ?? 0) < (count?.aired ?? 0),
                 previousPath: from > 0 ? base + "&from=\(max(0, from - size))#episodes" : nil,
@@ -95,6 +104,9 @@ extension EpisodesSection {
         html += "<input type=\"hidden\" name=\"_csrf\" value=\"\(csrfToken)\">"
         html += "<input type=\"hidden\" name=\"season\" value=\"\(shown.season)\">\n<ol class=\"episode-list\">\n"
         html.reserveCapacity(shown.episodes.count * 420)
+        let notAired = localized("Not aired yet")
+        let watched = localized("Watched")
+        let upToHere = localized("Up to here")
         for episode in shown.episodes {
             let code = HTMLFragment(escaping: episode.code)
             html += episode.watched ? "<li class=\"episode is-watched\">" : "<li class=\"episode\">"
@@ -103,18 +115,22 @@ extension EpisodesSection {
             if let airDate = episode.airDate { html += " <span class=\"muted\">· \(airDate)</span>" }
             html += "</span>"
             if !episode.aired {
-                html += "<span class=\"muted\">Not aired yet</span>"
+                html += "<span class=\"muted\">\(notAired)</span>"
             } else if episode.watched {
+                let label =
+                    episode.watchedOn.map {
+                        localized("{{code}} watched {{day}}: mark it not watched", ["code": episode.code, "day": $0])
+                    } ?? localized("{{code}} watched: mark it not watched", ["code": episode.code])
                 html += "<span class=\"episode-actions\"><button type=\"submit\" name=\"mark\" "
-                html += "value=\"unwatch:\(episode.number)\" class=\"chip is-on\" aria-label=\"\(code) watched"
-                if let day = episode.watchedOn { html += " \(day)" }
-                html += ": mark it not watched\">✓ Watched</button></span>"
+                html += "value=\"unwatch:\(episode.number)\" class=\"chip is-on\" aria-label=\"\(label)\">"
+                html += "✓ \(watched)</button></span>"
             } else {
+                let mark = localized("Mark {{code}} watched", ["code": episode.code])
+                let upTo = localized("Mark every episode up to {{code}} watched", ["code": episode.code])
                 html += "<span class=\"episode-actions\"><button type=\"submit\" name=\"mark\" "
-                html += "value=\"one:\(episode.number)\" class=\"chip\" aria-label=\"Mark \(code) watched\">Watched"
+                html += "value=\"one:\(episode.number)\" class=\"chip\" aria-label=\"\(mark)\">\(watched)"
                 html += "</button> <button type=\"submit\" name=\"mark\" value=\"up_to:\(episode.number)\" "
-                html +=
-                    "class=\"chip\" aria-label=\"Mark every episode up to \(code) watched\">Up to here</button></span>"
+                html += "class=\"chip\" aria-label=\"\(upTo)\">\(upToHere)</button></span>"
             }
             html += "</li>\n"
         }

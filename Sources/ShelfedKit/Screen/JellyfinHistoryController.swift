@@ -20,7 +20,8 @@ struct JellyfinHistoryController: Sendable {
     /// POST /import/from-jellyfin
     @Sendable func bringIn(_ request: Request, context: SignedInContext) async throws -> HTML {
         guard let saved = try await server.saved() else {
-            throw AppError.notFound("The house's Jellyfin is not linked. Whoever runs Shelfed links it in Household.")
+            throw AppError.notFound(
+                localized("The house's Jellyfin is not linked. Whoever runs Shelfed links it in Household."))
         }
         var section = ImportIndexPage.JellyfinSection(formPath: Route.importJellyfin.link())
         var status = HTTPResponse.Status.ok
@@ -32,11 +33,14 @@ struct JellyfinHistoryController: Sendable {
         } catch let failure as UpstreamFailure {
             switch failure {
             case .refused(status: 401), .refused(status: 403):
-                section.problem =
-                    "Jellyfin refused the household's API key: ask whoever runs Shelfed to save a new one in Household "
-                    + "→ Jellyfin. Nothing was changed."
+                let ask = localized(
+                    "ask whoever runs Shelfed to save a new one in {{where}}.", ["where": Self.settingsPlace])
+                let refused = localized("Jellyfin refused the household's API key: {{ask}}", ["ask": ask])
+                section.problem = localized("{{problem}} Nothing was changed.", ["problem": refused])
             default:
-                section.problem = JellyfinController.advice(for: failure, url: saved.url) + " Nothing was changed."
+                section.problem = localized(
+                    "{{problem}} Nothing was changed.",
+                    ["problem": JellyfinController.advice(for: failure, url: saved.url)])
             }
             status = failure.pageStatus
         }
@@ -55,10 +59,9 @@ struct JellyfinHistoryController: Sendable {
             try String.fetchOne(db, sql: "SELECT jellyfin_user FROM user WHERE id = ?", arguments: [memberID])
         }
         guard let linked else {
-            throw Problem(
-                message:
-                    "You are not linked to a Jellyfin user yet: ask whoever runs Shelfed to add your Jellyfin user "
-                    + "name in Household → Jellyfin.")
+            let ask = localized(
+                "ask whoever runs Shelfed to add your Jellyfin user name in {{where}}.", ["where": Self.settingsPlace])
+            throw Problem(message: localized("You are not linked to a Jellyfin user yet: {{ask}}", ["ask": ask]))
         }
         let client = server.client(url: saved.url, apiKey: saved.apiKey)
         let wanted = JellyfinWebhookStore.compactID(linked)
@@ -69,8 +72,9 @@ struct JellyfinHistoryController: Sendable {
             jellyfinID.allSatisfy({ $0.isASCII && ($0.isHexDigit || $0 == "-") })
         else {
             throw Problem(
-                message: "Jellyfin has no user “\(linked)”. Ask whoever runs Shelfed to check the name in Household → "
-                    + "Jellyfin.")
+                message: localized("Jellyfin has no user “{{name}}”.", ["name": linked]) + " "
+                    + localized(
+                        "Ask whoever runs Shelfed to check the name in {{where}}.", ["where": Self.settingsPlace]))
         }
         let (items, capped) = try await client.playedItems(of: jellyfinID)
         var outcome = try await webhook.countHistory(
@@ -79,21 +83,35 @@ struct JellyfinHistoryController: Sendable {
         return Self.summary(outcome)
     }
 
+    /// "Household → Jellyfin", where the admin links a member to their Jellyfin user.
+    private static var settingsPlace: String { localized("Household") + " → Jellyfin" }
+
     static func summary(_ outcome: JellyfinWebhookStore.HistoryOutcome) -> String {
-        let count = ImportJobPage.count
+        let counted = localized(
+            one: "{{count}} film or episode counted", other: "{{count}} films and episodes counted",
+            count: outcome.counted)
         var text =
-            "From Jellyfin: " + count(outcome.counted, "film or episode counted", "films and episodes counted")
-        if outcome.alreadyCounted > 0 { text += ", " + count(outcome.alreadyCounted, "was", "were") + " already" }
-        text += "."
+            outcome.alreadyCounted > 0
+            ? localized(
+                one: "From Jellyfin: {{counted}}, {{count}} was already.",
+                other: "From Jellyfin: {{counted}}, {{count}} were already.", count: outcome.alreadyCounted,
+                ["counted": counted])
+            : localized("From Jellyfin: {{counted}}.", ["counted": counted])
         if outcome.passedOver > 0 {
+            let why = localized(
+                "mostly episodes of shows not on your shelves: add a show, then bring this in again.")
             text +=
-                " " + count(outcome.passedOver, "item was", "items were")
-                + " passed over, mostly episodes of shows not on your shelves: add a show, then bring this in again."
+                " "
+                + localized(
+                    one: "{{count}} item was passed over, {{why}}", other: "{{count}} items were passed over, {{why}}",
+                    count: outcome.passedOver, ["why": why])
         }
         if outcome.capped {
             text +=
-                " Jellyfin lists more than \(JellyfinClient.pageSize * JellyfinClient.maxPages) plays: the latest were "
-                + "brought in."
+                " "
+                + localized(
+                    "Jellyfin lists more than {{limit}} plays: the latest were brought in.",
+                    ["limit": String(JellyfinClient.pageSize * JellyfinClient.maxPages)])
         }
         return text
     }

@@ -59,7 +59,7 @@ extension BookPage {
                 let year = (row["published_date"] as String?).map { " (\($0.prefix(4)))" } ?? ""
                 links.append(
                     Link(
-                        lead: kind == .show ? "The TV show" : "The film", title: row["title"],
+                        lead: kind == .show ? localized("The TV show") : localized("The film"), title: row["title"],
                         path: mine.map(Paths.book) ?? Paths.houseBook(row["id"]), after: year))
                 for name in ((row["watchers"] as String?) ?? "").components(separatedBy: ", ") where !name.isEmpty {
                     if !watchers.contains(name) { watchers.append(name) }
@@ -67,8 +67,9 @@ extension BookPage {
             }
             guard !links.isEmpty else { return nil }
             return PageToScreenSection(
-                heading: "On screen", links: links, readFirst: nil,
-                house: watchers.isEmpty ? nil : "In the house: \(names(watchers)) watched it.")
+                heading: localized("On screen"), links: links, readFirst: nil,
+                house: watchers.isEmpty
+                    ? nil : localized("In the house: {{watchers}} watched it.", ["watchers": names(watchers)]))
         }
 
         /// The book a film or show is based on, with the viewer's own copy or the house's, "Read it first?" and who
@@ -107,17 +108,22 @@ extension BookPage {
                 let path =
                     (mine?["book_id"] as Int64?).map(Paths.book) ?? (house.first?["id"] as Int64?).map(Paths.houseBook)
                 links.append(
-                    Link(lead: "Based on the book", title: title, path: path, after: author.map { " by \($0)" } ?? ""))
+                    Link(
+                        lead: localized("Based on the book"), title: title, path: path,
+                        after: author.map { " " + localized("by {{author}}", ["author": $0]) } ?? ""))
                 for row in house where row["shelf"] == "read" {
                     let name: String = row["display_name"]
                     if !readers.contains(name) { readers.append(name) }
                 }
                 let read = (mine?["shelf"] as String?) == Shelf.read.rawValue
                 if readFirst == nil, entry.userBook.shelf == .wantToRead, !read {
+                    let shelf = Shelf(rawValue: mine?["shelf"] ?? "")?.title(for: .book)
                     readFirst =
                         mine == nil
-                        ? "Read it first? You have not read \(title) yet."
-                        : "Read it first? \(title) is on your \(Shelf(rawValue: mine?["shelf"] ?? "")?.title(for: .book) ?? "shelves")."
+                        ? localized("Read it first? You have not read {{title}} yet.", ["title": title])
+                        : shelf.map {
+                            localized("Read it first? {{title}} is on your {{shelf}}.", ["title": title, "shelf": $0])
+                        } ?? localized("Read it first? {{title}} is on your shelves.", ["title": title])
                 }
             }
             let watchers = try String.fetchAll(
@@ -128,18 +134,25 @@ extension BookPage {
                     WHERE user_book.book_id = :book AND user_book.shelf = 'read'
                     ORDER BY sharing.display_name COLLATE NOCASE LIMIT 20
                     """, arguments: ["viewer": viewer, "book": entry.bookID])
-            var house: [String] = []
-            if !readers.isEmpty { house.append("\(names(readers)) read it") }
-            if !watchers.isEmpty { house.append("\(names(watchers)) watched it") }
+            let house: String? =
+                switch (readers.isEmpty, watchers.isEmpty) {
+                case (false, false):
+                    localized(
+                        "In the house: {{readers}} read it, {{watchers}} watched it.",
+                        ["readers": names(readers), "watchers": names(watchers)])
+                case (false, true): localized("In the house: {{readers}} read it.", ["readers": names(readers)])
+                case (true, false): localized("In the house: {{watchers}} watched it.", ["watchers": names(watchers)])
+                case (true, true): nil
+                }
             return PageToScreenSection(
-                heading: "From the page", links: links, readFirst: readFirst,
-                house: house.isEmpty ? nil : "In the house: " + house.joined(separator: ", ") + ".")
+                heading: localized("From the page"), links: links, readFirst: readFirst, house: house)
         }
 
         /// "Sam", "Sam and Robin", "Sam, Robin and Kit".
         static func names(_ names: [String]) -> String {
             guard names.count > 1 else { return names.first ?? "" }
-            return names.dropLast().joined(separator: ", ") + " and " + names.last!
+            return localized(
+                "{{names}} and {{last}}", ["names": names.dropLast().joined(separator: ", "), "last": names.last!])
         }
     }
 }

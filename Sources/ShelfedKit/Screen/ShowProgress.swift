@@ -24,7 +24,9 @@ struct EpisodeLine: Sendable, Equatable {
     let watchedOn: String?
 
     /// "S2E4".
-    var code: String { season == 0 ? "Special \(number)" : "S\(season)E\(number)" }
+    var code: String {
+        season == 0 ? localized("Special {{number}}", ["number": String(number)]) : "S\(season)E\(number)"
+    }
 }
 
 /// A season's counts in the open viewing. Episodes not aired yet are listed, never counted as missing.

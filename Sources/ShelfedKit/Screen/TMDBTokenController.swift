@@ -36,16 +36,18 @@ struct TMDBTokenController: Sendable {
         // A refused secret is not sent back into the page: the field comes back empty, with why.
         var page = try await page(context)
         guard TMDBClient.isPlausibleToken(token) else {
-            page.error =
-                "Paste TMDB's “API Read Access Token” (a long line of letters, digits and dots) from themoviedb.org → "
-                + "Settings → API."
+            page.error = localized(
+                "Paste TMDB's “API Read Access Token” ({{looks}}) from themoviedb.org → Settings → API.",
+                ["looks": localized("a long line of letters, digits and dots")])
             return try renderer.render(page, template: "household/tmdb", status: .unprocessableContent).response
         }
         switch await titles.check(token: token) {
         case .some(.refused(status: 401)), .some(.refused(status: 403)):
             page.error =
-                "TMDB refused this token. Copy it again from themoviedb.org → Settings → API (the long “API "
-                + "Read Access Token”, not the short key)."
+                localized("TMDB refused this token.") + " "
+                + localized(
+                    "Copy it again from themoviedb.org → Settings → API ({{which}}).",
+                    ["which": localized("the long “API Read Access Token”, not the short key")])
             return try renderer.render(page, template: "household/tmdb", status: .unprocessableContent).response
         case .none:
             try await titles.tokens.set(token, now: clock.now())
@@ -62,15 +64,18 @@ struct TMDBTokenController: Sendable {
         let environment = titles.tokens.fromEnvironment
         let state: String =
             if let typed {
-                "Films and shows come from TMDB, with the token typed here (ending in …\(typed.suffix(4)))."
+                localized(
+                    "Films and shows come from TMDB, with the token typed here (ending in …{{end}}).",
+                    ["end": String(typed.suffix(4))])
             } else if environment != nil {
-                "Films and shows come from TMDB, with the token in SHELFED_TMDB_TOKEN. A token typed here replaces it."
+                localized("Films and shows come from TMDB, with the token in SHELFED_TMDB_TOKEN.") + " "
+                    + localized("A token typed here replaces it.")
             } else {
-                "No token: TV shows come from TVmaze and films from Wikidata, which has no posters. A free TMDB "
-                    + "token adds posters, cast and every episode."
+                localized("No token: TV shows come from TVmaze and films from Wikidata, which has no posters.") + " "
+                    + localized("A free TMDB token adds posters, cast and every episode.")
             }
         return TMDBTokenPage(
-            chrome: PageChrome(title: "TMDB token", context: context), state: state, canForget: typed != nil,
+            chrome: PageChrome(title: localized("TMDB token"), context: context), state: state, canForget: typed != nil,
             formPath: Paths.householdTMDB)
     }
 

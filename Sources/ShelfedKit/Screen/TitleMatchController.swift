@@ -44,7 +44,8 @@ struct TitleMatchController: Sendable {
             let candidate = row.candidates.first(where: { $0.position == position })
         else {
             return try await failed(
-                bookID, "Choose one of the titles, or “None of these”.", status: .unprocessableContent, context)
+                bookID, localized("Choose one of the titles, or “None of these”."), status: .unprocessableContent,
+                context)
         }
         do {
             let title = try await resultWithin(pageWait) { [matching] in
@@ -57,7 +58,8 @@ struct TitleMatchController: Sendable {
             return .seeOther(Paths.titleMatches + "?saved=title-matched")
         } catch let failure as UpstreamFailure {
             return try await failed(
-                bookID, TitleSearchController.message(for: failure) + " Nothing was changed.",
+                bookID,
+                localized("{{problem}} Nothing was changed.", ["problem": TitleSearchController.message(for: failure)]),
                 status: failure.pageStatus, context)
         }
     }
@@ -72,7 +74,7 @@ struct TitleMatchController: Sendable {
 
     private func page(_ context: SignedInContext) async throws -> TitleMatchPage {
         TitleMatchPage(
-            chrome: PageChrome(title: "Which title is it?", context: context),
+            chrome: PageChrome(title: localized("Which title is it?"), context: context),
             rows: try await matching.waitingForChoice(of: context.userID))
     }
 }
@@ -114,7 +116,8 @@ extension ImportedTitleMatching {
         let bookID: Int64
         let kind: TitleKind
         let heading: String
-        let kindNoun: String
+        /// "Your film is", over the titles to choose from.
+        let legend: String
         let bookPath: String
         let formPath: String
         let noneID: String
@@ -125,7 +128,11 @@ extension ImportedTitleMatching {
             self.bookID = bookID
             self.kind = kind
             heading = title + (year.map { " (\($0))" } ?? "")
-            kindNoun = kind.noun
+            switch kind {
+            case .book: legend = localized("Your book is")
+            case .movie: legend = localized("Your film is")
+            case .show: legend = localized("Your TV show is")
+            }
             bookPath = Route.book.link(bookID)
             formPath = Route.titleMatchChoice.link(bookID)
             noneID = "choice-\(bookID)-none"
@@ -143,7 +150,7 @@ extension ImportedTitleMatching {
                     SELECT id, kind, title, published_date FROM book
                     WHERE owner_user_id = ? AND title_match = 'review' AND provider_key IS NULL
                         AND id = COALESCE(?, id)
-                    ORDER BY title COLLATE NOCASE, id LIMIT 200
+                    ORDER BY title_key, id LIMIT 200
                     """, arguments: [userID, bookID])
             {
                 let bookID: Int64 = row["id"]
@@ -205,15 +212,20 @@ extension ImportStore {
 extension ImportJobPage {
     mutating func setTitleMatching(_ counts: (pending: Int, choices: Int)) {
         if counts.pending > 0 {
-            titleMatching =
-                Self.count(counts.pending, "imported film or show is", "imported films and shows are")
-                + " being matched to the film and TV providers in the background, one at a time: posters, synopses "
-                + "and casts arrive over the next minutes (or once this server is online again)."
+            let arrival = localized(
+                "posters, synopses and casts arrive over the next minutes (or once this server is online again).")
+            let how = localized(
+                "to the film and TV providers in the background, one at a time: {{arrival}}", ["arrival": arrival])
+            titleMatching = localized(
+                one: "{{count}} imported film or show is being matched {{how}}",
+                other: "{{count}} imported films and shows are being matched {{how}}", count: counts.pending,
+                ["how": how])
         }
         if counts.choices > 0 {
-            titleChoices =
-                Self.count(counts.choices, "imported film or show fits", "imported films and shows fit")
-                + " more than one title, and nothing was guessed."
+            titleChoices = localized(
+                one: "{{count}} imported film or show fits more than one title, and nothing was guessed.",
+                other: "{{count}} imported films and shows fit more than one title, and nothing was guessed.",
+                count: counts.choices)
         }
     }
 }

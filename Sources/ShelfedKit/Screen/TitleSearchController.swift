@@ -39,9 +39,10 @@ struct TitleSearchController: Sendable {
             page.credits = TitleSearchPage.credits(for: answer.source)
             if answer.tokenRefused {
                 page.notice =
-                    "The household's TMDB token was refused, so these come from TVmaze and Wikidata."
+                    localized("The household's TMDB token was refused, so these come from TVmaze and Wikidata.") + " "
                     + (try await users.isAdmin(context.userID)
-                        ? " Check the token in Settings → TMDB." : " Ask whoever runs Shelfed to check it.")
+                        ? localized("Check the token in Settings → TMDB.")
+                        : localized("Ask whoever runs Shelfed to check it."))
                 page.tokenPath = try await users.isAdmin(context.userID) ? Paths.householdTMDB : nil
             }
             return try renderer.render(page, template: "titles/search")
@@ -58,9 +59,12 @@ struct TitleSearchController: Sendable {
         guard let source = form["source"].flatMap(ScreenSource.init(rawValue:)),
             let kind = form["kind"].flatMap(TitleKind.init(rawValue:)), kind != .book,
             let id = form.trimmed("id"), (1...20).contains(id.utf8.count)
-        else { throw HTTPError(.badRequest, message: "Choose a film or show from the search results to add.") }
+        else {
+            throw HTTPError(.badRequest, message: localized("Choose a film or show from the search results to add."))
+        }
         guard let shelf = form["shelf"].flatMap(Shelf.init(rawValue:)) else {
-            throw HTTPError(.badRequest, message: "Choose Want to watch, Watching, Watched or Stopped watching.")
+            throw HTTPError(
+                .badRequest, message: localized("Choose Want to watch, Watching, Watched or Stopped watching."))
         }
         do {
             let bookID = try await books.addScreenTitle(
@@ -75,26 +79,31 @@ struct TitleSearchController: Sendable {
 
     /// GET /about: where the data comes from, with the notices the providers ask for.
     @Sendable func about(_ request: Request, context: SignedInContext) async throws -> HTML {
-        try renderer.render(AboutPage(chrome: PageChrome(title: "About Shelfed", context: context)), template: "about")
+        try renderer.render(
+            AboutPage(chrome: PageChrome(title: localized("About Shelfed"), context: context)), template: "about")
     }
 
     /// What a person reads when the film and show providers fail.
     static func message(for failure: UpstreamFailure) -> String {
         switch failure {
         case .notFound:
-            "The provider does not know this title any more. Search again, or add it by hand."
+            localized("The provider does not know this title any more. Search again, or add it by hand.")
         case .rateLimited:
-            "The film and TV providers ask us to slow down. Try again in a minute, or add the title by hand."
+            localized("The film and TV providers ask us to slow down.") + " "
+                + localized("Try again in a minute, or add the title by hand.")
         case .refused:
-            "The film and TV providers refused the search. Try again later, or add the title by hand."
+            localized("The film and TV providers refused the search. Try again later, or add the title by hand.")
         case .unreachable, .circuitOpen:
-            "The film and TV providers cannot be reached from this server right now — is its internet connection "
-                + "down? Your own library still answers, and a title can be added by hand."
+            localized(
+                "The film and TV providers cannot be reached from this server right now — {{question}}",
+                ["question": localized("is its internet connection down?")]) + " "
+                + localized("Your own library still answers, and a title can be added by hand.")
         case .timeout:
-            "The film and TV providers are slow to answer. Try again in a moment (the answer may be ready by then), "
-                + "or add the title by hand."
+            localized("The film and TV providers are slow to answer.") + " "
+                + localized("Try again in a moment (the answer may be ready by then), or add the title by hand.")
         default:
-            "The film and TV providers are not answering right now. Try again in a minute, or add the title by hand."
+            localized("The film and TV providers are not answering right now.") + " "
+                + localized("Try again in a minute, or add the title by hand.")
         }
     }
 }

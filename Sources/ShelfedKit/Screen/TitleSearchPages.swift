@@ -32,13 +32,17 @@ struct TitleSearchPage: Sendable {
 
     init(context: some PageContext, query: String, kind: TitleKind?) {
         chrome = PageChrome(
-            title: query.isEmpty ? "Find a film or TV show" : "Films and shows: \(query)", context: context,
-            tab: .shelves)
+            title: query.isEmpty
+                ? localized("Find a film or TV show") : localized("Films and shows: {{query}}", ["query": query]),
+            context: context, tab: .shelves)
         self.query = query
         hasQuery = !query.isEmpty
         self.kind = kind?.rawValue ?? ""
         let q = Paths.queryEscape(query)
-        kinds = [("All", nil), ("Films", TitleKind.movie), ("TV shows", TitleKind.show)].map { label, choice in
+        let choices: [(String, TitleKind?)] = [
+            (localized("All"), nil), (localized("Films"), TitleKind.movie), (localized("TV shows"), TitleKind.show),
+        ]
+        kinds = choices.map { label, choice in
             KindChoice(
                 label: label,
                 path: Paths.titleSearch + "?q=" + q + (choice.map { "&kind=" + $0.rawValue } ?? ""),
@@ -53,9 +57,10 @@ struct TitleSearchPage: Sendable {
     static func credits(for source: String) -> [Credit] {
         source.split(separator: "+").compactMap { part in
             switch part {
-            case "tvmaze": Credit(text: "Show data from", link: "https://www.tvmaze.com", name: "TVmaze")
-            case "tmdb": Credit(text: "Data from", link: Paths.about, name: "TMDB")
-            case "wikidata": Credit(text: "Film data from", link: "https://www.wikidata.org", name: "Wikidata")
+            case "tvmaze": Credit(text: localized("Show data from"), link: "https://www.tvmaze.com", name: "TVmaze")
+            case "tmdb": Credit(text: localized("Data from"), link: Paths.about, name: "TMDB")
+            case "wikidata":
+                Credit(text: localized("Film data from"), link: "https://www.wikidata.org", name: "Wikidata")
             default: nil
             }
         }
@@ -85,7 +90,8 @@ struct TitleResultView: Sendable {
     init(_ result: ScreenTitle, inLibrary: (bookID: Int64, shelf: Shelf)?) {
         title = result.title
         originalTitle = result.originalTitle
-        detail = [result.kind == .movie ? "Film" : "TV show", result.year.map(String.init)].compactMap { $0 }
+        detail = [result.kind == .movie ? localized("Film") : localized("TV show"), result.year.map(String.init)]
+            .compactMap { $0 }
             .joined(separator: " · ")
         overview = result.overview.map { $0.count > 240 ? String($0.prefix(240)) + "…" : $0 }
         thumbURL =
@@ -124,9 +130,9 @@ struct ProviderCredit: Sendable {
             source = Book.Source(rawValue: String(provider)) ?? source
         }
         switch source {
-        case .tvmaze: (text, link, name) = ("Show data from", "https://www.tvmaze.com", "TVmaze")
-        case .tmdb: (text, link, name) = ("Film and show data from", Paths.about, "TMDB")
-        case .wikidata: (text, link, name) = ("Film data from", "https://www.wikidata.org", "Wikidata")
+        case .tvmaze: (text, link, name) = (localized("Show data from"), "https://www.tvmaze.com", "TVmaze")
+        case .tmdb: (text, link, name) = (localized("Film and show data from"), Paths.about, "TMDB")
+        case .wikidata: (text, link, name) = (localized("Film data from"), "https://www.wikidata.org", "Wikidata")
         default: return nil
         }
     }

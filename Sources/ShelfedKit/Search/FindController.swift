@@ -39,17 +39,22 @@ struct FindController: Sendable {
                     detail: [match.authors, match.shelf.title].filter { !$0.isEmpty }.joined(separator: " · "),
                     thumbURL: BookCover.url(for: match.coverPath))
             }
-            page.libraryMore = books.count > Self.libraryShown ? "All \(books.count) in your library" : nil
+            page.libraryMore =
+                books.count > Self.libraryShown
+                ? localized("All {{count}} in your library", ["count": String(books.count)]) : nil
             page.rankedBy = books.isEmpty ? nil : rankedBy
             let (quotes, _) = try await textSearch.quoteMatches(of: userID, query)
             page.quotes = quotes.prefix(Self.quotesShown).map { match in
                 FindPage.Line(
                     path: Paths.photo(match.photo.id!), title: match.bookTitle,
-                    detail: match.photo.pageNumber.map { "Page \($0)" } ?? "",
+                    detail: match.photo.pageNumber.map { localized("Page {{number}}", ["number": String($0)]) }
+                        ?? "",
                     thumbURL: Paths.photoFile(match.photo.id!, .thumb),
                     passage: TextSearchStore.highlighted(match.snippet).html)
             }
-            page.quotesMore = quotes.count > Self.quotesShown ? "All \(quotes.count) quotes" : nil
+            page.quotesMore =
+                quotes.count > Self.quotesShown
+                ? localized("All {{count}} quotes", ["count": String(quotes.count)]) : nil
         }
         try await history.record(query, userID: userID, now: clock.now())
         // Films and shows are asked for at the same time as books: both wait at most `pageWait`, not one after the other.
@@ -66,7 +71,7 @@ struct FindController: Sendable {
             let owned = try await library.shelves(
                 of: userID, volumeIDs: items.compactMap(\.volumeId), isbn13s: items.compactMap(\.isbn13))
             page.results = items.map { SearchResultView($0, inLibrary: SearchController.match($0, in: owned)) }
-            page.resultsMore = answer.results.totalItems > items.count ? "More from Google Books" : nil
+            page.resultsMore = answer.results.totalItems > items.count ? localized("More from Google Books") : nil
         } catch let failure as UpstreamFailure {
             page.booksFailure = failure.userMessage
         }
@@ -79,8 +84,8 @@ struct FindController: Sendable {
             // The full list has the kind filter (films only, shows only), so it is offered even when all are shown.
             page.titlesMore =
                 answer.results.count > shown.count
-                ? "All \(answer.results.count) films and TV shows"
-                : shown.isEmpty ? nil : "Only films, or only TV shows"
+                ? localized("All {{count}} films and TV shows", ["count": String(answer.results.count)])
+                : shown.isEmpty ? nil : localized("Only films, or only TV shows")
         case .failure(let failure as UpstreamFailure):
             page.titlesFailure = TitleSearchController.message(for: failure)
         case .failure(let error):
@@ -157,7 +162,9 @@ struct FindPage: Sendable {
     let titlesPath: String
 
     init(context: some PageContext, query: String) {
-        chrome = PageChrome(title: query.isEmpty ? "Search" : "Search: \(query)", context: context, tab: .shelves)
+        chrome = PageChrome(
+            title: query.isEmpty ? localized("Search") : localized("Search: {{query}}", ["query": query]),
+            context: context, tab: .shelves)
         chrome.searchQuery = query
         self.query = query
         hasQuery = !query.isEmpty

@@ -82,7 +82,7 @@ struct SearchController: Sendable {
         let userID = context.userID
         let volumeID = context.parameters.get("volumeId") ?? ""
         guard SearchRequest.isVolumeID(volumeID) else {
-            throw HTTPError(.notFound, message: "There is no such book in Google Books. Search again.")
+            throw HTTPError(.notFound, message: localized("There is no such book in Google Books. Search again."))
         }
         do {
             let volume = try await search.volume(id: volumeID)
@@ -101,14 +101,14 @@ struct SearchController: Sendable {
         let userID = context.userID
         let form = try await request.decodeForm(AddFromSearchForm.self)
         guard let shelf = form.shelf else {
-            throw HTTPError(.badRequest, message: "Choose Want to read, Reading, Read or Did not finish.")
+            throw HTTPError(.badRequest, message: localized("Choose Want to read, Reading, Read or Did not finish."))
         }
         if let volumeID = form.volumeID, !SearchRequest.isVolumeID(volumeID) {
-            throw HTTPError(.badRequest, message: "Choose a book from the search results to add.")
+            throw HTTPError(.badRequest, message: localized("Choose a book from the search results to add."))
         }
         let isbn = form.isbn.flatMap(ISBN.init)
         guard form.volumeID != nil || isbn != nil else {
-            throw HTTPError(.badRequest, message: "Choose a book from the search results to add.")
+            throw HTTPError(.badRequest, message: localized("Choose a book from the search results to add."))
         }
         do {
             let bookID = try await books.addFromProvider(

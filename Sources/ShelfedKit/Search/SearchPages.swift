@@ -72,9 +72,13 @@ struct SearchPage: Sendable {
         failure: String?, fromLibrary: [LibraryMatchView] = []
     ) {
         chrome = PageChrome(
-            title: request.text.isEmpty ? "Find a book" : "Search: \(request.text)", context: context, tab: .shelves)
+            title: request.text.isEmpty
+                ? localized("Find a book") : localized("Search: {{query}}", ["query": request.text]),
+            context: context, tab: .shelves)
         query = request.text
-        let labels: [SearchRequest.Field: String] = [.all: "Everything", .title: "Title", .author: "Author"]
+        let labels: [SearchRequest.Field: String] = [
+            .all: localized("Everything"), .title: localized("Title"), .author: localized("Author"),
+        ]
         fields = SearchRequest.Field.allCases.map {
             FieldOption(value: $0.rawValue, label: labels[$0]!, selected: $0 == request.field)
         }
@@ -84,7 +88,11 @@ struct SearchPage: Sendable {
         let shown = request.startIndex + results.count
         summary =
             hasQuery && failure == nil
-            ? (results.isEmpty ? nil : "Results \(request.startIndex + 1)–\(shown)") : nil
+            ? (results.isEmpty
+                ? nil
+                : localized(
+                    "Results {{first}}–{{last}}", ["first": String(request.startIndex + 1), "last": String(shown)]))
+            : nil
         morePath =
             results.count == GoogleBooksClient.pageSize && shown < total
             ? Paths.search(request.text, field: request.field, start: shown) : nil
@@ -127,24 +135,30 @@ extension UpstreamFailure {
     var userMessage: String {
         switch self {
         case .rateLimited(_, dailyQuota: true):
-            "Google Books' daily limit for this server is used up; it resets tomorrow. Until then, add the book by hand. "
-                + "(Giving Shelfed its own Google API key in SHELFED_GOOGLE_BOOKS_API_KEY avoids the shared limit.)"
+            localized("Google Books' daily limit for this server is used up; it resets tomorrow.") + " "
+                + localized("Until then, add the book by hand.") + " "
+                + localized(
+                    "(Giving Shelfed its own Google API key in SHELFED_GOOGLE_BOOKS_API_KEY avoids the shared limit.)")
         case .rateLimited(let retryAfter?, _):
-            "Google Books asks us to slow down — try again in \(retryAfter) seconds, or add the book by hand."
+            localized(
+                one: "Google Books asks us to slow down — try again in {{count}} second, or add the book by hand.",
+                other: "Google Books asks us to slow down — try again in {{count}} seconds, or add the book by hand.",
+                count: retryAfter)
         case .rateLimited:
-            "Google Books is busy right now — try again in a minute, or add the book by hand."
+            localized("Google Books is busy right now — try again in a minute, or add the book by hand.")
         case .refused:
-            "Google Books refused the search (it may need an API key from this network). Add the book by hand for now."
+            localized("Google Books refused the search (it may need an API key from this network).") + " "
+                + localized("Add the book by hand for now.")
         case .notFound:
-            "Google Books does not know this book any more. Search again, or add it by hand."
+            localized("Google Books does not know this book any more. Search again, or add it by hand.")
         case .unreachable, .circuitOpen:
-            "Google Books cannot be reached from this server right now — is its internet connection down? "
-                + "Your own books still answer, and a new one can be added by hand."
+            localized("Google Books cannot be reached from this server right now — is its internet connection down?")
+                + " " + localized("Your own books still answer, and a new one can be added by hand.")
         case .timeout:
-            "Google Books is slow to answer. Try again in a moment (the answer may be ready by then), "
-                + "or add the book by hand."
+            localized("Google Books is slow to answer.") + " "
+                + localized("Try again in a moment (the answer may be ready by then), or add the book by hand.")
         default:
-            "Google Books is not answering right now — try again in a minute, or add the book by hand."
+            localized("Google Books is not answering right now — try again in a minute, or add the book by hand.")
         }
     }
 

@@ -20,7 +20,7 @@ struct SeriesController: Sendable {
         }
         guard let found = try await series.series(named: name, for: context.userID) else {
             throw AppError.notFound(
-                "None of your books is in a series of that name. Your series are listed under Series.")
+                localized("None of your books is in a series of that name. Your series are listed under Series."))
         }
         return try renderer.render(
             SeriesPage(context: context, name: found.name, members: found.members), template: "library/series")
@@ -41,11 +41,13 @@ struct SeriesIndexPage: Sendable {
     let series: [Item]
 
     init(context: some PageContext, summaries: [SeriesStore.Summary]) {
-        chrome = PageChrome(title: "Series", context: context, tab: .shelves)
+        chrome = PageChrome(title: localized("Series"), context: context, tab: .shelves)
         series = summaries.map { summary in
             Item(
                 name: summary.name, path: Paths.series(summary.name), coverURL: BookCover.url(for: summary.coverPath),
-                counts: "\(summary.inLibrary) in your library · \(summary.read) read")
+                counts: localized(
+                    "{{inLibrary}} in your library · {{read}} read",
+                    ["inLibrary": summary.inLibrary.grouped, "read": summary.read.grouped]))
         }
     }
 }
@@ -77,7 +79,10 @@ struct SeriesPage: Sendable {
         self.name = name
         let read = members.filter { $0.shelf == .read }.count
         let mine = members.filter { $0.shelf != nil }.count
-        summary = "\(members.count) \(members.count == 1 ? "book" : "books") · \(mine) in your library · \(read) read"
+        summary = localized(
+            one: "{{count}} book · {{mine}} in your library · {{read}} read",
+            other: "{{count}} books · {{mine}} in your library · {{read}} read", count: members.count,
+            ["mine": mine.grouped, "read": read.grouped])
         returnTo = Paths.series(name)
         books = members.map { member in
             let book = member.book

@@ -29,7 +29,8 @@ struct SeriesPlace: Codable, Sendable, Equatable {
 
     /// "Book 3 of The Expanse", or "Part of The Expanse" with no position.
     var phrase: String {
-        positionText.map { "Book \($0) of \(name)" } ?? "Part of \(name)"
+        positionText.map { localized("Book {{number}} of {{series}}", ["number": $0, "series": name]) }
+            ?? localized("Part of {{series}}", ["series": name])
     }
 
     /// "3", "2.5", "2.25": at most two decimals, no trailing zeros.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Renders lists of book cards straight to HTML. Shelf pages show 60 cards; through Mustache's reflection
 /// a page cost ~9 ms of CPU against a budget of 0.5 ms, so this one hot fragment is built in Swift, through
 /// `HTMLFragment` so that every value is escaped. Its markup matches the templates (classes in app.css).
@@ -20,24 +22,26 @@ enum BookCardList {
         html.reserveCapacity(400 + items.count * 1_000)
         // Escaped once for every card's "Lists…" link.
         let backQuery = "?return_to=" + Paths.queryEscape(returnTo)
+        let words = Words()
         for (index, item) in items.enumerated() {
             let neighbour = index + 1 < items.count ? items[index + 1] : index > 0 ? items[index - 1] : nil
             appendCard(
-                item, near: anchors ? neighbour?.bookID : nil, anchored: anchors, backQuery: backQuery, to: &html)
+                item, near: anchors ? neighbour?.bookID : nil, anchored: anchors, backQuery: backQuery, words: words,
+                to: &html)
         }
         html += "</form>"
         return html
     }
 
     private static func appendCard(
-        _ item: LibraryItem, near: Int64?, anchored: Bool, backQuery: String, to html: inout HTMLFragment
+        _ item: LibraryItem, near: Int64?, anchored: Bool, backQuery: String, words: Words,
+        to html: inout HTMLFragment
     ) {
         let path = Paths.book(item.bookID)
         // The title appears four times; it is escaped once.
         let title = HTMLFragment(escaping: item.title)
-        let cover: HTMLFragment = item.coverPath == nil ? "No cover" : "Cover of \(title)"
-        let starLabel: HTMLFragment =
-            item.favourite ? "Remove \(title) from favourites" : "Add \(title) to favourites"
+        let cover: HTMLFragment = item.coverPath == nil ? words.noCover : words.coverOf(title)
+        let starLabel: HTMLFragment = item.favourite ? words.unfavourite(title) : words.favourite(title)
         let id: HTMLFragment = anchored ? " id=\"book-\(item.bookID)\"" : ""
         let nearQuery: HTMLFragment = near.map { "?near=\($0)" } ?? ""
         html += """
@@ -48,11 +52,12 @@ enum BookCardList {
         if !item.authors.isEmpty {
             html += "<p class=\"card-authors\">\(item.authors)</p>"
         }
-        html += "<p class=\"card-meta\"><span class=\"badge\">\(item.shelfTitle)</span>"
-        if let rating = item.rating { html += " \(Stars.html(rating))" }
-        if let started = item.startedAt { html += " <span>Started \(started)</span>" }
+        html += "<p class=\"card-meta\"><span class=\"badge\">\(words.shelf(item.shelf, item.kind))</span>"
+        if let rating = item.rating { html += " \(Stars.html(rating, label: words.stars))" }
+        if let started = item.startedAt { html += " <span>\(words.started(HTMLFragment(escaping: started)))</span>" }
         if let finished = item.finishedAt {
-            html += item.kind == .book ? " <span>Finished \(finished)</span>" : " <span>Watched \(finished)</span>"
+            let day = HTMLFragment(escaping: finished)
+            html += " <span>\(item.kind == .book ? words.finished(day) : words.watched(day))</span>"
         }
         if let stopped = item.stopSummary { html += " <span>\(stopped)</span>" }
         html += """
@@ -65,25 +70,87 @@ enum BookCardList {
         for shelf in Shelf.allCases where shelf != item.shelf && (shelf != .didNotFinish || item.shelf == .reading) {
             html += """
                 <button type="submit" formaction="\(Paths.bookShelf(item.bookID))\(nearQuery)" name="shelf" \
-                value="\(shelf.rawValue)" class="chip">→ \(shelf.title(for: item.kind))</button>
+                value="\(shelf.rawValue)" class="chip">→ \(words.shelf(shelf, item.kind))</button>
                 """
         }
         // A link, not a button: choosing lists is a page of its own (every list, ticked where the book is).
         html += """
             <a class="chip" href="\(Paths.bookLists(item.bookID))\(backQuery)" \
-            aria-label="Lists for \(title)">Lists…</a></div></div></article>\n
+            aria-label="\(words.listsFor(title))">\(words.lists)</a></div></div></article>\n
             """
+    }
+
+    /// The cards' words, looked up once for the whole list: sixty cards ask the catalogue once, not sixty times.
+    struct Words {
+        let noCover = HTMLFragment(escaping: localized("No cover"))
+        let coverOf = FilledMessage(localized("Cover of {{title}}"), "title")
+        let favourite = FilledMessage(localized("Add {{title}} to favourites"), "title")
+        let unfavourite = FilledMessage(localized("Remove {{title}} from favourites"), "title")
+        let started = FilledMessage(localized("Started {{day}}"), "day")
+        let finished = FilledMessage(localized("Finished {{day}}"), "day")
+        let watched = FilledMessage(localized("Watched {{day}}"), "day")
+        let listsFor = FilledMessage(localized("Lists for {{title}}"), "title")
+        let lists = HTMLFragment(escaping: localized("Lists…"))
+        let stars = Stars.Label()
+        private let shelves: [TitleKind: [Shelf: HTMLFragment]]
+
+        init() {
+            shelves = Dictionary(
+                uniqueKeysWithValues: TitleKind.allCases.map { kind in
+                    let names = Shelf.allCases.map { ($0, HTMLFragment(escaping: $0.title(for: kind))) }
+                    return (kind, Dictionary(uniqueKeysWithValues: names))
+                })
+        }
+
+        /// The shelf's name for a title of `kind` (Want to read, Want to watch).
+        func shelf(_ shelf: Shelf, _ kind: TitleKind) -> HTMLFragment {
+            shelves[kind]?[shelf] ?? HTMLFragment(escaping: shelf.title(for: kind))
+        }
+    }
+
+    /// A message with one `{{name}}`, looked up once and filled for each item of a list with a value already escaped.
+    struct FilledMessage: Sendable {
+        private let before: HTMLFragment
+        private let after: HTMLFragment
+
+        init(_ message: String, _ name: String) {
+            if let range = message.range(of: "{{" + name + "}}") {
+                before = HTMLFragment(escaping: String(message[..<range.lowerBound]))
+                after = HTMLFragment(escaping: String(message[range.upperBound...]))
+            } else {
+                before = HTMLFragment(escaping: message)
+                after = HTMLFragment()
+            }
+        }
+
+        func callAsFunction(_ value: HTMLFragment) -> HTMLFragment {
+            var html = before
+            html += value
+            html += after
+            return html
+        }
     }
 }
 
 /// A rating as five stars filled to the quarter, for cards and lists; read out as "Rated 3¾ out of 5".
 enum Stars {
-    static func html(_ rating: Double) -> HTMLFragment {
+    /// "Rated … out of 5" in the request's language, looked up once for a list of ratings.
+    struct Label: Sendable {
+        fileprivate let message: BookCardList.FilledMessage
+
+        init() {
+            message = BookCardList.FilledMessage(localized("Rated {{stars}} out of 5"), "stars")
+        }
+    }
+
+    static func html(_ rating: Double, label: Label = Label()) -> HTMLFragment {
         let quarters = Int((min(max(rating, 0), 5) * 4).rounded())
-        let spoken = BookPage.starsLabel(Double(quarters) / 4).replacingOccurrences(of: " stars", with: "")
-            .replacingOccurrences(of: " star", with: "")
+        // The number as `BookPage.starsLabel` writes it ("3¾"), without its word for stars.
+        let (whole, part) = quarters.quotientAndRemainder(dividingBy: 4)
+        let fraction = ["", "¼", "½", "¾"][part]
+        let spoken = HTMLFragment(escaping: whole == 0 ? fraction : "\(whole)\(fraction)")
         return """
-            <span class="stars" role="img" aria-label="Rated \(spoken) out of 5"><span class="stars-on q\(quarters)">\
+            <span class="stars" role="img" aria-label="\(label.message(spoken))"><span class="stars-on q\(quarters)">\
             </span></span>
             """
     }

@@ -33,29 +33,31 @@ struct EntryChange: Sendable {
         var errors = FieldErrors()
         let (started, finished) = (result.startedAt, result.finishedAt)
         if case .set(let value?) = self.started, !CalendarDate.isValidDay(value) {
-            errors["started_at"] = "Use a date like 2024-03-17 for started_at."
+            errors["started_at"] = localized("Use a date like 2024-03-17 for started_at.")
         }
         if case .set(let value?) = self.finished, !CalendarDate.isValidDay(value) {
-            errors["finished_at"] = "Use a date like 2024-03-17 for finished_at."
+            errors["finished_at"] = localized("Use a date like 2024-03-17 for finished_at.")
         }
         if errors.isEmpty, let started, let finished, finished < started {
-            errors["finished_at"] = "The finish date is before the start date."
+            errors["finished_at"] = localized("The finish date is before the start date.")
         }
         if case .set(let value?) = rating, !Self.isValidRating(value) {
-            errors["rating"] = "A rating is 0.25 to 5 in steps of 0.25."
+            errors["rating"] = localized("A rating is 0.25 to 5 in steps of 0.25.")
         }
         if case .set(let value?) = review {
             if value.count > Self.maxReviewLength {
-                errors["comments"] = "Comments can be at most \(Self.maxReviewLength) characters."
+                errors["comments"] = localized(
+                    "Comments can be at most {{max}} characters.", ["max": String(Self.maxReviewLength)])
             } else if NewBookForm.hasControlCharacters(value, allowingLineBreaks: true) {
-                errors["comments"] = "Comments cannot contain control characters."
+                errors["comments"] = localized("Comments cannot contain control characters.")
             }
         }
         if case .set(let value?) = privateNotes {
             if value.count > Self.maxReviewLength {
-                errors["private_notes"] = "Notes can be at most \(Self.maxReviewLength) characters."
+                errors["private_notes"] = localized(
+                    "Notes can be at most {{max}} characters.", ["max": String(Self.maxReviewLength)])
             } else if NewBookForm.hasControlCharacters(value, allowingLineBreaks: true) {
-                errors["private_notes"] = "Notes cannot contain control characters."
+                errors["private_notes"] = localized("Notes cannot contain control characters.")
             }
         }
         return errors

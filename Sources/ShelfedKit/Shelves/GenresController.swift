@@ -14,7 +14,7 @@ struct GenresController: Sendable {
     @Sendable func index(_ request: Request, context: SignedInContext) async throws -> HTML {
         let genres = try await library.genres(of: context.userID)
         return try renderer.render(
-            GenresPage(chrome: PageChrome(title: "Genres", context: context, tab: .shelves), genres: genres),
+            GenresPage(chrome: PageChrome(title: localized("Genres"), context: context, tab: .shelves), genres: genres),
             template: "library/genres")
     }
 }
@@ -35,7 +35,8 @@ struct GenresPage: Sendable {
         self.chrome = chrome
         self.genres = genres.map { genre in
             Genre(
-                name: genre.name, countLabel: genre.count == 1 ? "1 book" : "\(genre.count) books",
+                name: genre.name,
+                countLabel: localized(one: "{{count}} book", other: "{{count}} books", count: genre.count),
                 path: Pagination.link(Paths.shelves, query: ["category": genre.name], page: 1),
                 covers: genre.coverPaths.isEmpty ? [BookCover.placeholder] : genre.coverPaths.map(BookCover.url(for:)))
         }

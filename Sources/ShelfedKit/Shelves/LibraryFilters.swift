@@ -40,16 +40,33 @@ struct LibraryFilters: Sendable, Equatable {
         favourite = query["favourite"] == "1"
         kind = query["kind"].flatMap(TitleKind.init(rawValue:))
         together = query["together"].flatMap { $0 == "1" ? true : $0 == "0" ? false : nil }
-        let given: [(String, String, Bool)] = [
-            ("author", "author", author != nil), ("category", "genre", category != nil),
-            ("year_from", "published from", yearFrom != nil), ("year_to", "published up to", yearTo != nil),
-            ("language", "language", language != nil), ("format", "format", format != nil),
-            ("owned", "owned", owned != nil), ("rating", "rated at least", minRating != nil),
-            ("favourite", "favourites only", favourite), ("kind", "kind", kind != nil),
-            ("together", "watched together", together != nil),
+        let given: [(String, Bool)] = [
+            ("author", author != nil), ("category", category != nil), ("year_from", yearFrom != nil),
+            ("year_to", yearTo != nil), ("language", language != nil), ("format", format != nil),
+            ("owned", owned != nil), ("rating", minRating != nil), ("favourite", favourite), ("kind", kind != nil),
+            ("together", together != nil),
         ]
-        for (key, label, used) in given where !used {
-            if let text = query[key], !text.trimmingCharacters(in: .whitespaces).isEmpty { leftOut.append(label) }
+        for (key, used) in given where !used {
+            if let text = query[key], !text.trimmingCharacters(in: .whitespaces).isEmpty {
+                leftOut.append(Self.label(of: key))
+            }
+        }
+    }
+
+    /// A parameter as the page names it when it had to be left out.
+    private static func label(of key: String) -> String {
+        switch key {
+        case "author": localized("author")
+        case "category": localized("genre")
+        case "year_from": localized("published from")
+        case "year_to": localized("published up to")
+        case "language": localized("language")
+        case "format": localized("format")
+        case "owned": localized("owned")
+        case "rating": localized("rated at least")
+        case "favourite": localized("favourites only")
+        case "kind": localized("kind")
+        default: localized("watched together")
         }
     }
 
@@ -167,21 +184,35 @@ struct LibraryFilters: Sendable, Equatable {
     /// Each active filter as a person reads it, with the parameter that removes it.
     var descriptions: [(label: String, keys: [String])] {
         var found: [(String, [String])] = []
-        if let author { found.append(("Author: \(author)", ["author"])) }
-        if let category { found.append(("Genre: \(category)", ["category"])) }
-        switch (yearFrom, yearTo) {
-        case (let from?, let to?): found.append(("Published \(from)–\(to)", ["year_from", "year_to"]))
-        case (let from?, nil): found.append(("Published from \(from)", ["year_from"]))
-        case (nil, let to?): found.append(("Published up to \(to)", ["year_to"]))
+        if let author { found.append((localized("Author: {{author}}", ["author": author]), ["author"])) }
+        if let category { found.append((localized("Genre: {{genre}}", ["genre": category]), ["category"])) }
+        switch (yearFrom.map(String.init), yearTo.map(String.init)) {
+        case (let from?, let to?):
+            found.append((localized("Published {{from}}–{{to}}", ["from": from, "to": to]), ["year_from", "year_to"]))
+        case (let from?, nil): found.append((localized("Published from {{year}}", ["year": from]), ["year_from"]))
+        case (nil, let to?): found.append((localized("Published up to {{year}}", ["year": to]), ["year_to"]))
         case (nil, nil): break
         }
-        if let language { found.append(("Language: \(language)", ["language"])) }
-        if let format { found.append(("Format: \(format)", ["format"])) }
-        if let owned { found.append((owned ? "Owned" : "Not owned", ["owned"])) }
-        if let minRating { found.append(("Rated \(BookPage.starsLabel(minRating)) or more", ["rating"])) }
-        if favourite { found.append(("Favourites", ["favourite"])) }
-        if let kind { found.append((kind.plural + " only", ["kind"])) }
-        if let together { found.append((together ? "Watched together" : "Watched only by me", ["together"])) }
+        if let language { found.append((localized("Language: {{language}}", ["language": language]), ["language"])) }
+        if let format { found.append((localized("Format: {{format}}", ["format": format]), ["format"])) }
+        if let owned { found.append((owned ? localized("Owned") : localized("Not owned"), ["owned"])) }
+        if let minRating {
+            found.append(
+                (localized("Rated {{stars}} or more", ["stars": BookPage.starsLabel(minRating)]), ["rating"]))
+        }
+        if favourite { found.append((localized("Favourites"), ["favourite"])) }
+        if let kind {
+            let only =
+                switch kind {
+                case .book: localized("Books only")
+                case .movie: localized("Films only")
+                case .show: localized("TV shows only")
+                }
+            found.append((only, ["kind"]))
+        }
+        if let together {
+            found.append((together ? localized("Watched together") : localized("Watched only by me"), ["together"]))
+        }
         return found
     }
 }

@@ -67,7 +67,16 @@ public struct LibraryItem: Sendable, Equatable {
     var stopSummary: String? {
         let position = ProgressValues.position(percent: currentPercent, page: currentPage)
         guard shelf == .didNotFinish, stoppedAt != nil || position != nil else { return nil }
-        return (kind == .book ? "Stopped" : "Stopped watching") + (stoppedAt.map { " \($0)" } ?? "")
-            + (position.map { " at \($0)" } ?? "")
+        switch (kind == .book, stoppedAt, position) {
+        case (true, let day?, let position?):
+            return localized("Stopped {{day}} at {{position}}", ["day": day, "position": position])
+        case (true, let day?, nil): return localized("Stopped {{day}}", ["day": day])
+        case (true, nil, let position?): return localized("Stopped at {{position}}", ["position": position])
+        case (false, let day?, let position?):
+            return localized("Stopped watching {{day}} at {{position}}", ["day": day, "position": position])
+        case (false, let day?, nil): return localized("Stopped watching {{day}}", ["day": day])
+        case (false, nil, let position?): return localized("Stopped watching at {{position}}", ["position": position])
+        case (_, nil, nil): return nil
+        }
     }
 }

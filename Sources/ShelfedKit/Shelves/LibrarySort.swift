@@ -9,13 +9,13 @@ public struct LibrarySort: Sendable, Equatable {
 
         var label: String {
             switch self {
-            case .added: "Date added"
-            case .title: "Title"
-            case .author: "Author"
-            case .finished: "Date finished"
-            case .rating: "Your rating"
-            case .year: "Year"
-            case .runtime: "Running time"
+            case .added: localized("Date added")
+            case .title: localized("Title")
+            case .author: localized("Author")
+            case .finished: localized("Date finished")
+            case .rating: localized("Your rating")
+            case .year: localized("Year")
+            case .runtime: localized("Running time")
             }
         }
 
@@ -47,8 +47,9 @@ public struct LibrarySort: Sendable, Equatable {
         let primary: String
         switch key {
         case .added: primary = "user_book.added_at"
-        case .title: primary = "book.title COLLATE NOCASE"
-        case .author: primary = "json_extract(book.authors, '$[0]') COLLATE NOCASE"
+        // The language-aware keys the catalog keeps (`AppDatabase.migrateToSortKeys`).
+        case .title: primary = "book.title_key"
+        case .author: primary = "book.author_key"
         case .finished: primary = "user_book.finished_at"
         case .rating: primary = "user_book.rating"
         case .year: primary = LibraryFilters.publishedYear

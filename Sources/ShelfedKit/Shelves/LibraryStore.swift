@@ -193,7 +193,9 @@ public struct LibraryStore: Sendable {
     }
 
     /// The 404 every page and the API answer for a book id that is unknown, malformed or someone else's.
-    static var notInLibrary: AppError { .notFound("This book is not in your library. It may have been removed.") }
+    static var notInLibrary: AppError {
+        .notFound(localized("This book is not in your library. It may have been removed."))
+    }
 
     static func request(of userID: Int64, filter: Filter) -> QueryInterfaceRequest<UserBook> {
         let request = UserBook.filter(Column("user_id") == userID)

@@ -15,12 +15,13 @@ public enum Shelf: String, Codable, Sendable, CaseIterable {
         }
     }
 
+    /// The shelf's name as a page says it, in the request's language.
     public var title: String {
         switch self {
-        case .wantToRead: "Want to read"
-        case .reading: "Reading"
-        case .read: "Read"
-        case .didNotFinish: "Did not finish"
+        case .wantToRead: localized("Want to read")
+        case .reading: localized("Reading")
+        case .read: localized("Read")
+        case .didNotFinish: localized("Did not finish")
         }
     }
 

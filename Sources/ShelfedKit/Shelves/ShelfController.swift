@@ -22,7 +22,8 @@ struct ShelfController: Sendable {
         guard let shelf = context.parameters.get("shelf").flatMap(Shelf.init(slug:)) else {
             throw HTTPError(
                 .notFound,
-                message: "There is no such shelf. Your shelves are Want to read, Reading, Read and Did not finish.")
+                message: localized(
+                    "There is no such shelf. Your shelves are Want to read, Reading, Read and Did not finish."))
         }
         return try await list(.shelf(shelf), request: request, context: context)
     }
@@ -49,17 +50,18 @@ struct ShelfController: Sendable {
         let empty: String
         switch filter {
         case .all:
-            (heading, path) = ("Shelves", Paths.shelves)
-            empty = "Your shelves are empty. Add a book by hand to get started."
+            (heading, path) = (localized("Shelves"), Paths.shelves)
+            empty = localized("Your shelves are empty. Add a book by hand to get started.")
         case .shelf(let shelf):
             (heading, path) = (shelf.title, Paths.shelf(shelf))
-            empty = "Nothing on \(shelf.title) yet."
+            empty = localized("Nothing on {{shelf}} yet.", ["shelf": shelf.title])
         case .favourites:
-            (heading, path) = ("Favourites", Paths.favourites)
-            empty = "No favourites yet. Tap the star on any book to keep it here."
+            (heading, path) = (localized("Favourites"), Paths.favourites)
+            empty = localized("No favourites yet. Tap the star on any book to keep it here.")
         }
         var tabs = [
-            ShelfListPage.Tab(title: "All", path: Paths.shelves, count: shelfCounts.total, current: filter == .all)
+            ShelfListPage.Tab(
+                title: localized("All"), path: Paths.shelves, count: shelfCounts.total, current: filter == .all)
         ]
         tabs += Shelf.allCases.map {
             ShelfListPage.Tab(
@@ -73,7 +75,8 @@ struct ShelfController: Sendable {
         let listPage = ShelfListPage(
             chrome: chrome, heading: heading, tabs: isFavourites ? [] : tabs, page: books, pageNumber: pageNumber,
             sort: sort, listPath: path,
-            emptyMessage: filters.isEmpty ? empty : "No books here match these filters.", isFavourites: isFavourites,
+            emptyMessage: filters.isEmpty ? empty : localized("No books here match these filters."),
+            isFavourites: isFavourites,
             filters: filters, view: view)
         var response = try renderer.render(body: listPage.body, chrome: listPage.chrome, template: "library/list")
             .response

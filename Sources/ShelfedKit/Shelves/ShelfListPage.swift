@@ -31,17 +31,19 @@ struct ShelfListPage: Sendable {
             listPath, query: sort == LibrarySort() ? filters.query : listQuery, page: pageNumber)
         var body: HTMLFragment = """
             <div class="list-header"><h1>\(heading)</h1><span class="header-actions">\
-            <a class="button" href="\(Paths.scan)">Scan a barcode</a> \
-            <a class="button primary" href="\(Paths.search)">Find a book</a></span></div>
-            <p class="muted search-links"><a href="\(Paths.librarySearch)">Search my library</a> · \
-            <a href="\(Paths.quotes)">Search my quotes</a> · <a href="\(Paths.lists)">Lists</a> · \
-            <a href="\(Paths.seriesIndex)">Series</a> · <a href="\(Paths.genres)">Genres</a> · \
-            <a href="\(Paths.house)">The house library</a> · \
-            <a href="\(Paths.newTitle(.movie))">Add a film or TV show</a></p>\n
+            <a class="button" href="\(Paths.scan)">\(localized("Scan a barcode"))</a> \
+            <a class="button primary" href="\(Paths.search)">\(localized("Find a book"))</a></span></div>
+            <p class="muted search-links"><a href="\(Paths.librarySearch)">\(localized("Search my library"))</a> · \
+            <a href="\(Paths.quotes)">\(localized("Search my quotes"))</a> · \
+            <a href="\(Paths.lists)">\(localized("Lists"))</a> · \
+            <a href="\(Paths.seriesIndex)">\(localized("Series"))</a> · \
+            <a href="\(Paths.genres)">\(localized("Genres"))</a> · \
+            <a href="\(Paths.house)">\(localized("The house library"))</a> · \
+            <a href="\(Paths.newTitle(.movie))">\(localized("Add a film or TV show"))</a></p>\n
             """
         body.reserveCapacity(2_000 + page.items.count * 900)
         if !tabs.isEmpty {
-            body += "<nav class=\"shelf-tabs\" aria-label=\"Shelves\">"
+            body += "<nav class=\"shelf-tabs\" aria-label=\"\(localized("Shelves"))\">"
             for tab in tabs {
                 body += """
                     <a href="\(tab.path)"\(tab.current ? " aria-current=\"page\"" : "" as HTMLFragment)>\(tab.title) \
@@ -58,17 +60,19 @@ struct ShelfListPage: Sendable {
         body += Self.filterPanel(listPath: listPath, sort: sort, filters: filters)
         if page.items.isEmpty, page.total > 0, let last = pagination.links.last {
             // A kept link to a page the list no longer reaches: say so rather than call the list empty.
+            let number = String(last.number)
             body += """
-                <section class="empty-state"><p>This list ends on page \(last.number).</p>\
-                <p><a class="button primary" href="\(last.path)">Go to page \(last.number)</a></p></section>\n
+                <section class="empty-state"><p>\(localized("This list ends on page {{page}}.", ["page": number]))</p>\
+                <p><a class="button primary" href="\(last.path)">\(localized("Go to page {{page}}", ["page": number]))\
+                </a></p></section>\n
                 """
         } else if page.items.isEmpty {
             body += "<section class=\"empty-state\"><p>\(emptyMessage)</p>"
             if !isFavourites {
-                body += """
-                    <p><a class="button primary" href="\(Paths.search)">Find a book</a> or \
-                    <a href="\(Paths.newBook)">add one by hand</a></p>
-                    """
+                let links = localized(
+                    "<a class=\"button primary\" href=\"{{search}}\">Find a book</a> or <a href=\"{{new}}\">add one by hand</a>",
+                    ["search": HTMLEscaper.escape(Paths.search), "new": HTMLEscaper.escape(Paths.newBook)])
+                body += "<p>\(HTMLFragment(verbatim: links))</p>"
             }
             body += "</section>\n"
         } else {
@@ -87,28 +91,28 @@ struct ShelfListPage: Sendable {
     private static func sortForm(listPath: String, sort: LibrarySort, keeping filters: LibraryFilters) -> HTMLFragment {
         var form: HTMLFragment = """
             <form method="get" action="\(listPath)" class="sort-form" data-apply-on-change>\
-            \(hiddenInputs(filters.query))<select id="sort" name="sort" aria-label="Sort by">
+            \(hiddenInputs(filters.query))<select id="sort" name="sort" aria-label="\(localized("Sort by"))">
             """
         // Running time means something only for films and shows: offered when the list is narrowed to them.
         let timed = filters.kind.map { $0 != .book } ?? false
         for key in LibrarySort.Key.allCases where key != .runtime || timed || sort.key == .runtime {
             form += option(key.rawValue, key.label, selected: key == sort.key)
         }
-        form += "</select> <select id=\"order\" name=\"order\" aria-label=\"Order\">"
-        form += option("asc", "Ascending", selected: sort.order == .asc)
-        form += option("desc", "Descending", selected: sort.order == .desc)
-        form += "</select> <button type=\"submit\" class=\"button\">Sort</button></form>\n"
+        form += "</select> <select id=\"order\" name=\"order\" aria-label=\"\(localized("Order"))\">"
+        form += option("asc", localized("Ascending"), selected: sort.order == .asc)
+        form += option("desc", localized("Descending"), selected: sort.order == .desc)
+        form += "</select> <button type=\"submit\" class=\"button\">\(localized("Sort"))</button></form>\n"
         return form
     }
 
     /// What the summary calls the list's entries: its kind when narrowed to one, "titles" when this page mixes
     /// films or shows with books, else books.
-    static func nouns(_ kind: TitleKind?, items: [LibraryItem]) -> (one: String, many: String) {
+    static func nouns(_ kind: TitleKind?, items: [LibraryItem]) -> Pagination.Nouns {
         switch kind {
-        case .book: ("book", "books")
-        case .movie: ("film", "films")
-        case .show: ("TV show", "TV shows")
-        case nil: items.contains { $0.kind != .book } ? ("title", "titles") : ("book", "books")
+        case .book: .books
+        case .movie: .films
+        case .show: .shows
+        case nil: items.contains { $0.kind != .book } ? .titles : .books
         }
     }
 
@@ -116,16 +120,25 @@ struct ShelfListPage: Sendable {
     private static func kindTabs(listPath: String, sortQuery: [String: String], filters: LibraryFilters)
         -> HTMLFragment
     {
-        var html: HTMLFragment = "<nav class=\"shelf-tabs kind-tabs\" aria-label=\"Kinds\">"
+        var html: HTMLFragment = "<nav class=\"shelf-tabs kind-tabs\" aria-label=\"\(localized("Kinds"))\">"
         for kind in [nil] + TitleKind.allCases.map(Optional.some) {
             var query = sortQuery.merging(filters.query) { $1 }
             query["kind"] = kind?.rawValue
             let current: HTMLFragment = kind == filters.kind ? " aria-current=\"page\"" : ""
-            html +=
-                "<a href=\"\(Pagination.link(listPath, query: query, page: 1))\"\(current)>\(kind?.plural ?? "All")</a>"
+            let name = kind.map(kindName) ?? localized("All")
+            html += "<a href=\"\(Pagination.link(listPath, query: query, page: 1))\"\(current)>\(name)</a>"
         }
         html += "</nav>\n"
         return html
+    }
+
+    /// "Books", "Films", "TV shows": a kind as a tab or a filter names it.
+    static func kindName(_ kind: TitleKind) -> String {
+        switch kind {
+        case .book: localized("Books")
+        case .movie: localized("Films")
+        case .show: localized("TV shows")
+        }
     }
 
     static func option(_ value: String, _ label: String, selected: Bool) -> HTMLFragment {

@@ -13,9 +13,9 @@ enum ShelfView: String, CaseIterable, Sendable {
 
     var label: String {
         switch self {
-        case .cards: "Cards"
-        case .list: "List"
-        case .grid: "Covers"
+        case .cards: localized("Cards")
+        case .list: localized("List")
+        case .grid: localized("Covers")
         }
     }
 
@@ -27,7 +27,7 @@ enum ShelfView: String, CaseIterable, Sendable {
 
     /// The switch between views: links to this page as the list understands it, in each view.
     static func switcher(current: ShelfView, link: (ShelfView) -> String) -> HTMLFragment {
-        var html: HTMLFragment = "<nav class=\"view-switch\" aria-label=\"Show as\">"
+        var html: HTMLFragment = "<nav class=\"view-switch\" aria-label=\"\(localized("Show as"))\">"
         for view in allCases {
             html += """
                 <a class="chip" href="\(link(view))"\(view == current ? " aria-current=\"true\"" : "" as HTMLFragment)>\
@@ -42,6 +42,8 @@ enum ShelfView: String, CaseIterable, Sendable {
     static func listHTML(_ items: [LibraryItem]) -> HTMLFragment {
         var html: HTMLFragment = "<ol class=\"book-rows\">"
         html.reserveCapacity(40 + items.count * 420)
+        // Looked up once for the whole list, not once a row.
+        let stars = Stars.Label()
         for item in items {
             let title = HTMLFragment(escaping: item.title)
             html += """
@@ -51,7 +53,7 @@ enum ShelfView: String, CaseIterable, Sendable {
                 """
             if !item.authors.isEmpty { html += "<span class=\"row-authors\">\(item.authors)</span>" }
             html += "</span><span class=\"row-meta\">"
-            if let rating = item.rating { html += Stars.html(rating) }
+            if let rating = item.rating { html += Stars.html(rating, label: stars) }
             if let day = item.finishedAt ?? item.stoppedAt ?? item.startedAt {
                 html += "<span class=\"row-day\">\(day)</span>"
             }

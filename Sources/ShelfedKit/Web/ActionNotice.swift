@@ -40,64 +40,70 @@ struct ActionNotice: Sendable {
     }
 
     /// What the redirect after a saved form says: a fixed sentence per form, never text from the link.
-    static let savedMessages: [String: String] = [
-        "review": "Saved your rating and notes.",
-        "tmdb": "TMDB accepted the token: films and shows now come from TMDB.",
-        "tmdb-unchecked": "Saved the token. TMDB could not be asked just now; a search will tell if it is refused.",
-        "tmdb-forgotten": "Forgot the token typed here.",
-        "dates": "Saved the reading dates.",
-        "profile": "Saved your profile.",
-        "goal": "Saved your reading goal.",
-        "password": "Saved your new password.",
-        "avatar": "Saved your picture.",
-        "photo": "Saved the photo.",
-        "book": "Saved the book's details.",
-        "cover": "Saved the new cover.",
-        "progress": "Saved your progress.",
-        "journal": "Saved the journal entry.",
-        "journal-deleted": "Deleted the journal entry.",
-        "read-again": "A new read starts today; the one you finished is kept under Earlier reads.",
-        "watched-again": "Another viewing is kept; the ones before are listed under Earlier viewings.",
-        "watching-again": "A new viewing starts today; the episodes you watched before stay in the one before.",
-        "episode-watched": "Marked the episode watched.",
-        "episodes-up-to": "Marked every episode up to there watched.",
-        "season-watched": "Marked the season watched.",
-        "episode-unwatched": "Marked it not watched.",
-        "show-caught-up": "All caught up: moved to Watched.",
-        "stop": "Saved: you did not finish this one.",
-        "copy": "Saved your copy's details.",
-        "list": "Saved the list.",
-        "list-created": "Made the list. Add books from their pages, or from Lists on a shelf card.",
-        "list-deleted": "Deleted the list. Its books are still on your shelves.",
-        "list-added": "Added the book to the list.",
-        "lists": "Saved which lists the book is on.",
-        "touch-up": "Saved the photo. The original is kept: “Undo all edits” brings it back.",
-        "touch-up-undone": "Back to the photo as it was taken.",
-        "recommended": "Recommended. It waits on their home page until they dismiss it.",
-        "asked": "Asked. They see your request on their home page and can lend it to you.",
-        "request-lent": "Lent: the book page and the house library say who has it.",
-        "request-declined": "Declined.",
-        "lent": "Lent. The book page and the house library say who has it.",
-        "returned": "Marked returned: the copy is back on your shelf.",
-        "invitation-revoked": "Revoked the invitation: its link no longer works.",
-        "member-removed": "Removed the member and everything of theirs.",
-        "sign-up-open": "Sign-up is open: anyone who can reach this server can make an account and join.",
-        "sign-up-closed": "Sign-up is closed: people join only with an invitation link from you.",
-        "admin-handed": "You handed the admin role on; you are a member of the household now.",
-        "shared": "Shared with the household: it shows in the house feed while you share your reading.",
-        "unshared": "No longer shared: nobody else sees it now.",
-        "challenge": "Saved the house reading challenge. Everyone who shares their reading adds to it.",
-        "challenge-removed": "Removed this year's house reading challenge.",
-        "for-you-seen": "Marked as seen. Requests still count until you answer them.",
-        "together-told": "Told them. It goes on their shelf when they say yes in For you.",
-        "together-added": "Added to your shelf with the day you watched it together.",
-        "together-declined": "Left it off your shelf.",
-        "jellyfin-users": "Saved who is who in Jellyfin.",
-        "jellyfin-server-forgotten": "Shelfed no longer asks your Jellyfin server anything.",
-        "title-matched": "Saved: it has its poster and details now.",
-        "title-kept": "Kept as the export wrote it.",
-        "jellyfin-forgotten": "The webhook's address no longer works. Make a new one to connect Jellyfin again.",
-    ]
+    static var savedMessages: [String: String] {
+        [
+            "review": localized("Saved your rating and notes."),
+            "tmdb": localized("TMDB accepted the token: films and shows now come from TMDB."),
+            "tmdb-unchecked": localized(
+                "Saved the token. TMDB could not be asked just now; a search will tell if it is refused."),
+            "tmdb-forgotten": localized("Forgot the token typed here."),
+            "dates": localized("Saved the reading dates."),
+            "profile": localized("Saved your profile."),
+            "goal": localized("Saved your reading goal."),
+            "password": localized("Saved your new password."),
+            "avatar": localized("Saved your picture."),
+            "photo": localized("Saved the photo."),
+            "book": localized("Saved the book's details."),
+            "cover": localized("Saved the new cover."),
+            "progress": localized("Saved your progress."),
+            "journal": localized("Saved the journal entry."),
+            "journal-deleted": localized("Deleted the journal entry."),
+            "read-again": localized("A new read starts today; the one you finished is kept under Earlier reads."),
+            "watched-again": localized("Another viewing is kept; the ones before are listed under Earlier viewings."),
+            "watching-again": localized(
+                "A new viewing starts today; the episodes you watched before stay in the one before."),
+            "episode-watched": localized("Marked the episode watched."),
+            "episodes-up-to": localized("Marked every episode up to there watched."),
+            "season-watched": localized("Marked the season watched."),
+            "episode-unwatched": localized("Marked it not watched."),
+            "show-caught-up": localized("All caught up: moved to Watched."),
+            "stop": localized("Saved: you did not finish this one."),
+            "copy": localized("Saved your copy's details."),
+            "list": localized("Saved the list."),
+            "list-created": localized("Made the list. Add books from their pages, or from Lists on a shelf card."),
+            "list-deleted": localized("Deleted the list. Its books are still on your shelves."),
+            "list-added": localized("Added the book to the list."),
+            "lists": localized("Saved which lists the book is on."),
+            "touch-up": localized("Saved the photo. The original is kept: “Undo all edits” brings it back."),
+            "touch-up-undone": localized("Back to the photo as it was taken."),
+            "recommended": localized("Recommended. It waits on their home page until they dismiss it."),
+            "asked": localized("Asked. They see your request on their home page and can lend it to you."),
+            "request-lent": localized("Lent: the book page and the house library say who has it."),
+            "request-declined": localized("Declined."),
+            "lent": localized("Lent. The book page and the house library say who has it."),
+            "returned": localized("Marked returned: the copy is back on your shelf."),
+            "invitation-revoked": localized("Revoked the invitation: its link no longer works."),
+            "member-removed": localized("Removed the member and everything of theirs."),
+            "sign-up-open": localized(
+                "Sign-up is open: anyone who can reach this server can make an account and join."),
+            "sign-up-closed": localized("Sign-up is closed: people join only with an invitation link from you."),
+            "admin-handed": localized("You handed the admin role on; you are a member of the household now."),
+            "shared": localized("Shared with the household: it shows in the house feed while you share your reading."),
+            "unshared": localized("No longer shared: nobody else sees it now."),
+            "challenge": localized("Saved the house reading challenge. Everyone who shares their reading adds to it."),
+            "challenge-removed": localized("Removed this year's house reading challenge."),
+            "for-you-seen": localized("Marked as seen. Requests still count until you answer them."),
+            "together-told": localized("Told them. It goes on their shelf when they say yes in For you."),
+            "together-added": localized("Added to your shelf with the day you watched it together."),
+            "together-declined": localized("Left it off your shelf."),
+            "jellyfin-users": localized("Saved who is who in Jellyfin."),
+            "jellyfin-server-forgotten": localized("Shelfed no longer asks your Jellyfin server anything."),
+            "title-matched": localized("Saved: it has its poster and details now."),
+            "title-kept": localized("Kept as the export wrote it."),
+            "jellyfin-forgotten": localized(
+                "The webhook's address no longer works. Make a new one to connect Jellyfin again."),
+        ]
+    }
 
     /// The toast for `query` on the page at `path`, or nil when it names nothing of this person's.
     static func toast(
@@ -117,23 +123,32 @@ struct ActionNotice: Sendable {
         switch done {
         case "moved", "moved-back", "added":
             let shelf = entry.userBook.shelf
-            let shelfTitle = shelf.title(for: entry.book.kind)
-            var message: HTMLFragment =
+            let (titleHTML, shelfHTML) = (title.html, HTMLEscaper.escape(shelf.title(for: entry.book.kind)))
+            var message =
                 switch done {
-                case "added": "Added <em>\(title)</em> to \(shelfTitle)."
-                case "moved": "Moved <em>\(title)</em> to \(shelfTitle)."
-                default: "Moved <em>\(title)</em> back to \(shelfTitle)."
+                case "added":
+                    marked(
+                        localized("Added <em>{{title}}</em> to {{shelf}}.", ["title": titleHTML, "shelf": shelfHTML]))
+                case "moved":
+                    marked(
+                        localized("Moved <em>{{title}}</em> to {{shelf}}.", ["title": titleHTML, "shelf": shelfHTML]))
+                default:
+                    marked(
+                        localized(
+                            "Moved <em>{{title}}</em> back to {{shelf}}.", ["title": titleHTML, "shelf": shelfHTML]))
                 }
             var actions: HTMLFragment = ""
             if query["ask"] == "finished", shelf == .read, entry.userBook.finishedAt == nil {
-                let question = entry.book.kind == .book ? "Finished today, or when?" : "Watched today, or when?"
+                let question =
+                    entry.book.kind == .book
+                    ? localized("Finished today, or when?") : localized("Watched today, or when?")
                 message += " <span class=\"toast-question\">\(question)</span>"
                 actions += """
                     <form method="post" action="\(Paths.bookDates(bookID))" class="toast-form">\(hidden)\
                     <input type="hidden" name="started_at" value="\(entry.userBook.startedAt ?? "")">\
-                    <label class="visually-hidden" for="toast-finished">Finished on</label>\
+                    <label class="visually-hidden" for="toast-finished">\(localized("Finished on"))</label>\
                     <input id="toast-finished" name="finished_at" type="date" value="\(today)" max="\(today)">\
-                    <button type="submit" class="button primary">Save date</button></form>
+                    <button type="submit" class="button primary">\(localized("Save date"))</button></form>
                     """
             }
             if done == "moved", let from = query["from"].flatMap(Shelf.init(rawValue:)), from != shelf {
@@ -142,30 +157,41 @@ struct ActionNotice: Sendable {
                     <input type="hidden" name="shelf" value="\(from.rawValue)"><input type="hidden" name="undo" value="1">\
                     <input type="hidden" name="restore_started" value="\(Self.day(query["was_started"]) ?? "")">\
                     <input type="hidden" name="restore_finished" value="\(Self.day(query["was_finished"]) ?? "")">\
-                    <button type="submit" class="button">Undo</button></form>
+                    <button type="submit" class="button">\(localized("Undo"))</button></form>
                     """
             }
             return frame(message, actions: actions.isEmpty ? nil : actions, dismiss: link(path))
         case "last-page":
             guard entry.userBook.shelf != .read else {
-                return frame("Saved your progress.", actions: nil, dismiss: link(path))
+                let saved = HTMLFragment(escaping: localized("Saved your progress."))
+                return frame(saved, actions: nil, dismiss: link(path))
             }
             let finish: HTMLFragment = """
                 <form method="post" action="\(Paths.bookShelf(bookID))" class="toast-form">\(hidden)\
                 <input type="hidden" name="shelf" value="\(Shelf.read.rawValue)">\
-                <button type="submit" class="button primary">Mark it read</button></form>
+                <button type="submit" class="button primary">\(localized("Mark it read"))</button></form>
                 """
             return frame(
-                "Saved your progress: that is the end of <em>\(title)</em>. Finished it?", actions: finish,
-                dismiss: link(path))
+                marked(
+                    localized(
+                        "Saved your progress: that is the end of <em>{{title}}</em>. Finished it?",
+                        ["title": title.html])),
+                actions: finish, dismiss: link(path))
         case "list-removed":
             return frame(
-                "Took <em>\(title)</em> off the list. It is still on your shelves.", actions: nil, dismiss: link(path))
+                marked(
+                    localized(
+                        "Took <em>{{title}}</em> off the list. It is still on your shelves.", ["title": title.html])),
+                actions: nil, dismiss: link(path))
         case "rated":
             let rating = entry.userBook.rating
-            let message: HTMLFragment =
-                rating.map { "Rated <em>\(title)</em> \(BookPage.starsLabel($0))." }
-                ?? "Took your rating off <em>\(title)</em>."
+            let message =
+                rating.map {
+                    marked(
+                        localized(
+                            "Rated <em>{{title}}</em> {{stars}}.",
+                            ["title": title.html, "stars": HTMLEscaper.escape(BookPage.starsLabel($0))]))
+                } ?? marked(localized("Took your rating off <em>{{title}}</em>.", ["title": title.html]))
             // What it was, to put back: a number the form accepts again, or "none"; anything else offers no undo.
             let was = query["was_rating"].flatMap { text in
                 text == "none" ? "" : Double(text).flatMap { EntryChange.isValidRating($0) ? text : nil }
@@ -174,17 +200,19 @@ struct ActionNotice: Sendable {
             let undo: HTMLFragment = """
                 <form method="post" action="\(Paths.bookRating(bookID))" class="toast-form">\(hidden)\
                 <input type="hidden" name="rating" value="\(was)"><input type="hidden" name="undo" value="1">\
-                <button type="submit" class="button">Undo</button></form>
+                <button type="submit" class="button">\(localized("Undo"))</button></form>
                 """
             return frame(message, actions: undo, dismiss: link(path))
         case "favourited", "unfavourited":
             let on = entry.userBook.favourite
-            let message: HTMLFragment =
-                on ? "Added <em>\(title)</em> to your favourites." : "Removed <em>\(title)</em> from your favourites."
+            let message =
+                on
+                ? marked(localized("Added <em>{{title}}</em> to your favourites.", ["title": title.html]))
+                : marked(localized("Removed <em>{{title}}</em> from your favourites.", ["title": title.html]))
             let undo: HTMLFragment = """
                 <form method="post" action="\(Paths.bookFavourite(bookID))" class="toast-form">\(hidden)\
                 <input type="hidden" name="favourite" value="\(on ? "0" : "1")"><input type="hidden" name="undo" value="1">\
-                <button type="submit" class="button">Undo</button></form>
+                <button type="submit" class="button">\(localized("Undo"))</button></form>
                 """
             // An undo says what it did without offering to undo the undo.
             return frame(message, actions: query["from"] == "undo" ? nil : undo, dismiss: link(path))
@@ -215,7 +243,14 @@ struct ActionNotice: Sendable {
     private static func frame(_ message: HTMLFragment, actions: HTMLFragment?, dismiss: String) -> HTMLFragment {
         var html: HTMLFragment = "<div class=\"toast\" role=\"status\"><p class=\"toast-message\">\(message)</p>"
         if let actions { html += "<div class=\"toast-actions\">\(actions)</div>" }
-        html += "<a class=\"toast-dismiss\" href=\"\(dismiss)\" aria-label=\"Dismiss this message\">×</a></div>"
+        html += """
+            <a class="toast-dismiss" href="\(dismiss)" aria-label="\(localized("Dismiss this message"))">×</a></div>
+            """
         return html
+    }
+
+    /// A message whose markup (`<em>{{title}}</em>`) is the catalogue's own, filled with values already escaped.
+    private static func marked(_ message: String) -> HTMLFragment {
+        HTMLFragment(verbatim: message)
     }
 }
