@@ -37,8 +37,9 @@ struct ReadingProgress: Sendable, Equatable {
     var summary: String? {
         if let percent { return "\(ProgressValues.percentText(percent)) %" }
         guard let page else { return nil }
-        guard let pageCount, let fraction else { return localized("Page {{page}}", ["page": String(page)]) }
-        return localized("Page {{page}} of {{count}}", ["page": String(page), "count": String(pageCount)])
+        // Pages grouped as the language groups them: "Seite 220 von 1.234".
+        guard let pageCount, let fraction else { return localized("Page {{page}}", ["page": page.grouped]) }
+        return localized("Page {{page}} of {{count}}", ["page": page.grouped, "count": pageCount.grouped])
             + " · \(Int((fraction * 100).rounded())) %"
     }
 }
