@@ -3,6 +3,7 @@ languages' templates and catalogues loaded. Seeds 232 books for one person on a 
 page with wrk in each language (the browser's Accept-Language), server CPU from /proc. Prints the figures; copy them
 into benchmarks/README.md."""
 import re
+import statistics
 import subprocess
 import time
 
@@ -12,6 +13,7 @@ from shelf_page import cpu_seconds
 BOOKS = 232
 LANGUAGES = ["en", "es", "de", "fr", "it", "pt"]
 PAGES = ["/", "/shelves/want-to-read", "/profile/edit"]
+ROUNDS = 3
 
 
 def measure(base, cookie, path, language, seconds=5):
@@ -40,7 +42,14 @@ def main():
             check = session.get(base + path, headers={"Accept-Language": "de"})
             assert check.status_code == 200 and '<html lang="de">' in check.text, path
             measure(base, cookie, path, "en", seconds=2)  # warm
-            figures = {language: measure(base, cookie, path, language) for language in LANGUAGES}
+            # Rounds in a rotating order, the median of each language's: one run of wrk differs from the next by
+            # more than a language could cost.
+            runs = {language: [] for language in LANGUAGES}
+            for round_number in range(ROUNDS):
+                order = LANGUAGES[round_number:] + LANGUAGES[:round_number]
+                for language in order:
+                    runs[language].append(measure(base, cookie, path, language, seconds=3))
+            figures = {language: statistics.median(values) for language, values in runs.items()}
             english = figures["en"]
             print(f"{path:24} " + "  ".join(
                 f"{language} {ms:.3f} ms ({(ms / english - 1) * 100:+.0f} %)" for language, ms in figures.items()))

@@ -127,6 +127,11 @@ import Testing
         #expect(
             translations.plural(one: "{{count}} thing", other: "{{count}} things", count: 2, in: .fr)
                 == "{{count}} things")
+        // A value that holds a placeholder (a title someone typed) is put in as it is, never filled again.
+        #expect(localized("{{a}} and {{b}}", ["a": "{{b}}", "b": "x"]) == "{{b}} and x")
+        #expect(
+            localized(one: "{{count}} of {{title}}", other: "{{count}} of {{title}}", count: 3, ["title": "{{count}}"])
+                == "3 of {{count}}")
     }
 
     @Test func pagesSpeakTheBrowsersLanguageUntilAChoiceIsMade() async throws {

@@ -80,7 +80,7 @@ public final class Translations: Sendable {
 
 /// `english` in the request's language, with each `{{name}}` replaced by its value: "Welcome, {{name}}".
 func localized(_ english: String, context: String? = nil, _ values: KeyValuePairs<String, String> = [:]) -> String {
-    fill(Translations.shared.text(english, context: context, in: Language.current), values)
+    fill(Translations.shared.text(english, context: context, in: Language.current), values.map { ($0.key, $0.value) })
 }
 
 /// The form of a plural message for `count` in the request's language, `{{count}}` written as the language writes
@@ -88,12 +88,20 @@ func localized(_ english: String, context: String? = nil, _ values: KeyValuePair
 func localized(one: String, other: String, count: Int, _ values: KeyValuePairs<String, String> = [:]) -> String {
     let language = Language.current
     let text = Translations.shared.plural(one: one, other: other, count: count, in: language)
-    return fill(fill(text, values), ["count": count.formatted(in: language)])
+    return fill(text, [("count", count.formatted(in: language))] + values.map { ($0.key, $0.value) })
 }
 
-private func fill(_ text: String, _ values: KeyValuePairs<String, String>) -> String {
+/// `text` with each `{{name}}` of `values` replaced, in one pass: a value that itself holds "{{…}}" (a title someone
+/// typed) is never filled again.
+private func fill(_ text: String, _ values: [(String, String)]) -> String {
     guard !values.isEmpty, text.contains("{{") else { return text }
-    var filled = text
-    for (name, value) in values { filled = filled.replacingOccurrences(of: "{{\(name)}}", with: value) }
-    return filled
+    var filled = ""
+    var rest = text[...]
+    while let open = rest.range(of: "{{"), let close = rest[open.upperBound...].range(of: "}}") {
+        filled += rest[..<open.lowerBound]
+        let name = rest[open.upperBound..<close.lowerBound]
+        filled += values.first { $0.0 == name }?.1 ?? String(rest[open.lowerBound..<close.upperBound])
+        rest = rest[close.upperBound...]
+    }
+    return filled + rest
 }
