@@ -42,6 +42,8 @@ struct TemplateTranslation {
             }
         }
         result += rest
+        // Only the layout names its language: the others are not copied seven times more for nothing.
+        guard result.contains("{{@") else { return result }
         result = result.replacingOccurrences(of: "{{@lang}}", with: language.rawValue)
         for other in Language.allCases {
             result = result.replacingOccurrences(
