@@ -1,6 +1,14 @@
 import Synchronization
 
 extension AppConfig {
+    /// A setting that could not be understood, naming the variable so the message says what to fix.
+    public struct InvalidSetting: Error, CustomStringConvertible {
+        public let name: String
+        public let value: String
+        public let expected: String
+        public var description: String { "\(name)=\(value) is not valid: expected \(expected)." }
+    }
+
     /// One `SHELFED_*` variable and what it does, as `shelfed --help` lists it.
     public struct Setting: Sendable {
         public let name: String

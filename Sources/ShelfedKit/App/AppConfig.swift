@@ -115,14 +115,6 @@ public struct AppConfig: Sendable {
 }
 
 extension AppConfig {
-    /// A setting that could not be understood, naming the variable so the message says what to fix.
-    public struct InvalidSetting: Error, CustomStringConvertible {
-        public let name: String
-        public let value: String
-        public let expected: String
-        public var description: String { "\(name)=\(value) is not valid: expected \(expected)." }
-    }
-
     /// Reads `SHELFED_*` variables, falling back to the documented defaults.
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment)
         throws -> AppConfig
