@@ -76,15 +76,17 @@ import Testing
         }
     }
 
-    /// Waits until `condition` holds, at most `limit`: generous, because on a busy two-core machine the whole suite
-    /// shares two cooperative threads. Thirty seconds was not enough: at the start of a full run the heavy suites
-    /// (the model's reference checks, the shared fixtures) held both threads so long that a queue started beside
-    /// them had not run its first piece after 30 s — on `main` before issue 35 as well. The wait ends as soon as the
-    /// condition holds, so this costs nothing when the machine is idle.
-    func eventually(within limit: Duration = .seconds(150), _ condition: () -> Bool) async throws {
-        let clock = ContinuousClock()
-        let deadline = clock.now + limit
-        while !condition(), clock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+    /// Waits until `condition` holds, looking at most `looks` times, 10 ms apart: about 150 s on an idle machine.
+    /// The bound counts looks, not seconds. In a full run on two cores, hundreds of test tasks share two cooperative
+    /// threads, and CI once kept this test and the queue beside it off them both for over five minutes; a deadline in
+    /// seconds then ran out before the queue had run its first piece. A look happens only when this test gets a
+    /// thread, and so does the queue's next step, so the wait stretches with the machine and ends as soon as the
+    /// condition holds.
+    func eventually(looks: Int = 15_000, _ condition: () -> Bool) async throws {
+        for _ in 0..<looks {
+            if condition() { return }
+            try await Task.sleep(for: .milliseconds(10))
+        }
     }
 
     static let quickBackoff = Backoff(tries: 3, first: .milliseconds(20), factor: 4, longest: .seconds(1))

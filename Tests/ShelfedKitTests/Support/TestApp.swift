@@ -61,7 +61,8 @@ struct TestApp {
         }
     }
 
-    /// Runs `body` against the router (or a live server on 127.0.0.1), then deletes the data directory.
+    /// Runs `body` against the router (or a live server on 127.0.0.1, `PatientLiveServer`), then deletes the data
+    /// directory.
     /// `keepingData`: the data directory is left for a second run (a restart), which deletes it.
     func run<Value: Sendable>(
         live: Bool = false, keepingData: Bool = false, _ body: @Sendable (any TestClientProtocol) async throws -> Value
@@ -70,7 +71,7 @@ struct TestApp {
         var config = self.config
         if live { config.port = 0 }
         let app = try await buildApplication(config: config)
-        return try await app.test(live ? .live : .router, body)
+        return live ? try await PatientLiveServer.run(app, body) : try await app.test(.router, body)
     }
 
     /// Files left in the media folder's `.incoming/` (must be none once a request has finished).
