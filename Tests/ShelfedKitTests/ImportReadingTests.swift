@@ -94,6 +94,35 @@ import Testing
         #expect(book.notes.contains { $0.contains("0441172718") })
     }
 
+    @Test func shelvesNamedInTheOtherLanguagesAreShelfedsShelves() throws {
+        let goodreads = """
+            Book Id,Title,Author,ISBN,ISBN13,My Rating,Exclusive Shelf,Bookshelves,Number of Pages,Date Read,My Review
+            1,Rayuela,Julio Cortázar,,,5,leídos,,,2024/02/03,
+            2,Der Zauberberg,Thomas Mann,,,,abgebrochen,,,,
+            3,Les Misérables,Victor Hugo,,,,à lire,,,,
+            4,Il Gattopardo,Giuseppe Tomasi di Lampedusa,,,,sto_leggendo,,,,
+            5,Dom Casmurro,Machado de Assis,,,,lidos,,,,
+            6,Emma,Jane Austen,,,,cosas-raras,,,,
+            """
+        let shelves = try Self.read(url: try Self.write(goodreads)).books.map(\.shelf)
+        #expect(
+            shelves == [
+                .known(.read), .known(.didNotFinish), .known(.wantToRead), .known(.reading),
+                .known(.read), .custom("cosas-raras"),
+            ])
+        // StoryGraph keeps the Goodreads shelves it took in as tags: "abandonados" on a book only wanted means it
+        // was set aside; on a book read it changes nothing, and it never becomes a list.
+        let storyGraph = """
+            Title,Authors,Contributors,ISBN/UID,Format,Read Status,Date Added,Last Date Read,Dates Read,Read Count,Star Rating,Review,Tags,Owned?
+            Rayuela,Julio Cortázar,,,paperback,to-read,2025/05/26,,,0,,,"abandonados, clásicos",No
+            Ficciones,Jorge Luis Borges,,,paperback,read,2025/05/26,2025/05/26,,1,,,Abandonados,No
+            """
+        let tagged = try Self.read(url: try Self.write(storyGraph))
+        #expect(tagged.format == .storygraph)
+        #expect(tagged.books.map(\.shelf) == [.known(.didNotFinish), .known(.read)])
+        #expect(tagged.books.map(\.lists) == [["clásicos"], []])
+    }
+
     @Test func hostileCellsAreCleanedOrRefused() throws {
         let huge = String(repeating: "A", count: 1_000_000)
         let csv = #"""

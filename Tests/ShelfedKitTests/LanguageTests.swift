@@ -134,6 +134,41 @@ import Testing
                 == "3 of {{count}}")
     }
 
+    @Test func aLanguagesTemplatesAreBuiltOnItsFirstPageAndABrokenTranslationStopsTheStart() async throws {
+        let templates = TestApp.packageRoot.appendingPathComponent("templates").path
+        let renderer = try await PageRenderer(directory: templates)
+        #expect(renderer.languages.builtLanguages.isEmpty)
+        func loginPage(_ language: Language) -> String? {
+            Language.$current.withValue(language) {
+                renderer.library.render([String: String](), withTemplate: "accounts/login")
+            }
+        }
+        #expect(loginPage(.en)?.contains("Sign in to Shelfed") == true)
+        #expect(renderer.languages.builtLanguages.isEmpty)
+        #expect(loginPage(.es)?.contains("Inicia sesión en Shelfed") == true)
+        #expect(loginPage(.es)?.contains(#"<html lang="es">"#) == true)
+        #expect(renderer.languages.builtLanguages == [.es])
+        #expect(loginPage(.de)?.contains("Bei Shelfed anmelden") == true)
+        #expect(renderer.languages.builtLanguages == [.es, .de])
+
+        // A translation that opens a section it never closes is found at start-up, not on a German page.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("locales-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try """
+        msgid ""
+        msgstr "Plural-Forms: nplurals=2; plural=(n != 1);\\n"
+
+        msgid "Sign out"
+        msgstr "{{#abmelden}}Abmelden"
+        """.write(to: folder.appendingPathComponent("de.po"), atomically: true, encoding: .utf8)
+        let broken = Translations()
+        try broken.load(directory: folder, logger: .init(label: "languages"))
+        await #expect(throws: PageRenderer.BrokenTemplate.self) {
+            _ = try await PageRenderer(directory: templates, translations: broken)
+        }
+    }
+
     @Test func pagesSpeakTheBrowsersLanguageUntilAChoiceIsMade() async throws {
         let app = TestApp()
         try await app.run { client in

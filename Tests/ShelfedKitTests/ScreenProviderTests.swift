@@ -60,6 +60,36 @@ func makeTitleSearch(_ fake: FakeBooksServer, tmdbToken: String? = nil, settings
         }
     }
 
+    @Test func tmdbAnswersInThePersonsLanguageAndAMissingSynopsisIsEnglishs() async throws {
+        try await FakeBooksServer.run { fake in
+            let (service, _) = try makeTitleSearch(fake, tmdbToken: FakeBooksServer.tmdbToken)
+            let spanish = try await Language.$current.withValue(.es) {
+                try await service.title(source: .tmdb, id: "438631", kind: .movie)
+            }
+            #expect(spanish.overview == FakeBooksServer.spanishDuneOverview)
+            #expect(spanish.creators == ["Denis Villeneuve"] && spanish.runtimeMinutes == 155)
+            // English's answer is its own, not Spanish's from the cache, and asks without a language.
+            let english = try await service.title(source: .tmdb, id: "438631", kind: .movie)
+            #expect(english.overview?.hasPrefix("Paul Atreides, a brilliant and gifted young man") == true)
+            // German: TMDB has no German synopsis, so the English one is asked for, without credits.
+            let german = try await Language.$current.withValue(.de) {
+                try await service.title(source: .tmdb, id: "438631", kind: .movie)
+            }
+            #expect(german.overview == english.overview && german.cast == english.cast)
+            #expect(
+                fake.tmdbRequests == [
+                    "/tmdb/movie/438631?append_to_response=credits,external_ids&language=es-ES",
+                    "/tmdb/movie/438631?append_to_response=credits,external_ids",
+                    "/tmdb/movie/438631?append_to_response=credits,external_ids&language=de-DE",
+                    "/tmdb/movie/438631",
+                ])
+            // A search in Spanish asks in Spanish and is cached apart from English's.
+            _ = try await Language.$current.withValue(.es) { try await service.search("Dune", kind: .movie) }
+            _ = try await service.search("Dune", kind: .movie)
+            #expect(fake.tmdbRequests.suffix(2).map { $0.contains("language=es-ES") } == [true, false])
+        }
+    }
+
     @Test func aTMDBShowComesWithItsSeasonsSpecialsApartInAsFewRequestsAsTMDBAllows() async throws {
         try await FakeBooksServer.run { fake in
             let (service, _) = try makeTitleSearch(fake, tmdbToken: FakeBooksServer.tmdbToken)

@@ -1,5 +1,5 @@
 // Live import progress: the page works without this (it refreshes itself); with it, the bar moves as rows
-// are imported and the page reloads once to show the results.
+// are imported and the page reloads once to show the results. Its words come from the page, in the page's language.
 (function () {
   var bar = document.getElementById("import-progress");
   if (!bar || !window.EventSource) return;
@@ -13,9 +13,11 @@
     bar.value = value;
     bar.textContent = value + " %";
     percent.textContent = value;
-    if (job.status === "processing") status.textContent = "Importing";
-    counts.textContent = job.created + " added · " + job.updated + " updated · " + job.skipped + " skipped · " +
-      job.failed + " failed";
+    if (job.status === "processing") status.textContent = bar.getAttribute("data-importing");
+    // The line in the page's language, its numbers marked {added}, {updated}, {skipped} and {failed}.
+    counts.textContent = bar.getAttribute("data-counts").replace(/\{(added|updated|skipped|failed)\}/g, function (_, name) {
+      return String(job[name === "added" ? "created" : name]);
+    });
   }
   source.addEventListener("progress", show);
   function finish(event) {

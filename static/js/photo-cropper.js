@@ -92,8 +92,8 @@
     });
     var hint = form.querySelector(".cropper-hint");
     hint.hidden = false;
-    hint.textContent = "Or draw the part to keep on the photo above, then choose Crop. ";
-    hint.appendChild(drawToggle(surface, "Draw the crop"));
+    hint.textContent = form.getAttribute("data-draw-hint") + " ";
+    hint.appendChild(drawToggle(surface, form.getAttribute("data-draw-label")));
   }
 
   // The upload page.
@@ -150,6 +150,6 @@
     preview.querySelector("[data-turn=left]").addEventListener("click", function () { rotate(-1); });
     preview.querySelector("[data-turn=right]").addEventListener("click", function () { rotate(1); });
     turn.addEventListener("change", draw);
-    preview.querySelector(".preview-tools").appendChild(drawToggle(frame, "Draw the crop"));
+    preview.querySelector(".preview-tools").appendChild(drawToggle(frame, upload.getAttribute("data-draw-label")));
   }
 })();

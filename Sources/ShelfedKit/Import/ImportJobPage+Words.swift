@@ -125,6 +125,13 @@ extension ImportJobPage {
         return localized("{{added}} added · {{updated}} updated · {{skipped}} skipped · {{failed}} failed", values)
     }
 
+    /// The same line for the page's script to fill in as rows are imported.
+    static var countsPattern: String {
+        localized(
+            "{{added}} added · {{updated}} updated · {{skipped}} skipped · {{failed}} failed",
+            ["added": "{added}", "updated": "{updated}", "skipped": "{skipped}", "failed": "{failed}"])
+    }
+
     static func stars(_ rating: Double) -> String {
         let text = rating == rating.rounded() ? String(Int(rating)) : String(rating)
         return "\(text) ★"

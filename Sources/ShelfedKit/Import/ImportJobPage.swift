@@ -55,6 +55,10 @@ struct ImportJobPage: Sendable {
     let isFinished: Bool
     let percent: Int
     let counts: String
+    /// The live progress script's words: the running status, and the counts line with `{added}`, `{updated}`,
+    /// `{skipped}` and `{failed}` where its numbers go.
+    let importingText: String
+    let countsPattern: String
     let eventsPath: String
     let confirmPath: String
     let cancelPath: String
@@ -122,6 +126,8 @@ struct ImportJobPage: Sendable {
         canFixRows = !isBarcodes && !(job.status.isFinished && job.failed == 0)
         percent = job.percent
         counts = Self.counts(job)
+        importingText = Self.statusText(.processing)
+        countsPattern = Self.countsPattern
         eventsPath = Route.importEvents.link(job.id)
         confirmPath = Route.importConfirm.link(job.id)
         cancelPath = Route.importCancel.link(job.id)

@@ -2,15 +2,45 @@ import Foundation
 
 /// Shelf and list names as the trackers write them.
 enum ImportShelves {
-    /// Shelfed's shelf for a tracker's standard exclusive shelf name, nil for a custom one.
+    /// Shelfed's shelf for a tracker's standard exclusive shelf name, nil for a custom one. The names people give
+    /// these shelves in the other five languages count too (a Goodreads shelf "leídos", a StoryGraph tag
+    /// "abandonados"), with or without accents.
     static func shelf(named name: String) -> Shelf? {
-        switch name.lowercased().replacingOccurrences(of: "_", with: "-").replacingOccurrences(of: " ", with: "-") {
-        case "read", "finished": .read
-        case "currently-reading", "reading", "in-progress": .reading
-        case "to-read", "want-to-read", "planned", "wishlist": .wantToRead
-        case "did-not-finish", "dnf", "abandoned", "unfinished": .didNotFinish
-        default: nil
+        let key = name.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+            .replacingOccurrences(of: "_", with: "-").replacingOccurrences(of: " ", with: "-")
+        return standardNames[key]
+    }
+
+    private static let standardNames: [String: Shelf] = {
+        let names: [Shelf: [String]] = [
+            .read: [
+                "read", "finished", "leido", "leidos", "leidas", "gelesen", "lu", "lus", "letto", "letti", "lido",
+                "lidos",
+            ],
+            .reading: [
+                "currently-reading", "reading", "in-progress", "leyendo", "lese-gerade", "lese-ich", "en-cours",
+                "en-cours-de-lecture", "sto-leggendo", "in-lettura", "lendo",
+            ],
+            .wantToRead: [
+                "to-read", "want-to-read", "planned", "wishlist", "quiero-leer", "por-leer", "pendientes",
+                "will-ich-lesen", "zu-lesen", "a-lire", "pal", "da-leggere", "voglio-leggere", "quero-ler", "para-ler",
+            ],
+            .didNotFinish: [
+                "did-not-finish", "dnf", "abandoned", "unfinished", "abandonados", "abandonado", "abandonadas",
+                "sin-terminar", "abgebrochen", "nicht-beendet", "abandonne", "abandonnes", "abbandonati",
+                "abbandonato", "nao-terminados",
+            ],
+        ]
+        return Dictionary(uniqueKeysWithValues: names.flatMap { shelf, keys in keys.map { ($0, shelf) } })
+    }()
+
+    /// A tag naming Did not finish (StoryGraph keeps the Goodreads shelves it imported as tags) puts a row that
+    /// was only wanted there: a book someone set aside is not one they still want to read.
+    static func didNotFinishByTag(_ tags: [String], exclusive: ImportedShelf) -> ImportedShelf {
+        guard exclusive == .known(.wantToRead), tags.contains(where: { shelf(named: $0) == .didNotFinish }) else {
+            return exclusive
         }
+        return .known(.didNotFinish)
     }
 
     static func isFavourites(_ name: String) -> Bool {

@@ -44,6 +44,7 @@ struct StoryGraphRows: ImportRowReader {
         book.rating = ImportValues.rating(record["Star Rating"], notes: &book.notes)
         book.review = ImportValues.paragraphs(record["Review"])
         let tags = ImportValues.names(record["Tags"])
+        book.shelf = ImportShelves.didNotFinishByTag(tags, exclusive: book.shelf)
         ImportShelves.apply(tags: tags, exclusive: book.shelf, to: &book)
         book.owned = ImportValues.yesNo(record["Owned?"])
         return checkLengths(book)

@@ -7,6 +7,9 @@ struct TMDBClient: Sendable {
     let token: String
     let posters: TMDBPosters
     let upstream: ResilientUpstream
+    /// The language TMDB answers in: titles, synopses and genres in the person's language where TMDB has them
+    /// (`language=`). English asks without the parameter, as before.
+    var language: Language = .en
 
     /// TMDB answers at most twenty appended parts in one request.
     static let appendLimit = 20
@@ -38,8 +41,26 @@ struct TMDBClient: Sendable {
         let data = try await get(
             "/movie/\(id)", [URLQueryItem(name: "append_to_response", value: "credits,external_ids")])
         guard let movie = try? JSONDecoder().decode(TMDBMovie.self, from: data) else { throw UpstreamFailure.malformed }
-        guard let title = movie.title(posters: posters) else { throw UpstreamFailure.notFound }
+        guard var title = movie.title(posters: posters) else { throw UpstreamFailure.notFound }
+        if title.overview == nil, language != .en {
+            title.overview = try? await english.overview(of: "/movie/\(id)", TMDBMovie.self, \.overview)
+        }
         return title
+    }
+
+    /// TMDB leaves a synopsis it has no translation for empty (a title falls back to the original by itself): the
+    /// English one is asked for then, without the credits and seasons already read.
+    private func overview<Payload: Decodable>(
+        of path: String, _ payload: Payload.Type, _ field: KeyPath<Payload, String?>
+    ) async throws -> String? {
+        let data = try await get(path, [])
+        return ScreenText.overview((try? JSONDecoder().decode(payload, from: data))?[keyPath: field])
+    }
+
+    private var english: TMDBClient {
+        var client = self
+        client.language = .en
+        return client
     }
 
     /// `/tv/{id}` with its credits and ids, then the seasons it lists, appended to further requests in batches (twenty
@@ -61,7 +82,10 @@ struct TMDBClient: Sendable {
                 if batch.count > 1 { pending.insert(contentsOf: batch.map { [$0] }, at: 0) }
             }
         }
-        guard let title = details.title(posters: posters, seasons: fetched) else { throw UpstreamFailure.notFound }
+        guard var title = details.title(posters: posters, seasons: fetched) else { throw UpstreamFailure.notFound }
+        if title.overview == nil, language != .en {
+            title.overview = try? await english.overview(of: "/tv/\(id)", TMDBShow.self, \.overview)
+        }
         return title
     }
 
@@ -120,7 +144,10 @@ struct TMDBClient: Sendable {
         } else {
             headers.append(("Authorization", "Bearer " + token))
         }
-        components.queryItems = query
+        if let code = language.tmdbCode {
+            query.append(URLQueryItem(name: "language", value: code))
+        }
+        components.queryItems = query.isEmpty ? nil : query
         components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
         return try await upstream.get(components.string!, headers: headers)
     }
@@ -134,4 +161,22 @@ struct TMDBClient: Sendable {
     static func isPlausibleToken(_ token: String) -> Bool {
         (20...1_000).contains(token.utf8.count) && token.utf8.allSatisfy { (0x21...0x7E).contains($0) }
     }
+}
+
+extension Language {
+    /// TMDB's tag for the language: its own region for each, and Brazil's for Portuguese, where nearly all of TMDB's
+    /// Portuguese synopses are. English is TMDB's default and needs none.
+    var tmdbCode: String? {
+        switch self {
+        case .en: nil
+        case .es: "es-ES"
+        case .de: "de-DE"
+        case .fr: "fr-FR"
+        case .it: "it-IT"
+        case .pt: "pt-BR"
+        }
+    }
+
+    /// Kept apart in the answer cache: nothing for English, whose keys predate the languages.
+    var cacheSuffix: String { self == .en ? "" : ":" + rawValue }
 }

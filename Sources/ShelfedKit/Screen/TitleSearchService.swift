@@ -55,8 +55,9 @@ public struct TitleSearchService: Sendable {
         tokens = TMDBToken(db: database, fromEnvironment: settings.tmdbToken)
     }
 
-    func tmdb(_ token: String) -> TMDBClient {
-        TMDBClient(baseURL: tmdbURL, token: token, posters: tmdbPosters, upstream: tmdbUpstream)
+    func tmdb(_ token: String, in language: Language = .en) -> TMDBClient {
+        TMDBClient(
+            baseURL: tmdbURL, token: token, posters: tmdbPosters, upstream: tmdbUpstream, language: language)
     }
 
     /// Films and shows matching `query` (`kind` nil: both), from TMDB when there is a token and it is accepted.
@@ -70,7 +71,10 @@ public struct TitleSearchService: Sendable {
         guard !query.isEmpty, kind != .book else { return TitleSearchAnswer(results: [], source: "library") }
         if let token = try await tokens.current() {
             do {
-                return try await cached("tmdb", query, kind) { try await tmdb(token).search(query, kind: kind) }
+                let language = Language.current
+                return try await cached("tmdb", query, kind, in: language) {
+                    try await tmdb(token, in: language).search(query, kind: kind)
+                }
             } catch UpstreamFailure.refused(status: 401) {
                 var answer = try await keyless(query, kind: kind, within: within)
                 answer.tokenRefused = true
@@ -131,10 +135,10 @@ public struct TitleSearchService: Sendable {
     }
 
     private func cached(
-        _ source: String, _ query: String, _ kind: TitleKind?,
+        _ source: String, _ query: String, _ kind: TitleKind?, in language: Language = .en,
         _ work: @escaping @Sendable () async throws -> [ScreenTitle]
     ) async throws -> TitleSearchAnswer {
-        let key = "screen:\(source):q:\(kind?.rawValue ?? "all"):\(query.lowercased())"
+        let key = "screen:\(source):q:\(kind?.rawValue ?? "all"):\(query.lowercased())" + language.cacheSuffix
         if var answer = try await cache.value(TitleSearchAnswer.self, for: key) {
             answer.cached = true
             return answer
@@ -168,7 +172,9 @@ public struct TitleSearchService: Sendable {
     public func title(source: ScreenSource, id: String, kind: TitleKind, fresh: Bool = false) async throws
         -> ScreenTitle
     {
-        let key = "screen:\(source.rawValue):\(kind.rawValue):\(id)"
+        // TMDB answers in the person's language, so each language's answer is kept apart (English's key as before).
+        let language = source == .tmdb ? Language.current : .en
+        let key = "screen:\(source.rawValue):\(kind.rawValue):\(id)" + language.cacheSuffix
         if !fresh, let cached = try await cache.value(ScreenTitle.self, for: key) { return cached }
         return try await details.value(for: key) { [self] in
             let title: ScreenTitle
@@ -176,8 +182,8 @@ public struct TitleSearchService: Sendable {
             case (.tmdb, .movie), (.tmdb, .show):
                 guard let number = BoundedNumber.id(id), let token = try await tokens.current()
                 else { throw UpstreamFailure.notFound }
-                title =
-                    try await kind == .movie ? tmdb(token).movie(id: Int(number)) : tmdb(token).show(id: Int(number))
+                let client = tmdb(token, in: language)
+                title = try await kind == .movie ? client.movie(id: Int(number)) : client.show(id: Int(number))
             case (.tvmaze, .show):
                 guard let number = BoundedNumber.id(id) else { throw UpstreamFailure.notFound }
                 title = try await tvmaze.show(id: Int(number))

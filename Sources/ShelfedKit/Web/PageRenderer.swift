@@ -10,15 +10,14 @@ import Mustache
 /// renderer loads the templates itself and puts `{{% CONTENT_TYPE: SHELFED_HTML }}` in front of every one:
 /// a template file cannot forget it, and an unregistered type would fail to parse rather than escape badly.
 public struct PageRenderer: Sendable {
-    /// Each language's templates, its words put in when they were loaded (`TemplateTranslation`): a page in
-    /// Spanish costs what it costs in English.
-    let libraries: [Language: MustacheLibrary]
-    let english: MustacheLibrary
+    /// English's templates, and each other language's once a page is asked for in it (`LanguageTemplates`).
+    let languages: LanguageTemplates
     let layouts = LayoutCache()
     static let contentTypeName = "SHELFED_HTML"
 
-    /// Loads every template at start-up, once per language, so a missing or broken one stops the server instead of
-    /// a page. The catalogues must be loaded first (`Translations.load`).
+    /// Reads every template at start-up and checks that it parses in every language, so a missing or broken one (a
+    /// translation that breaks a tag, too) stops the server instead of a page. The catalogues must be loaded first
+    /// (`Translations.load`).
     public init(directory: String, translations: Translations = .shared) async throws {
         MustacheContentTypes.register(SafeHTMLContentType(), named: Self.contentTypeName)
         let root = URL(fileURLWithPath: directory, isDirectory: true).standardizedFileURL
@@ -31,32 +30,11 @@ public struct PageRenderer: Sendable {
             sources.append(
                 (String(relative.dropLast(".mustache".count)), try String(contentsOf: file, encoding: .utf8)))
         }
-        var libraries: [Language: MustacheLibrary] = [:]
-        for language in Language.allCases {
-            var translation = TemplateTranslation(language: language, catalogue: translations.catalogue(for: language))
-            var library = MustacheLibrary()
-            for (name, source) in sources {
-                do {
-                    try library.register(
-                        "{{% CONTENT_TYPE: \(Self.contentTypeName) }}\n" + (try translation.apply(to: source)),
-                        named: name)
-                } catch {
-                    throw BrokenTemplate(name: name, error: error)
-                }
-            }
-            if !translation.missing.isEmpty {
-                translations.logger?.warning(
-                    "\(language.nativeName) lacks \(translation.missing.count) of the templates' messages; they show in English"
-                )
-            }
-            libraries[language] = library
-        }
-        self.libraries = libraries
-        english = libraries[.en] ?? MustacheLibrary()
+        languages = try LanguageTemplates(sources: sources, translations: translations)
     }
 
     /// The templates in the request's language.
-    var library: MustacheLibrary { libraries[Language.current] ?? english }
+    var library: MustacheLibrary { languages.library(for: Language.current) }
 
     /// Renders `page` with the template named `feature/action`.
     public func render(_ page: some Sendable, template: String, status: HTTPResponse.Status = .ok) throws -> HTML {

@@ -29,6 +29,8 @@ extension FakeBooksServer.Fault {
 extension FakeBooksServer {
     /// The read token the fake TMDB accepts.
     static let tmdbToken = "eyJhbGciOiJIUzI1NiJ9.good-read-token.for-tests"
+    /// What the fake TMDB gives as Dune's (2021) synopsis in Spanish (written for the tests).
+    static let spanishDuneOverview = "Paul Atreides viaja al planeta más peligroso del universo."
 
     var tmdbRequests: [String] { state.withLock { $0.requests.filter { $0.hasPrefix("/tmdb/") } } }
     var tvmazeRequests: [String] { state.withLock { $0.requests.filter { $0.hasPrefix("/tvmaze/") } } }
@@ -82,7 +84,20 @@ extension FakeBooksServer {
         router.get("/tmdb/movie/:id") { request, context in
             try await self.screen(request, "tmdb") {
                 guard context.parameters.get("id") == "438631" else { return try Self.tmdbNotFound() }
-                return self.json(String(decoding: try Self.fixture("tmdb/movie_438631.json"), as: UTF8.self))
+                // As TMDB answers in another language: the translated synopsis where it has one (Spanish here),
+                // an empty one where it has none (German here), the title itself unchanged.
+                switch request.uri.queryParameters["language"] {
+                case "es-ES":
+                    var movie = try Self.object("tmdb/movie_438631.json")
+                    movie["overview"] = Self.spanishDuneOverview
+                    return try self.jsonObject(movie)
+                case "de-DE":
+                    var movie = try Self.object("tmdb/movie_438631.json")
+                    movie["overview"] = ""
+                    return try self.jsonObject(movie)
+                default:
+                    return self.json(String(decoding: try Self.fixture("tmdb/movie_438631.json"), as: UTF8.self))
+                }
             }
         }
         router.get("/tmdb/tv/:id") { request, context in

@@ -13,7 +13,8 @@ import ServiceLifecycle
 /// books, reads an upload or renders a page in the middle of them waited longer than that: CI failed with "I/O on
 /// closed channel" in the meaning, text search and upload suites while the same tests passed alone. A request's
 /// answer is what these tests check, not how fast a starved machine gives it, so the wait here is ten minutes — still
-/// bounded, and far past anything but a server that hangs.
+/// bounded, and far past anything but a server that hangs. (The server's own limit on a connection's wait is raised
+/// to match in `TestApp`.)
 enum PatientLiveServer {
     static let readTimeout = Duration.seconds(600)
 

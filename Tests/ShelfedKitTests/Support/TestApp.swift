@@ -51,6 +51,10 @@ struct TestApp {
         // tesseract in every app of a parallel run would starve the timing-sensitive suites of CPU; the suites
         // that test reading run a reader of their own.
         config.ocrWorkers = 0
+        // A live test keeps one connection and does not reconnect. In a full run on two cores a test can wait
+        // minutes between two requests for a thread, and the server's 30 s limit on a connection waiting for its next
+        // request closed it meanwhile (CI: "I/O on closed channel"). The Python hostile suite tests the limit itself.
+        config.requestTimeout = 600
         // Page to screen asks Wikidata about every film and show added; the suites that test it turn it on.
         config.findsAdaptations = false
         // Matching imported films asks the providers too; its own suite turns it on.
