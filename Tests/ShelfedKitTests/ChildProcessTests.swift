@@ -40,9 +40,17 @@ import Testing
     }
 
     @Test func aProgramPastItsTimeoutIsStoppedAndWaitedFor() async throws {
-        // Five minutes: under the whole suite on two cores a waiting task was once woken 45 s late, after a
-        // thirty-second sleep had ended by itself.
-        let pid = try ChildProcess.start("/bin/sleep", ["300"], environment: [:])
+        // An hour: under the whole suite on two cores a waiting task was once woken 45 s late, after a thirty-second
+        // sleep had ended by itself, and in CI a five-minute one ended before this test's next step ran. Should the
+        // wait fail to stop it, the test does.
+        let pid = try ChildProcess.start("/bin/sleep", ["3600"], environment: [:])
+        defer {
+            // Still running (the wait did not stop it): stopped here, so no hour-long sleep outlives the test.
+            if ChildProcess.reap(pid) == nil {
+                kill(pid, SIGKILL)
+                waitpid(pid, nil, 0)
+            }
+        }
         let (ending, stopped) = await ChildProcess.wait(for: pid, timeout: .milliseconds(300))
         // Ended by the SIGTERM, so before its five minutes (how soon depends on how busy the machine is: under the
         // whole suite a waiting task may be woken seconds late, so no clock is asserted).
@@ -53,12 +61,19 @@ import Testing
     }
 
     /// Cancelled (the server stopping), a program that ignores SIGTERM is killed five seconds later, and reaped.
-    /// The program would run ten minutes: under the whole suite the waiting task may start a minute late (it once
-    /// found a one-minute program already ended), and it must still find it running to show the kill.
+    /// The program would run an hour: under the whole suite the waiting task may start minutes late (it once found a
+    /// one-minute program already ended, and CI once held a test back nearly eight minutes), and it must still find it
+    /// running to show the kill.
     @Test func aCancelledWaitStopsEvenAProgramThatIgnoresSIGTERM() async throws {
         let pid = try ChildProcess.start(
-            "/bin/sh", ["-c", "trap '' TERM; i=0; while [ $i -lt 6000 ]; do sleep 0.1; i=$((i+1)); done"],
+            "/bin/sh", ["-c", "trap '' TERM; i=0; while [ $i -lt 36000 ]; do sleep 0.1; i=$((i+1)); done"],
             environment: ["PATH": "/usr/bin:/bin"])
+        defer {
+            if ChildProcess.reap(pid) == nil {
+                kill(pid, SIGKILL)
+                waitpid(pid, nil, 0)
+            }
+        }
         let waiting = Task { await ChildProcess.wait(for: pid, timeout: nil) }
         try await Task.sleep(for: .milliseconds(200))
         waiting.cancel()

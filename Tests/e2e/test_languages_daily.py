@@ -5,18 +5,30 @@ scroll and no English left in the page's navigation. Then the home, book and pro
 screenshotted to be looked at."""
 import pathlib
 import re
+import time
 import uuid
 
 import polib
 import pytest
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from helpers import check_page, click_and_wait, move_to_shelf
+from test_import_flow import goodreads_file
 from test_photo_flow import PHOTO
 from test_scan_flow import register
 from test_screen_titles import no_sideways_scroll
 
+# Keeps, in the tab's sessionStorage, each counts line the page's script writes while the import runs (installed
+# once per page load; the record outlives the reload into the results).
+WATCH_THE_COUNTS = """
+const counts = document.getElementById("import-counts");
+if (!counts || window.watchingTheCounts) return;
+window.watchingTheCounts = true;
+new MutationObserver(() => sessionStorage.setItem("counts", (sessionStorage.getItem("counts") || "") + counts.textContent + "\\n"))
+  .observe(counts, {childList: true, characterData: true, subtree: true});
+"""
 LOCALES = pathlib.Path(__file__).resolve().parents[2] / "locales"
 CATALOGUES = {}
 
@@ -38,7 +50,7 @@ def choose_language(driver, server, language):
 
 
 @pytest.mark.parametrize("language", ["es", "de"])
-def test_the_daily_flows_in_spanish_and_german(server, browser, language):
+def test_the_daily_flows_in_spanish_and_german(server, browser, language, tmp_path):
     driver = browser
     register(driver, server)
     choose_language(driver, server, language)
@@ -94,11 +106,31 @@ def test_the_daily_flows_in_spanish_and_german(server, browser, language):
     assert no_sideways_scroll(driver)
     check_page(driver, f"409-find-{language}")
 
-    # The import page.
+    # The import page, and an import whose live counts the page's script writes in the language.
     driver.get(server + "/import")
     assert driver.find_element(By.TAG_NAME, "h1").text == t(language, "Import your books, films and shows")
     assert no_sideways_scroll(driver)
     check_page(driver, f"410-import-{language}")
+    export = tmp_path / "goodreads_library_export.csv"
+    goodreads_file(export, copies=6)
+    driver.find_element(By.ID, "file").send_keys(str(export))
+    click_and_wait(driver, driver.find_element(By.CSS_SELECTOR, "form[action='/import'] button[type=submit]"))
+    driver.execute_script("sessionStorage.removeItem('counts')")
+    click_and_wait(driver, driver.find_element(By.CSS_SELECTOR, "form.import-confirm button[type=submit]"))
+    for _ in range(2400):  # at most about two minutes
+        if driver.find_elements(By.ID, "results"):
+            break
+        try:
+            driver.execute_script(WATCH_THE_COUNTS)
+        except WebDriverException:
+            pass  # the script reloaded the page between two looks
+        time.sleep(0.05)
+    WebDriverWait(driver, 30).until(lambda d: d.find_elements(By.ID, "results"))
+    written = [line for line in (driver.execute_script("return sessionStorage.getItem('counts')") or "").split("\n")
+               if line]
+    pattern = re.escape(t(language, "{{added}} added · {{updated}} updated · {{skipped}} skipped · {{failed}} failed"))
+    pattern = re.sub(r"\\\{\\\{\w+\\\}\\\}", r"\\d+", pattern)
+    assert written and all(re.fullmatch(pattern, line) for line in written), written[:3]
 
 
 def test_home_book_and_profile_in_every_language(server, browser):
