@@ -101,6 +101,44 @@ import Testing
         #expect(releases.withLockedValue { $0 } == 3)
     }
 
+    @Test func aQuietServerLetsGoOfWhatWentUnusedAndGivesItBack() async throws {
+        let (folder, database) = try Self.temporaryDatabase()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let releases = NIOLockedValueBox(0)
+        let unused = NIOLockedValueBox(false)
+        var service = IdleMemoryService(
+            activity: ServerActivity(), database: database, logger: Logger(label: "test"),
+            forgetUnused: {
+                unused.withLockedValue { was in
+                    defer { was = false }
+                    return was
+                }
+            })
+        service.quiet = .milliseconds(100)
+        service.startUp = .milliseconds(50)
+        service.release = {
+            releases.withLockedValue { $0 += 1 }
+            return 0
+        }
+        let running = Task { try await service.run() }
+        defer { running.cancel() }
+        func waitFor(_ count: Int) async throws {
+            for _ in 0..<100 where releases.withLockedValue({ $0 }) < count {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+        }
+        try await waitFor(1)
+        try await Task.sleep(for: .milliseconds(350))
+        #expect(releases.withLockedValue { $0 } == 1)
+        // Long after the last request, something goes unused (a language's templates): let go and given back,
+        // with no request in between.
+        unused.withLockedValue { $0 = true }
+        try await waitFor(2)
+        #expect(releases.withLockedValue { $0 } == 2)
+        try await Task.sleep(for: .milliseconds(350))
+        #expect(releases.withLockedValue { $0 } == 2)
+    }
+
     @Test func theRealReleaseDropsProgramPagesAndTheDatabaseStillAnswers() async throws {
         let (folder, database) = try Self.temporaryDatabase()
         defer { try? FileManager.default.removeItem(at: folder) }

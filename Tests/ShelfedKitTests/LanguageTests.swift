@@ -150,6 +150,20 @@ import Testing
         #expect(renderer.languages.builtLanguages == [.es])
         #expect(loginPage(.de)?.contains("Bei Shelfed anmelden") == true)
         #expect(renderer.languages.builtLanguages == [.es, .de])
+        // Half an hour on, unused: let go, and built again on the next page in the language.
+        #expect(!renderer.languages.forgetUnused())
+        #expect(renderer.languages.forgetUnused(now: .now + LanguageTemplates.keptUnused))
+        #expect(renderer.languages.builtLanguages.isEmpty)
+        #expect(loginPage(.de)?.contains("Bei Shelfed anmelden") == true)
+        #expect(renderer.languages.builtLanguages == [.de])
+        // The server's own language is built at start-up and kept.
+        let italian = try await PageRenderer(directory: templates, serverLanguage: .it)
+        let accedi = Language.$current.withValue(.it) {
+            italian.library.render([String: String](), withTemplate: "accounts/login")
+        }
+        #expect(accedi?.contains(#"<html lang="it">"#) == true)
+        #expect(italian.languages.builtLanguages.isEmpty)
+        #expect(!italian.languages.forgetUnused(now: .now + LanguageTemplates.keptUnused))
 
         // A translation that opens a section it never closes is found at start-up, not on a German page.
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("locales-\(UUID().uuidString)")

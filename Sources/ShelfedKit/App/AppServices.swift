@@ -87,7 +87,7 @@ struct AppServices: Sendable {
         let database = try AppDatabase(path: config.databasePath, backupFolder: config.backupFolder)
         self.database = database
         try Translations.shared.load(directory: config.localesDirectory, logger: logger)
-        renderer = try await PageRenderer(directory: config.templatesDirectory)
+        renderer = try await PageRenderer(directory: config.templatesDirectory, serverLanguage: config.language)
 
         users = UserStore(db: database)
         library = LibraryStore(db: database)

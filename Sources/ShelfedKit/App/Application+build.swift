@@ -38,7 +38,9 @@ public func buildApplication(config: AppConfig) async throws -> some Application
         services: [
             services.queue,
             services.backups,
-            IdleMemoryService(activity: services.activity, database: services.database, logger: logger),
+            IdleMemoryService(
+                activity: services.activity, database: services.database, logger: logger,
+                forgetUnused: { [renderer = services.renderer] in renderer.languages.forgetUnused() }),
         ],
         // Start-up's migrations, repairs and templates are done: their pages need not stay (IdleMemoryService gives
         // back again once the services' own start-up has settled).

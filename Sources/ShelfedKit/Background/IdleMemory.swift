@@ -58,10 +58,17 @@ struct IdleMemoryService: Service {
     let logger: Logger
     /// What giving back does; returns the program bytes dropped (tests count the calls).
     var release: @Sendable () async -> Int
+    /// Lets go of what has gone unused for long (a language's templates); true when it let something go, which is
+    /// then given back even if the server has been quiet since the last time.
+    var forgetUnused: @Sendable () -> Bool
 
-    init(activity: ServerActivity, database: AppDatabase, logger: Logger) {
+    init(
+        activity: ServerActivity, database: AppDatabase, logger: Logger,
+        forgetUnused: @escaping @Sendable () -> Bool = { false }
+    ) {
         self.activity = activity
         self.logger = logger
+        self.forgetUnused = forgetUnused
         release = {
             database.releaseMemoryEventually()
             // A connection at rest closes at once; one still working (a long import, the nightly backup) later.
@@ -82,11 +89,14 @@ struct IdleMemoryService: Service {
                     let due = lastActive.advanced(by: wait)
                     if answering > 0 || givenBackAfter == lastActive {
                         try await Task.sleep(for: quiet)
+                        // Quiet for long: a language nobody has asked for since is let go, its memory given back.
+                        if answering == 0, givenBackAfter == lastActive, forgetUnused() { _ = await release() }
                     } else if ContinuousClock.now < due {
                         try await Task.sleep(until: due, clock: .continuous)
                     } else {
                         givenBackAfter = lastActive
                         wait = quiet
+                        _ = forgetUnused()
                         let dropped = await release()
                         logger.debug("Quiet: gave back \(dropped / 1024) KiB of program pages")
                     }

@@ -10,7 +10,8 @@ import Mustache
 /// renderer loads the templates itself and puts `{{% CONTENT_TYPE: SHELFED_HTML }}` in front of every one:
 /// a template file cannot forget it, and an unregistered type would fail to parse rather than escape badly.
 public struct PageRenderer: Sendable {
-    /// English's templates, and each other language's once a page is asked for in it (`LanguageTemplates`).
+    /// English's and the server's language's templates, and each other language's while the house uses it
+    /// (`LanguageTemplates`).
     let languages: LanguageTemplates
     let layouts = LayoutCache()
     static let contentTypeName = "SHELFED_HTML"
@@ -18,7 +19,7 @@ public struct PageRenderer: Sendable {
     /// Reads every template at start-up and checks that it parses in every language, so a missing or broken one (a
     /// translation that breaks a tag, too) stops the server instead of a page. The catalogues must be loaded first
     /// (`Translations.load`).
-    public init(directory: String, translations: Translations = .shared) async throws {
+    public init(directory: String, translations: Translations = .shared, serverLanguage: Language = .en) async throws {
         MustacheContentTypes.register(SafeHTMLContentType(), named: Self.contentTypeName)
         let root = URL(fileURLWithPath: directory, isDirectory: true).standardizedFileURL
         let files =
@@ -30,7 +31,7 @@ public struct PageRenderer: Sendable {
             sources.append(
                 (String(relative.dropLast(".mustache".count)), try String(contentsOf: file, encoding: .utf8)))
         }
-        languages = try LanguageTemplates(sources: sources, translations: translations)
+        languages = try LanguageTemplates(sources: sources, translations: translations, serverLanguage: serverLanguage)
     }
 
     /// The templates in the request's language.
