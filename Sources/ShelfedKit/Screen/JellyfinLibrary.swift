@@ -84,10 +84,37 @@ struct JellyfinLibrary: Sendable {
         try isKept(db) && matches(bookID: bookID, db)
     }
 
-    /// Those of `bookIDs` the server holds: the list looked at once for all of them (film night's hundreds).
+    /// Those of `bookIDs` the server holds (film night's hundreds): their catalog rows read and the list asked in
+    /// batches of a few hundred, not twice per title.
     static func held(of bookIDs: [Int64], _ db: Database) throws -> Set<Int64> {
-        guard try isKept(db) else { return [] }
-        return Set(try bookIDs.filter { try matches(bookID: $0, db) })
+        guard !bookIDs.isEmpty, try isKept(db) else { return [] }
+        var titlesByKey: [String: [Int64]] = [:]
+        for start in stride(from: 0, to: bookIDs.count, by: batchSize) {
+            let batch = Array(bookIDs[start..<min(start + batchSize, bookIDs.count)])
+            let rows = try Row.fetchCursor(
+                db, sql: "SELECT id, \(catalogColumns) WHERE id IN (\(marks(batch.count))) AND kind IN ('movie', 'show')",
+                arguments: StatementArguments(batch))
+            while let row = try rows.next() {
+                for key in catalogKeys(row, from: 1) { titlesByKey[key, default: []].append(row[0]) }
+            }
+        }
+        let keys = Array(titlesByKey.keys)
+        var held = Set<Int64>()
+        for start in stride(from: 0, to: keys.count, by: batchSize) {
+            let batch = Array(keys[start..<min(start + batchSize, keys.count)])
+            let found = try String.fetchCursor(
+                db, sql: "SELECT key FROM jellyfin_library WHERE key IN (\(marks(batch.count)))",
+                arguments: StatementArguments(batch))
+            while let key = try found.next() { held.formUnion(titlesByKey[key] ?? []) }
+        }
+        return held
+    }
+
+    /// Within SQLite's limit on bound values, with room to spare.
+    private static let batchSize = 400
+
+    private static func marks(_ count: Int) -> String {
+        Array(repeating: "?", count: count).joined(separator: ", ")
     }
 
     /// Whether any list is kept: without a server, no title is asked about.
@@ -95,24 +122,32 @@ struct JellyfinLibrary: Sendable {
         try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM jellyfin_library)") == true
     }
 
+    /// A catalog row's columns for `catalogKeys`, from the `FROM book` on.
+    private static let catalogColumns = """
+        kind, title, original_title, published_date, provider_key, json_extract(external_ids, '$.imdb') FROM book
+        """
+
+    /// A film's or show's keys from `catalogColumns` read at `offset`: its titles with its year (or alone when it
+    /// has none), its provider's key and its IMDb id.
+    private static func catalogKeys(_ row: Row, from offset: Int) -> [String] {
+        guard let kind = TitleKind(rawValue: row[offset]) else { return [] }
+        let year = (row[offset + 3] as String?).flatMap { Int($0.prefix(4)) }
+        let titles = [row[offset + 1], row[offset + 2]].compactMap { $0 as String? }
+        var keys = titleKeys(kind: kind, titles: titles, year: year, yearless: year == nil)
+        if let providerKey: String = row[offset + 4] { keys.append(providerKey) }
+        if let imdb = (row[offset + 5] as String?).flatMap(ScreenIDs.imdbID) { keys.append("imdb:" + imdb) }
+        return keys
+    }
+
     private static func matches(bookID: Int64, _ db: Database) throws -> Bool {
         guard
             let row = try Row.fetchOne(
-                db,
-                sql: """
-                    SELECT kind, title, original_title, published_date, provider_key,
-                        json_extract(external_ids, '$.imdb')
-                    FROM book WHERE id = ? AND kind IN ('movie', 'show')
-                    """, arguments: [bookID]),
-            let kind = TitleKind(rawValue: row[0])
+                db, sql: "SELECT \(catalogColumns) WHERE id = ? AND kind IN ('movie', 'show')", arguments: [bookID])
         else { return false }
-        let year = (row[3] as String?).flatMap { Int($0.prefix(4)) }
-        var keys = titleKeys(kind: kind, titles: [row[1], row[2]].compactMap { $0 }, year: year, yearless: year == nil)
-        if let providerKey: String = row[4] { keys.append(providerKey) }
-        if let imdb = (row[5] as String?).flatMap(ScreenIDs.imdbID) { keys.append("imdb:" + imdb) }
-        let marks = Array(repeating: "?", count: keys.count).joined(separator: ", ")
+        let keys = catalogKeys(row, from: 0)
+        guard !keys.isEmpty else { return false }
         return try Bool.fetchOne(
-            db, sql: "SELECT EXISTS (SELECT 1 FROM jellyfin_library WHERE key IN (\(marks)))",
+            db, sql: "SELECT EXISTS (SELECT 1 FROM jellyfin_library WHERE key IN (\(marks(keys.count))))",
             arguments: StatementArguments(keys)) == true
     }
 
