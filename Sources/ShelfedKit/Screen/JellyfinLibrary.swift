@@ -92,8 +92,10 @@ struct JellyfinLibrary: Sendable {
         for start in stride(from: 0, to: bookIDs.count, by: batchSize) {
             let batch = Array(bookIDs[start..<min(start + batchSize, bookIDs.count)])
             let rows = try Row.fetchCursor(
-                db, sql: "SELECT id, \(catalogColumns) WHERE id IN (\(marks(batch.count))) AND kind IN ('movie', 'show')",
-                arguments: StatementArguments(batch))
+                db,
+                sql: """
+                    SELECT id, \(catalogColumns) WHERE id IN (\(marks(batch.count))) AND kind IN ('movie', 'show')
+                    """, arguments: StatementArguments(batch))
             while let row = try rows.next() {
                 for key in catalogKeys(row, from: 1) { titlesByKey[key, default: []].append(row[0]) }
             }
