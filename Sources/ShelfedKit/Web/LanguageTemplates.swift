@@ -44,7 +44,10 @@ final class LanguageTemplates: Sendable {
         resident =
             serverLanguage == .en
             ? nil
-            : (serverLanguage, try Self.build(serverLanguage, from: self.sources, translations: translations))
+            : (
+                serverLanguage,
+                try Self.build(serverLanguage, from: self.sources, translations: translations, reportingMissing: true)
+            )
         for language in Language.allCases where language != .en && language != serverLanguage {
             var translation = TemplateTranslation(language: language, catalogue: translations.catalogue(for: language))
             for source in self.sources {
@@ -87,9 +90,9 @@ final class LanguageTemplates: Sendable {
     /// The languages whose templates are built besides English and the server's own (tests).
     var builtLanguages: Set<Language> { built.withLock { Set($0.keys) } }
 
-    private static func build(_ language: Language, from sources: [Source], translations: Translations) throws
-        -> MustacheLibrary
-    {
+    private static func build(
+        _ language: Language, from sources: [Source], translations: Translations, reportingMissing: Bool = false
+    ) throws -> MustacheLibrary {
         var translation = TemplateTranslation(language: language, catalogue: translations.catalogue(for: language))
         var library = MustacheLibrary()
         for source in sources {
@@ -101,6 +104,7 @@ final class LanguageTemplates: Sendable {
                 throw PageRenderer.BrokenTemplate(name: source.name, error: error)
             }
         }
+        if reportingMissing { reportMissing(translation, translations) }
         return library
     }
 
