@@ -68,6 +68,8 @@ func makeTitleSearch(_ fake: FakeBooksServer, tmdbToken: String? = nil, settings
             }
             #expect(spanish.overview == FakeBooksServer.spanishDuneOverview)
             #expect(spanish.creators == ["Denis Villeneuve"] && spanish.runtimeMinutes == 155)
+            // Genres are kept by their English names, whoever added the title: one filter for the house.
+            #expect(spanish.genres == ["Science Fiction", "Adventure"])
             // English's answer is its own, not Spanish's from the cache, and asks without a language.
             let english = try await service.title(source: .tmdb, id: "438631", kind: .movie)
             #expect(english.overview?.hasPrefix("Paul Atreides, a brilliant and gifted young man") == true)

@@ -111,7 +111,7 @@ struct TMDBMovie: Decodable {
     let overview: String?
     let posterPath: String?
     let runtime: Int?
-    let genres: [TMDBNamed]?
+    let genres: [TMDBGenre]?
     let imdbID: String?
     let credits: TMDBCredits?
     let externalIDs: TMDBExternalIDs?
@@ -137,7 +137,7 @@ struct TMDBMovie: Decodable {
             creators: ScreenText.names(directors, limit: ScreenLimits.creators),
             cast: ScreenText.names(credits?.billed ?? [], limit: ScreenLimits.castNames),
             runtimeMinutes: ScreenText.minutes(runtime),
-            genres: ScreenText.names((genres ?? []).map(\.name), limit: ScreenLimits.genres))
+            genres: ScreenText.names((genres ?? []).map(\.englishName), limit: ScreenLimits.genres))
     }
 }
 
@@ -185,7 +185,7 @@ struct TMDBShow: Decodable {
     let overview: String?
     let posterPath: String?
     let episodeRunTime: [Int]?
-    let genres: [TMDBNamed]?
+    let genres: [TMDBGenre]?
     let createdBy: [TMDBNamed]?
     let status: String?
     let seasons: [SeasonSummary]?
@@ -213,7 +213,7 @@ struct TMDBShow: Decodable {
         overview = value(String.self, "overview")
         posterPath = value(String.self, "poster_path")
         episodeRunTime = value([Int].self, "episode_run_time")
-        genres = value([TMDBNamed].self, "genres")
+        genres = value([TMDBGenre].self, "genres")
         createdBy = value([TMDBNamed].self, "created_by")
         status = value(String.self, "status")
         seasons = value([SeasonSummary].self, "seasons")
@@ -267,7 +267,7 @@ struct TMDBShow: Decodable {
             creators: ScreenText.names((createdBy ?? []).map(\.name), limit: ScreenLimits.creators),
             cast: ScreenText.names(credits?.billed ?? [], limit: ScreenLimits.castNames),
             runtimeMinutes: ScreenText.minutes(episodeRunTime?.first),
-            genres: ScreenText.names((genres ?? []).map(\.name), limit: ScreenLimits.genres),
+            genres: ScreenText.names((genres ?? []).map(\.englishName), limit: ScreenLimits.genres),
             seasons: .bounded(episodes, names: names),
             running: status.map { ["Returning Series", "In Production", "Planned", "Pilot"].contains($0) })
     }

@@ -90,6 +90,7 @@ extension FakeBooksServer {
                 case "es-ES":
                     var movie = try Self.object("tmdb/movie_438631.json")
                     movie["overview"] = Self.spanishDuneOverview
+                    movie["genres"] = [["id": 878, "name": "Ciencia ficción"], ["id": 12, "name": "Aventura"]]
                     return try self.jsonObject(movie)
                 case "de-DE":
                     var movie = try Self.object("tmdb/movie_438631.json")
