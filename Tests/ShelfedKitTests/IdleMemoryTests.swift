@@ -62,81 +62,74 @@ import Testing
         #expect(decoded == record)
     }
 
-    @Test func givesBackOncePerQuietSpellAfterStartAndAfterRequests() async throws {
-        let activity = ServerActivity()
-        let releases = NIOLockedValueBox(0)
-        let (folder, database) = try Self.temporaryDatabase()
+    /// Runs an idle service with short waits whose giving back is counted, for as long as `body` takes. `body` gets
+    /// the count so far and a wait (bounded) until the count reaches a number.
+    private static func withCountedReleases(
+        activity: ServerActivity, forgetUnused: @escaping @Sendable () -> Bool = { false },
+        _ body: (_ releases: @Sendable () -> Int, _ waitFor: (Int) async throws -> Void) async throws -> Void
+    ) async throws {
+        let (folder, database) = try temporaryDatabase()
         defer { try? FileManager.default.removeItem(at: folder) }
-        var service = IdleMemoryService(activity: activity, database: database, logger: Logger(label: "test"))
+        let count = NIOLockedValueBox(0)
+        var service = IdleMemoryService(
+            activity: activity, database: database, logger: Logger(label: "test"), forgetUnused: forgetUnused)
         service.quiet = .milliseconds(100)
         service.startUp = .milliseconds(50)
         service.release = {
-            releases.withLockedValue { $0 += 1 }
+            count.withLockedValue { $0 += 1 }
             return 0
         }
-        let running = Task { try await service.run() }
+        let running = Task { [service] in try await service.run() }
         defer { running.cancel() }
-
-        /// Waits (bounded) until `count` releases have happened.
-        func waitFor(_ count: Int) async throws {
-            for _ in 0..<100 where releases.withLockedValue({ $0 }) < count {
-                try await Task.sleep(for: .milliseconds(20))
-            }
+        let releases: @Sendable () -> Int = { count.withLockedValue { $0 } }
+        try await body(releases) { target in
+            for _ in 0..<100 where releases() < target { try await Task.sleep(for: .milliseconds(20)) }
         }
-        try await waitFor(1)
-        #expect(releases.withLockedValue { $0 } == 1)
-        // Quiet goes on: nothing more to give back.
-        try await Task.sleep(for: .milliseconds(450))
-        #expect(releases.withLockedValue { $0 } == 1)
-        // A request being answered holds it off, however long it takes.
-        activity.began()
-        try await Task.sleep(for: .milliseconds(350))
-        #expect(releases.withLockedValue { $0 } == 1)
-        activity.finished()
-        try await waitFor(2)
-        #expect(releases.withLockedValue { $0 } == 2)
-        // Background work that ends (an import, a batch of vectors) starts a quiet spell too.
-        activity.backgroundWorkFinished()
-        try await waitFor(3)
-        #expect(releases.withLockedValue { $0 } == 3)
+    }
+
+    @Test func givesBackOncePerQuietSpellAfterStartAndAfterRequests() async throws {
+        let activity = ServerActivity()
+        try await Self.withCountedReleases(activity: activity) { releases, waitFor in
+            try await waitFor(1)
+            #expect(releases() == 1)
+            // Quiet goes on: nothing more to give back.
+            try await Task.sleep(for: .milliseconds(450))
+            #expect(releases() == 1)
+            // A request being answered holds it off, however long it takes.
+            activity.began()
+            try await Task.sleep(for: .milliseconds(350))
+            #expect(releases() == 1)
+            activity.finished()
+            try await waitFor(2)
+            #expect(releases() == 2)
+            // Background work that ends (an import, a batch of vectors) starts a quiet spell too.
+            activity.backgroundWorkFinished()
+            try await waitFor(3)
+            #expect(releases() == 3)
+        }
     }
 
     @Test func aQuietServerLetsGoOfWhatWentUnusedAndGivesItBack() async throws {
-        let (folder, database) = try Self.temporaryDatabase()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let releases = NIOLockedValueBox(0)
         let unused = NIOLockedValueBox(false)
-        var service = IdleMemoryService(
-            activity: ServerActivity(), database: database, logger: Logger(label: "test"),
-            forgetUnused: {
-                unused.withLockedValue { was in
-                    defer { was = false }
-                    return was
-                }
-            })
-        service.quiet = .milliseconds(100)
-        service.startUp = .milliseconds(50)
-        service.release = {
-            releases.withLockedValue { $0 += 1 }
-            return 0
-        }
-        let running = Task { try await service.run() }
-        defer { running.cancel() }
-        func waitFor(_ count: Int) async throws {
-            for _ in 0..<100 where releases.withLockedValue({ $0 }) < count {
-                try await Task.sleep(for: .milliseconds(20))
+        let forgetUnused: @Sendable () -> Bool = {
+            unused.withLockedValue { was in
+                defer { was = false }
+                return was
             }
         }
-        try await waitFor(1)
-        try await Task.sleep(for: .milliseconds(350))
-        #expect(releases.withLockedValue { $0 } == 1)
-        // Long after the last request, something goes unused (a language's templates): let go and given back,
-        // with no request in between.
-        unused.withLockedValue { $0 = true }
-        try await waitFor(2)
-        #expect(releases.withLockedValue { $0 } == 2)
-        try await Task.sleep(for: .milliseconds(350))
-        #expect(releases.withLockedValue { $0 } == 2)
+        try await Self.withCountedReleases(activity: ServerActivity(), forgetUnused: forgetUnused) {
+            releases, waitFor in
+            try await waitFor(1)
+            try await Task.sleep(for: .milliseconds(350))
+            #expect(releases() == 1)
+            // Long after the last request, something goes unused (a language's templates): let go and given back,
+            // with no request in between.
+            unused.withLockedValue { $0 = true }
+            try await waitFor(2)
+            #expect(releases() == 2)
+            try await Task.sleep(for: .milliseconds(350))
+            #expect(releases() == 2)
+        }
     }
 
     @Test func theRealReleaseDropsProgramPagesAndTheDatabaseStillAnswers() async throws {
