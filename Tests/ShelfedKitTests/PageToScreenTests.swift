@@ -69,6 +69,12 @@ import Testing
                 let again = try await alice.get("/books/\(film)").text
                 #expect(again.contains(#"href="/books/\#(alicesBook)""#))
                 #expect(Self.text(again).contains("Read it first? Dune is on your Want to read."))
+                // In Alice's language: the lines are made inside the page's database read, on a database thread.
+                _ = try await alice.post("/language", ["language": "es", "back": "/"])
+                let spanish = Self.text(try await alice.get("/books/\(film)").text)
+                #expect(spanish.contains("Basada en el libro Dune de Frank Herbert"), "\(spanish)")
+                #expect(spanish.contains("¿Leerlo antes? Dune está en tu estantería Quiero leer."))
+                _ = try await alice.post("/language", ["language": "en", "back": "/"])
 
                 // The book's page names the film; once Sam watched it, so does In the house.
                 _ = try await sam.post(

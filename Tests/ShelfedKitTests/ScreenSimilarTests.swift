@@ -63,6 +63,34 @@ struct ScreenSimilarTests {
             // A name in common is not a story in common.
             let heat = try await web.get("/books/\(robbers)").text
             #expect(!heat.contains("The same story as a book"))
+
+            // Kept between pages (issue 36): a cover changed behind the server's back (another connection, as another
+            // process would) is not seen while nothing the list is made of has changed through the server…
+            try await Self.waitForNeighbours(app)
+            _ = try await web.get("/books/\(novel)")
+            try await app.database().write { db in
+                try db.execute(sql: "UPDATE book SET cover_path = 'quietly.jpg' WHERE id = ?", arguments: [film])
+            }
+            #expect(!(try await web.get("/books/\(novel)").text.contains("quietly.jpg")))
+            // … and is, once a shelf changes.
+            _ = try await web.post("/books/\(film)/shelf", ["shelf": "read"])
+            #expect(try await web.get("/books/\(novel)").text.contains("/covers/quietly.jpg"))
+            // The reasons in the reader's words.
+            _ = try await web.post("/language", ["language": "es", "back": "/"])
+            #expect(try await web.get("/books/\(novel)").text.contains("La misma historia en película"))
         }
+    }
+
+    /// Until the background pass has found every book's neighbours (its queue empty), at most a minute.
+    static func waitForNeighbours(_ app: TestApp) async throws {
+        let database = try app.database()
+        for _ in 0..<240 {
+            let waiting = try await database.read { db in
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM book_neighbours_pending") ?? 0
+            }
+            if waiting == 0 { return }
+            try await Task.sleep(for: .milliseconds(250))
+        }
+        Issue.record("the books' neighbours were not found within a minute")
     }
 }

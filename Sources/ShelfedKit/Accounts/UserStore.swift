@@ -4,6 +4,8 @@ import GRDB
 /// All SQL about accounts.
 public struct UserStore: Sendable {
     let db: AppDatabase
+    /// Accounts already read, until one changes (`SignedInMemos`); nil reads every time.
+    var memo: CommitMemo<Int64, User?>? = nil
 
     public init(db: AppDatabase) {
         self.db = db
@@ -82,9 +84,12 @@ public struct UserStore: Sendable {
 
     /// The account with this id, if it still exists.
     public func user(id: Int64) async throws -> User? {
-        try await db.readStatement { db in
-            try User.fetchOne(db.cachedStatement(sql: "SELECT * FROM user WHERE id = ?"), arguments: [id])
+        let read = {
+            try await db.readStatement { db in
+                try User.fetchOne(db.cachedStatement(sql: "SELECT * FROM user WHERE id = ?"), arguments: [id])
+            }
         }
+        return if let memo { try await memo.answer(for: id, read) } else { try await read() }
     }
 
     /// The account whose username or email is `login` (any letter case).

@@ -52,6 +52,10 @@ public struct AppConfig: Sendable {
     /// How long a connection may wait for a request's head, or between pieces of its body, before it is closed
     /// (`SHELFED_REQUEST_TIMEOUT`, seconds).
     public var requestTimeout: TimeInterval = 30
+    /// How long an answer kept between requests (`CommitMemo`: the session and account a page reads, More like this)
+    /// may stand for a change this server did not make itself, such as the command line's. Its own changes are seen at
+    /// once.
+    public var memoLifetime: Duration = .seconds(10)
     /// Connections served at once (`SHELFED_MAX_CONNECTIONS`); more wait in the kernel's queue for a place
     /// instead of using up the process's file descriptors. By default half of what the descriptor limit allows
     /// (448 under Linux's usual 1,024), keeping the rest for uploads, the database and covers.

@@ -12,6 +12,8 @@ struct AppServices: Sendable {
     let renderer: PageRenderer
 
     let users: UserStore
+    /// The session, account and waiting count every signed-in page reads, kept between requests.
+    let signedIn: SignedInMemos
     let library: LibraryStore
     let photos: PhotoStore
     let media: MediaStore
@@ -89,7 +91,11 @@ struct AppServices: Sendable {
         try Translations.shared.load(directory: config.localesDirectory, logger: logger)
         renderer = try await PageRenderer(directory: config.templatesDirectory, serverLanguage: config.language)
 
-        users = UserStore(db: database)
+        let signedIn = SignedInMemos(database: database, lifetime: config.memoLifetime)
+        self.signedIn = signedIn
+        var users = UserStore(db: database)
+        users.memo = signedIn.users
+        self.users = users
         library = LibraryStore(db: database)
         photos = PhotoStore(db: database)
         media = MediaStore(root: config.mediaDirectory)
@@ -106,12 +112,14 @@ struct AppServices: Sendable {
         recommendations = RecommendationStore(db: database)
         borrowRequests = BorrowRequestStore(db: database)
         challenges = HouseChallengeStore(db: database)
-        forYou = ForYouStore(db: database)
+        forYou = ForYouStore(db: database, memo: signedIn.waiting)
         backupRuns = BackupRuns(db: database)
         let findsMeaning = config.modelDirectory != nil
         readNext = findsMeaning ? ReadNext(db: database) : nil
         similar = SimilarBooks(db: database)
-        bookPages = BookPageBuilder(library: library, renderer: renderer, clock: clock, findsSimilar: findsMeaning)
+        bookPages = BookPageBuilder(
+            library: library, renderer: renderer, clock: clock, findsSimilar: findsMeaning,
+            similarLifetime: config.memoLifetime)
 
         hasher = PasswordHasher(cost: config.bcryptCost, threadPool: blocking)
         throttle = LoginThrottle(db: database)

@@ -93,7 +93,7 @@ func buildRouter(_ services: AppServices) throws -> Router<AppRequestContext> {
 
     router.add(
         middleware: SessionMiddleware(
-            storage: SQLitePersistDriver(db: services.database, now: clock.now),
+            storage: SQLitePersistDriver(db: services.database, now: clock.now, memo: services.signedIn.sessions),
             configuration: .init(
                 sessionCookieParameters: .init(name: "shelfed_session", secure: config.secureCookies, sameSite: .lax),
                 defaultSessionExpiration: AccountController.sessionLength)))

@@ -31,7 +31,7 @@ extension BookPage {
                 return Item(
                     title: book.title, authors: book.authors.isEmpty ? nil : book.authors.joined(separator: ", "),
                     coverURL: BookCover.url(for: book.coverPath), hasCover: book.coverPath != nil, path: link.path,
-                    reasons: found.reasons.joined(separator: " · "), shelfTitle: found.shelf?.title,
+                    reasons: found.reasons.map(\.phrase).joined(separator: " · "), shelfTitle: found.shelf?.title,
                     addVolumeID: link.addVolumeID, addISBN: link.addISBN, addPath: Paths.searchAdd, returnTo: returnTo,
                     csrf: csrf)
             }

@@ -15,6 +15,15 @@ struct BookPageBuilder: Sendable {
     let clock: AppClock
     /// More like this is found only with the model (DESIGN §14); without it the page has no such section.
     let findsSimilar: Bool
+    /// More like this as found for earlier pages, until what it is made of changes.
+    let similarMemo: SimilarMemo
+
+    init(
+        library: LibraryStore, renderer: PageRenderer, clock: AppClock, findsSimilar: Bool, similarLifetime: Duration
+    ) {
+        (self.library, self.renderer, self.clock, self.findsSimilar) = (library, renderer, clock, findsSimilar)
+        similarMemo = SimilarMemo(database: library.db, lifetime: similarLifetime)
+    }
 
     /// How many books More like this lists.
     static let similarCount = 8
@@ -48,6 +57,7 @@ struct BookPageBuilder: Sendable {
     ) {
         let (userID, today) = (context.userID, clock.today())
         guard let bookID = BoundedNumber.id(context.parameters.get("id")) else { throw LibraryStore.notInLibrary }
+        let similar = similarLookup()
         let parts = try await library.db.read { db -> (Parts, ShowSummary?)? in
             guard let entry = try LibraryStore.entry(bookID: bookID, of: userID, db) else { return nil }
             let show =
@@ -55,7 +65,7 @@ struct BookPageBuilder: Sendable {
                 ? try LibraryStore.showSummary(
                     db, bookID: bookID, for: userID, today: today, season: episodes.season, from: episodes.from)
                 : nil
-            return (try Parts(entry, findsSimilar: findsSimilar, db), show)
+            return (try Parts(entry, similar: similar, db), show)
         }
         guard let (parts, show) = parts else { throw LibraryStore.notInLibrary }
         let page = BookPage(parts, context: context, typed: Typed(), today: today, timeZone: clock.timeZone)
@@ -64,13 +74,26 @@ struct BookPageBuilder: Sendable {
 
     /// The page of `entry` as a refused form shows it: with what was typed.
     func page(_ entry: LibraryEntry, context: SignedInContext, typed: Typed = Typed()) async throws -> BookPage {
-        let parts = try await library.db.read { db in try Parts(entry, findsSimilar: findsSimilar, db) }
+        let similar = similarLookup()
+        let parts = try await library.db.read { db in try Parts(entry, similar: similar, db) }
         return BookPage(parts, context: context, typed: typed, today: clock.today(), timeZone: clock.timeZone)
     }
 
     /// A refused form's answer: the book page again, with what was typed, as 422.
     func refused(_ page: BookPage) throws -> Response {
         try renderer.render(page, template: "library/book", status: .unprocessableContent).response
+    }
+
+    /// How a page finds More like this: from `memo`, when nothing it is made of changed since `generation`.
+    struct SimilarLookup: Sendable {
+        let memo: SimilarMemo
+        let generation: Int
+    }
+
+    /// nil without the model. Read before the page's read transaction begins, so a change committed meanwhile
+    /// makes what it finds stale at once (`CommitMemo`).
+    private func similarLookup() -> SimilarLookup? {
+        findsSimilar ? SimilarLookup(memo: similarMemo, generation: similarMemo.generation()) : nil
     }
 
     /// What the page reads from the database, all in one transaction.
@@ -97,7 +120,7 @@ struct BookPageBuilder: Sendable {
         /// nil without the model; `.some(nil)` while the book has no vector yet.
         let similar: [SimilarBooks.Similar]??
 
-        init(_ entry: LibraryEntry, findsSimilar: Bool, _ db: Database) throws {
+        init(_ entry: LibraryEntry, similar lookup: SimilarLookup?, _ db: Database) throws {
             let (bookID, userID) = (entry.bookID, entry.userBook.userId)
             self.entry = entry
             photos = try PhotoStore.latest(ofBook: bookID, userID: userID, limit: 6, db)
@@ -124,10 +147,10 @@ struct BookPageBuilder: Sendable {
             atHome = try entry.book.kind != .book && JellyfinLibrary.holds(bookID: bookID, db)
             openLoan = try LoanStore.openLoan(bookID: bookID, userID: userID, db)
             lists = try ReadingListStore.membership(ofBook: bookID, for: userID, db)
-            similar =
-                findsSimilar
-                ? .some(try SimilarBooks.like(bookID: bookID, userID: userID, limit: BookPageBuilder.similarCount, db))
-                : nil
+            similar = try lookup.map {
+                try $0.memo.like(
+                    bookID: bookID, userID: userID, limit: BookPageBuilder.similarCount, generation: $0.generation, db)
+            }
         }
     }
 }

@@ -7,10 +7,23 @@ import Hummingbird
 public struct SQLitePersistDriver: PersistDriver {
     let db: AppDatabase
     let now: @Sendable () -> Date
+    /// Sessions already read and decoded (`SignedInMemos`); nil reads every time.
+    let memo: CommitMemo<String, Kept>?
+
+    /// A session as read: its decoded value and when it expires.
+    struct Kept: Sendable {
+        let object: any Sendable
+        let expiresAt: Date?
+    }
 
     public init(db: AppDatabase, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.init(db: db, now: now, memo: nil)
+    }
+
+    init(db: AppDatabase, now: @escaping @Sendable () -> Date, memo: CommitMemo<String, Kept>?) {
         self.db = db
         self.now = now
+        self.memo = memo
     }
 
     public func create<Object: Codable & Sendable>(key: String, value: Object, expires: Duration?) async throws {
@@ -52,6 +65,13 @@ public struct SQLitePersistDriver: PersistDriver {
         -> (object: Object, ttl: Duration?)?
     {
         let now = self.now()
+        // Read before the database, so a commit meanwhile keeps this answer out of the memo (`CommitMemo`).
+        let generation = memo?.generation()
+        if let generation, let kept = memo?.value(for: key, generation: generation), let object = kept.object as? Object
+        {
+            guard let expiresAt = kept.expiresAt else { return (object, nil) }
+            return expiresAt > now ? (object, .seconds(expiresAt.timeIntervalSince(now))) : nil
+        }
         let stored = try await db.readStatement { db -> (Data, Date?)? in
             guard
                 let row = try Row.fetchOne(
@@ -66,6 +86,10 @@ public struct SQLitePersistDriver: PersistDriver {
         guard let (data, expiresAt) = stored else { return nil }
         do {
             let object = try JSONDecoder().decode(type, from: data)
+            // Only sessions that exist are kept: cookies made up by anyone would push the real ones out.
+            if let generation {
+                memo?.keep(Kept(object: object, expiresAt: expiresAt), for: key, generation: generation)
+            }
             return (object, expiresAt.map { .seconds($0.timeIntervalSince(now)) })
         } catch {
             throw PersistError.invalidConversion

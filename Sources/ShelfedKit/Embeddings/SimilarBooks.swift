@@ -38,15 +38,6 @@ struct SimilarBooks: Sendable {
         return String(kept.joined().filter { $0.isLetter || $0.isNumber })
     }
 
-    /// "The same story as a film" — how the other telling is introduced.
-    static func sameStoryPhrase(_ kind: TitleKind) -> String {
-        switch kind {
-        case .book: "The same story as a book"
-        case .movie: "The same story as a film"
-        case .show: "The same story as a TV show"
-        }
-    }
-
     /// An author's name as compared: letters only, lower case ("J.K. Rowling" and "J. K. Rowling" are one author).
     static func nameKey(_ name: String) -> String {
         // ASCII names (most) byte by byte: Unicode properties per scalar were a twentieth of a book page.
@@ -66,7 +57,7 @@ struct SimilarBooks: Sendable {
     struct Similar: Sendable {
         let book: Book
         let score: Float
-        let reasons: [String]
+        let reasons: [Reason]
         /// The person's shelf for it, or nil when it is not in their library.
         let shelf: Shelf?
     }
@@ -159,7 +150,7 @@ struct SimilarBooks: Sendable {
             let id: Int64
             let isbn13: String?
             let score: Float
-            let reasons: [String]
+            let reasons: [Reason]
             let shelf: Shelf?
         }
         var found: [Scored] = []
@@ -178,16 +169,16 @@ struct SimilarBooks: Sendable {
             // A title of another kind with the same name and near in meaning: the same story told again.
             let sameStory =
                 kind != book.kind && cosine >= Self.sameStoryFrom && Self.storyKey(row[9]) == Self.storyKey(book.title)
-            var reasons: [String] = []
-            if sameStory { reasons.append(Self.sameStoryPhrase(kind)) }
+            var reasons: [Reason] = []
+            if sameStory { reasons.append(.sameStory(kind)) }
             if sameSeries, let place = series.flatMap({ SeriesPlace(name: $0, position: row[4]) }) {
-                reasons.append(place.phrase)
+                reasons.append(.series(place))
             }
             if sameAuthor {
-                reasons.append("Also by \(candidateAuthors.first { authors.contains(Self.nameKey($0)) } ?? "")")
+                reasons.append(.author(candidateAuthors.first { authors.contains(Self.nameKey($0)) } ?? ""))
             }
-            if !shared.isEmpty { reasons.append("Also in \(shared.prefix(2).joined(separator: ", "))") }
-            if cosine >= Self.themesFrom { reasons.append("Similar themes") }
+            if !shared.isEmpty { reasons.append(.genres(Array(shared.prefix(2)))) }
+            if cosine >= Self.themesFrom { reasons.append(.themes) }
             guard !reasons.isEmpty else { continue }
             let score =
                 Self.score(

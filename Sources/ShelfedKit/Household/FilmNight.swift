@@ -42,14 +42,9 @@ struct FilmNight: Sendable {
         -> Evening
     {
         let asked = Array(Set(members.filter { $0 != viewer }).prefix(Self.maxPeople)).sorted()
-        let key = FilmNightMemo.Key(viewer: viewer, members: asked, kind: kind)
-        // The generation is read before the database: a change committed meanwhile makes this answer stale at once.
-        let generation = memo?.generation()
-        if let generation, let kept = memo?.evening(for: key, generation: generation) {
-            return Self.fitted(kept, in: minutes)
-        }
-        let evening = try await db.read { db in try Self.evening(db, for: viewer, with: asked, kind: kind) }
-        if let generation { memo?.keep(evening, for: key, generation: generation) }
+        let key = FilmNightKey(viewer: viewer, members: asked, kind: kind)
+        let read = { try await db.read { db in try Self.evening(db, for: viewer, with: asked, kind: kind) } }
+        let evening = if let memo { try await memo.answer(for: key, read) } else { try await read() }
         return Self.fitted(evening, in: minutes)
     }
 

@@ -9,6 +9,8 @@ import Hummingbird
 /// (`user.for_you_seen_at`).
 struct ForYouStore: Sendable {
     let db: AppDatabase
+    /// Counts already made, until what they count changes (`SignedInMemos`); nil counts every time.
+    var memo: CommitMemo<Int64, Int>? = nil
 
     /// How many things wait for `userID`: one small indexed query, made once per signed-in page. The open borrow
     /// requests of the house come first (`CROSS JOIN` keeps that order): left to itself SQLite walked every one of the
@@ -30,7 +32,12 @@ struct ForYouStore: Sendable {
         """
 
     func count(for userID: Int64) async throws -> Int {
-        try await db.read { db in try Int.fetchOne(db.cachedStatement(sql: Self.countSQL), arguments: [userID]) ?? 0 }
+        let count = {
+            try await db.read { db in
+                try Int.fetchOne(db.cachedStatement(sql: Self.countSQL), arguments: [userID]) ?? 0
+            }
+        }
+        return if let memo { try await memo.answer(for: userID, count) } else { try await count() }
     }
 
     /// An answer to one of the person's requests.

@@ -171,15 +171,6 @@ public struct ImageProcessor: Sendable {
     }
 }
 
-extension NIOThreadPool {
-    /// `body` on the pool, in the request's language: a task-local value does not follow the work onto the pool's
-    /// threads, and the messages its errors carry are read on a page.
-    func runInLanguage<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value {
-        let language = Language.current
-        return try await runIfActive { try Language.$current.withValue(language) { try body() } }
-    }
-}
-
 /// libvips is started on first use, so a server that never sees a photo never pays for it.
 final class VipsRuntime: Sendable {
     static let shared = VipsRuntime()

@@ -31,22 +31,22 @@ extension BookPage {
             -> PageToScreenSection?
         {
             let rows = try Row.fetchAll(
-                db,
-                sql: """
-                    WITH sharing AS (\(HouseholdSharing.sharingMembers))
-                    SELECT DISTINCT screen.id, screen.kind, screen.title, screen.published_date,
-                        adaptation.source_author,
-                        (SELECT mine.book_id FROM user_book AS mine WHERE mine.user_id = :viewer
-                            AND mine.book_id = screen.id) AS mine,
-                        (SELECT group_concat(sharing.display_name, ', ') FROM user_book AS theirs
-                            JOIN sharing ON sharing.id = theirs.user_id
-                            WHERE theirs.book_id = screen.id AND theirs.shelf = 'read') AS watchers,
-                        EXISTS (SELECT 1 FROM user_book AS theirs JOIN sharing ON sharing.id = theirs.user_id
-                            WHERE theirs.book_id = screen.id) AS in_house
-                    FROM adaptation JOIN book AS screen ON screen.id = adaptation.screen_book_id
-                    WHERE adaptation.source_title = :title COLLATE NOCASE
-                    ORDER BY screen.published_date, screen.id LIMIT 10
-                    """, arguments: ["viewer": viewer, "title": entry.book.title])
+                db.cachedStatement(
+                    sql: """
+                        WITH sharing AS (\(HouseholdSharing.sharingMembers))
+                        SELECT DISTINCT screen.id, screen.kind, screen.title, screen.published_date,
+                            adaptation.source_author,
+                            (SELECT mine.book_id FROM user_book AS mine WHERE mine.user_id = :viewer
+                                AND mine.book_id = screen.id) AS mine,
+                            (SELECT group_concat(sharing.display_name, ', ') FROM user_book AS theirs
+                                JOIN sharing ON sharing.id = theirs.user_id
+                                WHERE theirs.book_id = screen.id AND theirs.shelf = 'read') AS watchers,
+                            EXISTS (SELECT 1 FROM user_book AS theirs JOIN sharing ON sharing.id = theirs.user_id
+                                WHERE theirs.book_id = screen.id) AS in_house
+                        FROM adaptation JOIN book AS screen ON screen.id = adaptation.screen_book_id
+                        WHERE adaptation.source_title = :title COLLATE NOCASE
+                        ORDER BY screen.published_date, screen.id LIMIT 10
+                        """), arguments: ["viewer": viewer, "title": entry.book.title])
             let author = entry.book.authors.first.map(LibraryMatch.fold)
             var links: [Link] = []
             var watchers: [String] = []
@@ -78,9 +78,10 @@ extension BookPage {
             -> PageToScreenSection?
         {
             let sources = try Row.fetchAll(
-                db,
-                sql:
-                    "SELECT source_title, source_author FROM adaptation WHERE screen_book_id = ? ORDER BY source_title",
+                db.cachedStatement(
+                    sql:
+                        "SELECT source_title, source_author FROM adaptation WHERE screen_book_id = ? ORDER BY source_title"
+                ),
                 arguments: [entry.bookID])
             guard !sources.isEmpty else { return nil }
             var links: [Link] = []
@@ -90,21 +91,21 @@ extension BookPage {
                 let title: String = source["source_title"]
                 let author: String? = source["source_author"]
                 let mine = try Row.fetchOne(
-                    db,
-                    sql: """
-                        SELECT user_book.book_id, user_book.shelf FROM user_book JOIN book ON book.id = user_book.book_id
-                        WHERE user_book.user_id = ? AND book.kind = 'book' AND book.title = ? COLLATE NOCASE
-                        ORDER BY user_book.shelf = 'read' DESC LIMIT 1
-                        """, arguments: [viewer, title])
+                    db.cachedStatement(
+                        sql: """
+                            SELECT user_book.book_id, user_book.shelf FROM user_book JOIN book ON book.id = user_book.book_id
+                            WHERE user_book.user_id = ? AND book.kind = 'book' AND book.title = ? COLLATE NOCASE
+                            ORDER BY user_book.shelf = 'read' DESC LIMIT 1
+                            """), arguments: [viewer, title])
                 let house = try Row.fetchAll(
-                    db,
-                    sql: """
-                        WITH sharing AS (\(HouseholdSharing.sharingMembers))
-                        SELECT book.id, sharing.display_name, user_book.shelf FROM user_book
-                        JOIN sharing ON sharing.id = user_book.user_id JOIN book ON book.id = user_book.book_id
-                        WHERE book.kind = 'book' AND book.title = :title COLLATE NOCASE
-                        ORDER BY sharing.display_name COLLATE NOCASE LIMIT 20
-                        """, arguments: ["viewer": viewer, "title": title])
+                    db.cachedStatement(
+                        sql: """
+                            WITH sharing AS (\(HouseholdSharing.sharingMembers))
+                            SELECT book.id, sharing.display_name, user_book.shelf FROM user_book
+                            JOIN sharing ON sharing.id = user_book.user_id JOIN book ON book.id = user_book.book_id
+                            WHERE book.kind = 'book' AND book.title = :title COLLATE NOCASE
+                            ORDER BY sharing.display_name COLLATE NOCASE LIMIT 20
+                            """), arguments: ["viewer": viewer, "title": title])
                 let path =
                     (mine?["book_id"] as Int64?).map(Paths.book) ?? (house.first?["id"] as Int64?).map(Paths.houseBook)
                 links.append(
@@ -127,13 +128,13 @@ extension BookPage {
                 }
             }
             let watchers = try String.fetchAll(
-                db,
-                sql: """
-                    WITH sharing AS (\(HouseholdSharing.sharingMembers))
-                    SELECT sharing.display_name FROM user_book JOIN sharing ON sharing.id = user_book.user_id
-                    WHERE user_book.book_id = :book AND user_book.shelf = 'read'
-                    ORDER BY sharing.display_name COLLATE NOCASE LIMIT 20
-                    """, arguments: ["viewer": viewer, "book": entry.bookID])
+                db.cachedStatement(
+                    sql: """
+                        WITH sharing AS (\(HouseholdSharing.sharingMembers))
+                        SELECT sharing.display_name FROM user_book JOIN sharing ON sharing.id = user_book.user_id
+                        WHERE user_book.book_id = :book AND user_book.shelf = 'read'
+                        ORDER BY sharing.display_name COLLATE NOCASE LIMIT 20
+                        """), arguments: ["viewer": viewer, "book": entry.bookID])
             let house: String? =
                 switch (readers.isEmpty, watchers.isEmpty) {
                 case (false, false):

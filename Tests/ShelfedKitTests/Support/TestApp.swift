@@ -55,6 +55,8 @@ struct TestApp {
         // minutes between two requests for a thread, and the server's 30 s limit on a connection waiting for its next
         // request closed it meanwhile (CI: "I/O on closed channel"). The Python hostile suite tests the limit itself.
         config.requestTimeout = 600
+        // For the same reason: a kept answer the suites check is not let go while a test waits for a thread.
+        config.memoLifetime = .seconds(3600)
         // Page to screen asks Wikidata about every film and show added; the suites that test it turn it on.
         config.findsAdaptations = false
         // Matching imported films asks the providers too; its own suite turns it on.
