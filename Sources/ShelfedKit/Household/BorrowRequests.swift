@@ -51,12 +51,14 @@ struct BorrowRequestStore: Sendable {
         try await db.read { db in try Self.incoming(db, for: owner) }
     }
 
+    /// The house's open requests come first (`CROSS JOIN` keeps that order): left to itself SQLite walked every one of
+    /// the owner's entries looking for one, 0.9 ms of the home page at 5,000 books.
     static func incoming(_ db: Database, for owner: Int64) throws -> [Incoming] {
         try Row.fetchAll(
             db.cachedStatement(
                 sql: """
                     SELECT borrow_request.id, user.display_name, book.title, book.id FROM borrow_request
-                    JOIN user_book ON user_book.id = borrow_request.user_book_id
+                    CROSS JOIN user_book ON user_book.id = borrow_request.user_book_id
                     JOIN user ON user.id = borrow_request.requester_id JOIN book ON book.id = user_book.book_id
                     WHERE user_book.user_id = ? AND borrow_request.answer IS NULL AND user.shares_reading = 1
                     ORDER BY borrow_request.created_at LIMIT 50

@@ -135,12 +135,13 @@ struct LoanStore: Sendable {
         try await db.read { db in try Self.overdue(db, lender: userID, today: today) }
     }
 
+    /// The house's open loans come first (`CROSS JOIN`), as in `lent(by:)`: not every entry of the lender's.
     static func overdue(_ db: Database, lender userID: Int64, today: String) throws -> [Overdue] {
         try Row.fetchAll(
             db.cachedStatement(
                 sql: """
                     SELECT book.id, book.title, loan.borrower_name, loan.lent_on, loan.due_on FROM loan
-                    JOIN user_book ON user_book.id = loan.user_book_id JOIN book ON book.id = user_book.book_id
+                    CROSS JOIN user_book ON user_book.id = loan.user_book_id JOIN book ON book.id = user_book.book_id
                     WHERE user_book.user_id = ? AND loan.returned_on IS NULL AND loan.due_on < ?
                     ORDER BY loan.due_on LIMIT 50
                     """), arguments: [userID, today]
@@ -166,7 +167,8 @@ struct LoanStore: Sendable {
                     sql: """
                         SELECT loan.id, book.id AS book_id, book.title, loan.borrower_name, loan.borrower_user_id,
                             loan.lent_on, loan.due_on
-                        FROM loan JOIN user_book ON user_book.id = loan.user_book_id JOIN book ON book.id = user_book.book_id
+                        FROM loan CROSS JOIN user_book ON user_book.id = loan.user_book_id
+                        JOIN book ON book.id = user_book.book_id
                         WHERE user_book.user_id = ? AND loan.returned_on IS NULL AND (? IS NULL OR loan.id = ?)
                         ORDER BY loan.lent_on, loan.id LIMIT 500
                         """), arguments: [userID, loanID, loanID]
