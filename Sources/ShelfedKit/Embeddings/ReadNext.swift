@@ -83,36 +83,41 @@ struct ReadNext: Sendable {
     ) throws -> Outcome? {
         guard
             let state = try Row.fetchOne(
-                db, sql: "SELECT changes, ranked_changes, loved, wanted FROM read_next_state WHERE user_id = ?",
+                db.cachedStatement(
+                    sql: "SELECT changes, ranked_changes, loved, wanted FROM read_next_state WHERE user_id = ?"),
                 arguments: [userID]),
             let ranked: Int64 = state["ranked_changes"], evenIfStale || ranked == state["changes"] as Int64
         else { return nil }
         let recommended = try Self.recommendedWanted(for: userID, db)
+        // Only what a suggestion shows, by position: a whole `Book` decoded column by column name for each row was
+        // a sixth of the home page.
         let matchQuery = """
-            SELECT book.*, because.title AS because_title, because.kind AS because_kind,
-                read_next_match.score AS match_score
+            SELECT book.id, book.title, book.authors, book.cover_path, book.isbn13, book.isbn10, book.kind,
+                because.title, because.kind, read_next_match.score
             FROM read_next_match JOIN book ON book.id = read_next_match.book_id
             LEFT JOIN book AS because ON because.id = read_next_match.because_book_id
             WHERE read_next_match.user_id = ?
             """
         var rows = try Row.fetchAll(
-            db, sql: matchQuery + " ORDER BY read_next_match.score DESC, read_next_match.book_id LIMIT ?",
+            db.cachedStatement(
+                sql: matchQuery + " ORDER BY read_next_match.score DESC, read_next_match.book_id LIMIT ?"),
             arguments: [userID, limit])
-        let missing = Set(recommended.keys).subtracting(rows.map { $0["id"] as Int64 })
+        let missing = Set(recommended.keys).subtracting(rows.map { $0[0] as Int64 })
         if !missing.isEmpty {
             rows += try Row.fetchAll(
-                db,
-                sql: matchQuery
-                    + " AND read_next_match.book_id IN (\(missing.map { _ in "?" }.joined(separator: ",")))",
-                arguments: StatementArguments([userID] + missing.map { $0 as any DatabaseValueConvertible }))
+                db.cachedStatement(
+                    sql: matchQuery + " AND read_next_match.book_id IN (SELECT value FROM json_each(?))"),
+                arguments: [userID, SimilarBooks.jsonList(Array(missing))])
         }
         var chosen: [Int64: Suggestion] = [:]
         for row in rows {
-            let book = try Book(row: row)
-            let score: Double = row["match_score"]
-            var suggestion = Suggestion(book, because: row["because_title"], score: Float(score))
-            suggestion.becauseKind = (row["because_kind"] as String?).flatMap(TitleKind.init(rawValue:))
-            chosen[book.id!] = suggestion
+            let bookID: Int64 = row[0]
+            let score: Double = row[9]
+            chosen[bookID] = Suggestion(
+                bookID: bookID, title: row[1], authors: Book.strings(row[2]).joined(separator: ", "),
+                coverPath: row[3], isbn: (row[4] as String?) ?? row[5], because: row[7],
+                kind: (row[6] as String?).flatMap(TitleKind.init(rawValue:)) ?? .book,
+                becauseKind: (row[8] as String?).flatMap(TitleKind.init(rawValue:)), score: Float(score))
         }
         for (bookID, names) in recommended {
             if chosen[bookID] == nil {
