@@ -58,6 +58,16 @@ import Testing
         #expect(Language.$current.withValue(.de) { 5_000.grouped } == "5.000")
     }
 
+    /// Each `{{name}}` is filled once: a value holding braces (a title someone typed) is not filled again, a name
+    /// without a value and single braces stay as written, and what follows a placeholder is kept whole.
+    @Test func placeholdersAreFilledOnceFromTheirValues() {
+        #expect(localized("{{a}} and {{b}}", ["a": "{{b}}", "b": "B"]) == "{{b}} and B")
+        #expect(localized("Kept {{unknown}} and {single} {{a}}", ["a": "é"]) == "Kept {{unknown}} and {single} é")
+        #expect(localized("{{a}}\u{301}{ {{a}}", ["a": "x"]) == "x\u{301}{ x")
+        #expect(localized("No placeholder", ["a": "x"]) == "No placeholder")
+        #expect(localized("Unclosed {{a", ["a": "x"]) == "Unclosed {{a")
+    }
+
     @Test func aPOCatalogueIsReadWithItsContinuationsEscapesContextsAndPlurals() throws {
         let po = #"""
             # A translator's note
