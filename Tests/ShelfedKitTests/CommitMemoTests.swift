@@ -47,6 +47,11 @@ struct CommitMemoTests {
             #expect(await short.answer(for: "a", make) == 6)
             try await Task.sleep(for: .milliseconds(20))
             #expect(await short.answer(for: "a", make) == 7)
+            // A quiet server lets go of what it would not answer with.
+            try await Task.sleep(for: .milliseconds(20))
+            #expect(short.dropExpired())
+            #expect(!short.dropExpired(), "nothing left")
+            #expect(!memo.dropExpired(), "an hour's answers stay")
         }
     }
 

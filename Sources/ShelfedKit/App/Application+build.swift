@@ -40,7 +40,13 @@ public func buildApplication(config: AppConfig) async throws -> some Application
             services.backups,
             IdleMemoryService(
                 activity: services.activity, database: services.database, logger: logger,
-                forgetUnused: { [renderer = services.renderer] in renderer.languages.forgetUnused() }),
+                forgetUnused: {
+                    [renderer = services.renderer, signedIn = services.signedIn, pages = services.bookPages] in
+                    // A language nobody asked for lately, and answers kept past their lifetime.
+                    let languages = renderer.languages.forgetUnused()
+                    let kept = [signedIn.dropExpired(), pages.similarMemo.dropExpired()]
+                    return languages || kept.contains(true)
+                }),
         ],
         // Start-up's migrations, repairs and templates are done: their pages need not stay (IdleMemoryService gives
         // back again once the services' own start-up has settled).

@@ -57,14 +57,18 @@ final class CommitMemo<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     }
 
     /// Keeps `value`, worked out from a read that began at `generation`, unless something changed since. Past
-    /// `capacity` the oldest answer makes room.
+    /// `capacity` the answers past their lifetime go, or else the oldest one.
     func keep(_ value: Value, for key: Key, generation: Int) {
         state.withLock { state in
             guard state.generation == generation else { return }
-            if state.answers.count >= capacity, state.answers[key] == nil,
-                let oldest = state.answers.min(by: { $0.value.at < $1.value.at })?.key
-            {
-                state.answers[oldest] = nil
+            if state.answers.count >= capacity, state.answers[key] == nil {
+                let now = ContinuousClock.now
+                state.answers = state.answers.filter { now - $0.value.at < lifetime }
+                if state.answers.count >= capacity,
+                    let oldest = state.answers.min(by: { $0.value.at < $1.value.at })?.key
+                {
+                    state.answers[oldest] = nil
+                }
             }
             state.answers[key] = Kept(generation: generation, at: ContinuousClock.now, value: value)
         }
@@ -77,6 +81,17 @@ final class CommitMemo<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         let value = try await make()
         keep(value, for: key, generation: generation)
         return value
+    }
+
+    /// Lets go of the answers past their lifetime, which would not be given again (a quiet server keeps nothing it
+    /// has no use for); whether there were any.
+    @discardableResult
+    func dropExpired(now: ContinuousClock.Instant = .now) -> Bool {
+        state.withLock { state in
+            let before = state.answers.count
+            state.answers = state.answers.filter { now - $0.value.at < lifetime }
+            return state.answers.count < before
+        }
     }
 
     private func forget() {

@@ -48,7 +48,7 @@ extension CommitMemo where Key == SimilarKey, Value == [SimilarBooks.Similar]? {
                 Table("user_book").select(Column("user_id"), Column("book_id"), Column("shelf")),
                 Table("user").select(Column("shares_reading")),
             ],
-            capacity: 512, lifetime: lifetime)
+            capacity: 64, lifetime: lifetime)
     }
 
     /// `SimilarBooks.like` inside the caller's read, from what was kept when nothing changed since `generation` (read

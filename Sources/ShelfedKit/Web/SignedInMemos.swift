@@ -28,4 +28,9 @@ struct SignedInMemos: Sendable {
             ],
             capacity: 32, lifetime: lifetime)
     }
+
+    /// Lets go of what is past its lifetime (`CommitMemo.dropExpired`); whether anything was.
+    func dropExpired() -> Bool {
+        [sessions.dropExpired(), users.dropExpired(), waiting.dropExpired()].contains(true)
+    }
 }
