@@ -146,4 +146,32 @@ import Testing
             }
         }
     }
+
+    /// Six months on, a film is asked again in the language of whoever has had it longest: a Spanish reader's
+    /// synopsis stays Spanish (it went back to English before).
+    @Test func aFilmIsAskedAgainInTheLanguageItWasAddedIn() async throws {
+        try await FakeBooksServer.run { fake in
+            let token = FakeBooksServer.tmdbToken
+            let app = TestApp(search: fake.settings(tmdbToken: token))
+            try await app.run { client in
+                let web = WebSession(client)
+                try await web.register("alice")
+                _ = try await web.post("/language", ["language": "es", "back": "/"])
+                let film = try await ScreenPhotoTests.addFilm(web)
+                let overview = {
+                    try await app.database().read { db in
+                        try String.fetchOne(db, sql: "SELECT description FROM book WHERE id = ?", arguments: [film])
+                    }
+                }
+                #expect(try await overview() == FakeBooksServer.spanishDuneOverview)
+                app.clock.advance(by: 183 * 86_400)
+                let due = try #require(try await Self.worker(app, fake, token: token).next())
+                #expect(due.language == .es)
+                let asked = fake.tmdbRequests.count
+                try await Self.worker(app, fake, token: token).run(due)
+                #expect(fake.tmdbRequests.dropFirst(asked).contains { $0.contains("language=es-ES") })
+                #expect(try await overview() == FakeBooksServer.spanishDuneOverview)
+            }
+        }
+    }
 }

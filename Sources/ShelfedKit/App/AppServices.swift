@@ -167,7 +167,8 @@ struct AppServices: Sendable {
         barcodeJobs = BarcodeJobRunner(db: database, books: books, logger: logger, now: clock.now)
         var workers: [any BackgroundWorker] = [
             importRunner, barcodeJobs, enrichment, ShelfScanWorker(service: shelfScans),
-            ScreenRefreshWorker(db: database, titles: titles, logger: logger, clock: clock),
+            ScreenRefreshWorker(
+                db: database, titles: titles, logger: logger, clock: clock, serverLanguage: config.language),
             JellyfinLibraryWorker(
                 library: JellyfinLibrary(db: database, server: jellyfin), logger: logger, clock: clock),
         ]

@@ -18,7 +18,10 @@ struct ScreenRefreshStore: Sendable {
                         SELECT book.id, book.provider_key, book.kind, book.owner_user_id IS NULL AS shared,
                             book.provider_checked_at AS checked, book.kind = 'show' AND EXISTS (
                                 SELECT 1 FROM episode WHERE episode.book_id = book.id AND episode.season > 0
-                                    AND (episode.air_date IS NULL OR episode.air_date >= ?)) AS airing
+                                    AND (episode.air_date IS NULL OR episode.air_date >= ?)) AS airing,
+                            (SELECT user.language FROM user_book JOIN user ON user.id = user_book.user_id
+                                WHERE user_book.book_id = book.id
+                                ORDER BY user_book.added_at, user_book.id LIMIT 1) AS language
                         FROM book WHERE book.provider_key IS NOT NULL
                             AND EXISTS (SELECT 1 FROM user_book WHERE user_book.book_id = book.id))
                     WHERE checked IS NULL OR checked < CASE WHEN airing THEN ? ELSE ? END
@@ -31,7 +34,7 @@ struct ScreenRefreshStore: Sendable {
             ).map {
                 Found(
                     bookID: $0["id"], key: $0["provider_key"], kind: $0["kind"], shared: $0["shared"],
-                    airing: $0["airing"])
+                    airing: $0["airing"], language: ($0["language"] as String?).flatMap(Language.init(rawValue:)))
             }
         }
         guard let found else { return nil }
@@ -42,6 +45,7 @@ struct ScreenRefreshStore: Sendable {
             return nil
         }
         due.period = found.airing ? ScreenRefreshWorker.airingAge : ScreenRefreshWorker.settledAge
+        due.language = found.language
         return due
     }
 
@@ -52,6 +56,7 @@ struct ScreenRefreshStore: Sendable {
         let kind: String
         let shared: Bool
         let airing: Bool
+        let language: Language?
     }
 
     /// Writes a refreshed title into its row and marks it checked; how many episodes are new.

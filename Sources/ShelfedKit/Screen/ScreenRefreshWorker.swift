@@ -17,12 +17,17 @@ final class ScreenRefreshWorker: BackgroundWorker {
         let shared: Bool
         /// How long after a check it is due again: a week for a show still airing, else six months.
         var period: TimeInterval = ScreenRefreshWorker.settledAge
+        /// The language chosen by whoever has had the title longest: its synopsis stays in the words it was added
+        /// in (TMDB's `language=`). nil: they follow their browser, and the server's own language is asked.
+        var language: Language? = nil
     }
 
     let store: ScreenRefreshStore
     let titles: TitleSearchService
     let logger: Logger
     let clock: AppClock
+    /// `SHELFED_LANGUAGE`: what a title is asked in when its longest holder chose none.
+    let serverLanguage: Language
     let name = "Film and show refresh"
     let doorbell = Doorbell()
     /// Titles fall due with time alone: an hourly look is plenty, and an idle server wakes no more often for it.
@@ -36,12 +41,14 @@ final class ScreenRefreshWorker: BackgroundWorker {
     static let retryAfter: TimeInterval = 6 * 3_600
 
     init(
-        db: AppDatabase, titles: TitleSearchService, logger: Logger, clock: AppClock, pause: Duration = .seconds(2)
+        db: AppDatabase, titles: TitleSearchService, logger: Logger, clock: AppClock,
+        serverLanguage: Language = .en, pause: Duration = .seconds(2)
     ) {
         self.store = ScreenRefreshStore(db: db)
         self.titles = titles
         self.logger = logger
         self.clock = clock
+        self.serverLanguage = serverLanguage
         self.pause = pause
     }
 
@@ -73,7 +80,9 @@ final class ScreenRefreshWorker: BackgroundWorker {
     func run(_ due: Due) async throws {
         let now = clock.now()
         do {
-            let title = try await titles.title(source: due.source, id: due.providerID, kind: due.kind, fresh: true)
+            let title = try await Language.$current.withValue(due.language ?? serverLanguage) {
+                try await titles.title(source: due.source, id: due.providerID, kind: due.kind, fresh: true)
+            }
             let added = try await store.apply(title, to: due, at: now)
             if added > 0 { logger.info("\(title.title): \(added) new episodes from \(due.source.rawValue)") }
         } catch let failure as UpstreamFailure {
