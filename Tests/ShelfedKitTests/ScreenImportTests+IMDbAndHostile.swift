@@ -54,7 +54,8 @@ extension ScreenImportTests {
                 db,
                 sql: """
                     SELECT book.title, book.kind, book.original_title, book.authors, book.runtime_minutes,
-                        user_book.rating, user_book.shelf, json_extract(book.external_ids, '$.imdb') AS imdb
+                        user_book.rating, user_book.shelf, json_extract(book.external_ids, '$.imdb') AS imdb,
+                        book.categories
                     FROM user_book JOIN book ON book.id = user_book.book_id ORDER BY book.title
                     """
             ).map { row in
@@ -69,6 +70,9 @@ extension ScreenImportTests {
         #expect(titles[1]["kind"] == "show" && titles[2]["kind"] == "show")
         #expect(titles[2]["rating"] == "5.0")
         #expect(titles[3]["original_title"] == "Ainda Estou Aqui" && titles[3]["rating"] == "4.5")
+        // Genres in IMDb's English words, as an English account's export and TMDB's give them.
+        #expect(titles[1]["categories"] == #"["Drama","Sci-Fi"]"#, "\(titles[1])")
+        #expect(titles[3]["categories"] == #"["Drama"]"#)
 
         // The same film from Letterboxd under its original title and year is the film already there.
         try await importFile(
@@ -162,6 +166,12 @@ extension ScreenImportTests {
         #expect(ScreenImportValues.imdbType("Mini serie TV") == .title(.show))
         #expect(ScreenImportValues.imdbType("tvMiniSeries") == .title(.show))
         #expect(ScreenImportValues.imdbType("Episodio TV") == .episode)
+        for (word, english) in [
+            ("Drammatico", "Drama"), ("Komödie", "Comedy"), ("Ciencia ficción", "Sci-Fi"), ("Policier", "Crime"),
+            ("Ficção científica", "Sci-Fi"), ("sci-fi", "Sci-Fi"), ("Per famiglie", "Family"), ("Wuxia", "Wuxia"),
+        ] {
+            #expect(ScreenImportValues.imdbGenre(word) == english, "\(word)")
+        }
         #expect(ScreenImportValues.imdbType("Short") == .title(.movie))
         #expect(ScreenImportValues.imdbType("Película") == .title(.movie))
         #expect(ScreenImportValues.imdbType("Fernsehserie") == .title(.show))

@@ -39,7 +39,9 @@ struct IMDbRows: ImportRowReader {
         if let id = ScreenImportValues.imdbID(record["Const"]) { item.externalIDs["imdb"] = id }
         item.authors = ImportValues.names(record["Directors"]).prefix(10).map { $0 }
         item.runtimeMinutes = ScreenImportValues.minutes(record["Runtime (mins)"])
-        let genres = ImportValues.names(record["Genres"]).filter { $0.count <= 60 }.prefix(10).map { $0 }
+        // In English whatever language the account's IMDb speaks (`ScreenImportValues.imdbGenre`).
+        let genres = ImportValues.names(record["Genres"]).filter { $0.count <= 60 }.prefix(10)
+            .map(ScreenImportValues.imdbGenre)
         item.genres = genres.isEmpty ? nil : genres
         item.rating = ScreenImportValues.tenPoint(record["Your Rating"], notes: &item.notes)
         switch part {
