@@ -103,6 +103,11 @@ import Testing
                 #expect(unknown["authors"] == #"["Someone"]"#)
                 #expect(fake.tmdbRequests.isEmpty, "no token: TMDB is never asked")
                 #expect(try await worker.next() == nil)
+                // Once the admin gives a TMDB token, what nobody knew is asked again at once, not in six months.
+                let withToken = try Self.matcher(app, fake, token: FakeBooksServer.tmdbToken)
+                try await withToken.matching.titles.tokens.set(FakeBooksServer.tmdbToken, now: app.config.clock.now())
+                let again = try #require(try await withToken.next())
+                #expect(again.bookID == (try Self.bookID(app, "A Film Nobody Knows", year: "1999")))
 
                 // The film's page now shows what Wikidata said, and credits it; the show credits TVmaze.
                 let page = try await web.get("/books/\(try Self.bookID(app, "Dune"))").text

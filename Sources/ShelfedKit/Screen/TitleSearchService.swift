@@ -215,7 +215,8 @@ struct TMDBToken: Sendable {
         }
     }
 
-    /// Keeps `token` (nil: forget it, so the environment's, if any, is used again).
+    /// Keeps `token` (nil: forget it, so the environment's, if any, is used again). Imported titles no provider
+    /// knew are asked again now, through TMDB, rather than six months on.
     func set(_ token: String?, now: Date) async throws {
         try await db.write { db in
             if let token {
@@ -224,6 +225,11 @@ struct TMDBToken: Sendable {
                         INSERT INTO household_setting (key, value, changed_at) VALUES ('tmdb_token', ?, ?)
                         ON CONFLICT (key) DO UPDATE SET value = excluded.value, changed_at = excluded.changed_at
                         """, arguments: [token, now])
+                try db.execute(
+                    sql: """
+                        UPDATE book SET title_match = NULL, title_match_checked_at = NULL
+                        WHERE title_match = 'none' AND provider_key IS NULL
+                        """)
             } else {
                 try db.execute(sql: "DELETE FROM household_setting WHERE key = 'tmdb_token'")
             }
