@@ -9,7 +9,6 @@ import GRDB
 /// A change made outside this server (the command line's `reset-password` signs an account out) is seen within
 /// `AppConfig.memoLifetime`, ten seconds, much shorter than film night's minute: these answers decide who is signed in.
 struct SignedInMemos: Sendable {
-
     let sessions: CommitMemo<String, SQLitePersistDriver.Kept>
     let users: CommitMemo<Int64, User?>
     let waiting: CommitMemo<Int64, Int>
