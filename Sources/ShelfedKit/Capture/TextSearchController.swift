@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Mustache
 
 /// "Search my quotes" (the words on page photos and their comments) and "Search my library" (titles, authors,
 /// descriptions, reviews): full-text, only ever over the signed-in user's own photos and books.
@@ -229,5 +230,44 @@ struct TextSearchPage: Sendable {
     private static var readInBackground: String {
         localized(
             "Words are read from new photos in the background, so a photo you just added may not be searchable yet.")
+    }
+}
+
+// Through a Mirror, each lookup reflected the page with its fifty results: a quarter of a search's CPU at 5,000 books.
+extension TextSearchPage: MustacheParent {
+    func child(named key: String) -> Any? {
+        switch key {
+        case "chrome": self.chrome
+        case "heading": self.heading
+        case "action": self.action
+        case "label": self.label
+        case "placeholder": self.placeholder
+        case "query": self.query
+        case "hasQuery": self.hasQuery
+        case "results": self.results
+        case "summary": self.summary
+        case "emptyMessage": self.emptyMessage
+        case "introduction": self.introduction
+        case "otherSearchPath": self.otherSearchPath
+        case "otherSearchLabel": self.otherSearchLabel
+        case "googleSearchPath": self.googleSearchPath
+        case "rankedBy": self.rankedBy
+        default: nil
+        }
+    }
+}
+
+extension TextSearchPage.Result: MustacheParent {
+    func child(named key: String) -> Any? {
+        switch key {
+        case "path": self.path
+        case "title": self.title
+        case "detail": self.detail
+        case "thumbURL": self.thumbURL
+        case "passage": self.passage
+        case "thumbAlt": self.thumbAlt
+        case "isCover": self.isCover
+        default: nil
+        }
     }
 }
