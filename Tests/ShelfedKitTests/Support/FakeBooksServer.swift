@@ -85,10 +85,12 @@ final class FakeBooksServer: Sendable {
     /// retried and a request count came out one too many (tests of a hang set a shorter one).
     /// The page's wait is as generous, for the same reason: under CI's load three failed tries and the fallback once
     /// took longer than the real 2.5 s and a provider failure read as "slow" (a test that wants the wait sets it).
-    func settings(timeout: Duration = .seconds(8), tmdbToken: String? = nil) -> SearchSettings {
+    /// Both were raised again (8 → 30 s, 10 → 60 s) when a full run starved two keyless title searches past 10 s: a
+    /// Wikidata search is several requests in a row.
+    func settings(timeout: Duration = .seconds(30), tmdbToken: String? = nil) -> SearchSettings {
         SearchSettings(
             googleBooksURL: baseURL + "/books/v1", openLibraryURL: baseURL + "/ol",
-            openLibraryCoversURL: baseURL + "/olcovers", timeout: timeout, pageWait: .seconds(10),
+            openLibraryCoversURL: baseURL + "/olcovers", timeout: timeout, pageWait: .seconds(60),
             retry: RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(5), maxRetryAfter: 2), maxBodyBytes: 256 * 1024
         )
         .pointingFilmsAndShows(at: baseURL, token: tmdbToken)
