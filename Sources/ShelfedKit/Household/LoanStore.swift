@@ -130,12 +130,11 @@ struct LoanStore: Sendable {
         }
     }
 
-    /// The person's books on loan past their due day, the longest overdue first.
+    /// The person's books on loan past their due day, longest overdue first, read from the house's open loans.
     func overdue(lender userID: Int64, today: String) async throws -> [Overdue] {
         try await db.read { db in try Self.overdue(db, lender: userID, today: today) }
     }
 
-    /// The house's open loans come first (`CROSS JOIN`), as in `lent(by:)`: not every entry of the lender's.
     static func overdue(_ db: Database, lender userID: Int64, today: String) throws -> [Overdue] {
         try Row.fetchAll(
             db.cachedStatement(
