@@ -76,7 +76,7 @@ deb: release
 
 # OPENBLAS_NUM_THREADS before the tests start: set later, by the first model load, it raced a test starting a process.
 test-swift:
-	OPENBLAS_NUM_THREADS=1 swift test -j $(JOBS) $(SWIFT_BUILD_FLAGS)
+	OPENBLAS_NUM_THREADS=1 SHELFED_CONNECT_TIMEOUT=30 swift test -j $(JOBS) $(SWIFT_BUILD_FLAGS)
 
 test-e2e: build
 	.venv/bin/python -m pytest -q Tests/e2e

@@ -28,3 +28,17 @@ extension SettingsHelpTests {
         }
     }
 }
+
+extension SettingsHelpTests {
+    /// `SHELFED_CONNECT_TIMEOUT` is read where the outbound client is made, so the start-up check is what refuses a
+    /// value it would silently ignore.
+    @Test func aConnectTimeoutOutsideItsRangeStopsTheStart() throws {
+        for wrong in ["0", "121", "two", "-5", "99999999999999999999"] {
+            #expect(throws: AppConfig.InvalidSetting.self, "\(wrong)") {
+                try AppConfig.fromEnvironment(["SHELFED_CONNECT_TIMEOUT": wrong])
+            }
+        }
+        for fine in ["1", "30", "120"] { _ = try AppConfig.fromEnvironment(["SHELFED_CONNECT_TIMEOUT": fine]) }
+        #expect(AppConfig.namesRead().contains("SHELFED_CONNECT_TIMEOUT"))
+    }
+}

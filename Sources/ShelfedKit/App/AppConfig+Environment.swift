@@ -135,6 +135,11 @@ extension AppConfig {
             }
             config.requestTimeout = TimeInterval(number)
         }
+        if let seconds = value("SHELFED_CONNECT_TIMEOUT"),
+            BoundedNumber.parse(seconds, in: OutboundHTTP.connectTimeoutRange) == nil
+        {
+            throw InvalidSetting(name: "SHELFED_CONNECT_TIMEOUT", value: seconds, expected: "seconds, 1 to 120")
+        }
         if let connections = value("SHELFED_MAX_CONNECTIONS") {
             guard let number = BoundedNumber.parse(connections, in: 8...10_000) else {
                 throw InvalidSetting(

@@ -47,6 +47,7 @@ extension AppConfig {
         Setting(name: "SHELFED_GEMINI_MODEL", meaning: "shelf-reading model (gemini-2.5-flash)"),
         Setting(name: "SHELFED_GEMINI_URL", meaning: "Gemini API base"),
         Setting(name: "SHELFED_REQUEST_TIMEOUT", meaning: "seconds a request may stall (30)"),
+        Setting(name: "SHELFED_CONNECT_TIMEOUT", meaning: "seconds to reach a provider (2)"),
         Setting(name: "SHELFED_PUBLIC_URL", meaning: "address in invitation links (pi.local)"),
         Setting(name: "SHELFED_MAX_CONNECTIONS", meaning: "connections at once (half the fd limit)"),
         Setting(name: "SHELFED_API_SEARCH", meaning: "keyless search API: lan | key | open (lan)"),

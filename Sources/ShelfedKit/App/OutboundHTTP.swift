@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import Foundation
 import NIOCore
 
 /// The process's one client for calls out (Google Books, Open Library, covers, Gemini), made on first use.
@@ -8,7 +9,12 @@ import NIOCore
 /// on a connection after `connectTimeout` and reports a refused one at once; the retry policy and the circuit
 /// breaker decide what happens next.
 enum OutboundHTTP {
-    static let connectTimeout = TimeAmount.seconds(2)
+    /// Two seconds, or `SHELFED_CONNECT_TIMEOUT` (checked at start by `AppConfig.fromEnvironment`): a slow link may
+    /// want longer, and the test run, whose fakes on 127.0.0.1 wait for a free core, sets thirty.
+    static let connectTimeout = TimeAmount.seconds(
+        ProcessInfo.processInfo.environment["SHELFED_CONNECT_TIMEOUT"]
+            .flatMap { BoundedNumber.parse($0, in: connectTimeoutRange) }.map(Int64.init) ?? 2)
+    static let connectTimeoutRange = 1...120
 
     static let client: HTTPClient = {
         var configuration = HTTPClient.Configuration.singletonConfiguration
