@@ -14,7 +14,7 @@ public struct APIContext: ChildRequestContext {
         guard let user = context.identity, let id = user.id else {
             throw HTTPError(
                 .unauthorized, headers: [.wwwAuthenticate: "Bearer"],
-                message: "An API key is required: send it as \"Authorization: Bearer <key>\".")
+                message: localized("An API key is required: send it as \"Authorization: Bearer <key>\"."))
         }
         self.coreContext = context.coreContext
         self.user = user

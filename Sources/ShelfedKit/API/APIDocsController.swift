@@ -41,7 +41,7 @@ struct APIDocsController: Sendable {
         } else {
             let text = try String(contentsOf: specFile, encoding: .utf8)
             guard let spec = try Yams.load(yaml: text) as? [String: Any] else {
-                throw HTTPError(.internalServerError, message: "The API description could not be read.")
+                throw HTTPError(.internalServerError, message: localized("The API description could not be read."))
             }
             body = APIDocsPage(spec: spec).body
             built.body.withLock { $0 = body }

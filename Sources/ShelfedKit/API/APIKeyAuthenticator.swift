@@ -3,7 +3,8 @@ import Hummingbird
 
 /// Finds the owner of the API key a request carries, as `Authorization: Bearer <key>` or, as the Reader app
 /// sends it, `?api_key=<key>&user_id=<id>` (the id must be the key's owner). A request without a key goes on
-/// without a user; one with a wrong, revoked or mismatched key is answered 401 at once.
+/// without a user; one with a wrong, revoked or mismatched key is answered 401 at once. The rest of the request
+/// speaks the owner's chosen language, when they chose one.
 struct APIKeyAuthenticator: RouterMiddleware {
     typealias Context = AppRequestContext
     let keys: APIKeyStore
@@ -18,11 +19,13 @@ struct APIKeyAuthenticator: RouterMiddleware {
         else {
             throw HTTPError(
                 .unauthorized, headers: [.wwwAuthenticate: "Bearer"],
-                message: "That API key is not valid. It may have been revoked; sign in again to get a new one.")
+                message: localized(
+                    "That API key is not valid. It may have been revoked; sign in again to get a new one."))
         }
         var context = context
         context.identity = user
-        return try await next(request, context)
+        guard let chosen = user.language else { return try await next(request, context) }
+        return try await Language.$current.withValue(chosen) { try await next(request, context) }
     }
 
     static func presentedKey(in request: Request) -> (key: String, userID: String?)? {

@@ -26,14 +26,17 @@ enum JSONBody {
         guard let contentType = request.headers[.contentType], contentType.lowercased().hasPrefix("application/json")
         else {
             throw HTTPError(
-                .unsupportedMediaType, message: "Send the request body as JSON (Content-Type: application/json).")
+                .unsupportedMediaType,
+                message: localized("Send the request body as JSON (Content-Type: application/json)."))
         }
         var request = request
         let buffer: ByteBuffer
         do {
             buffer = try await request.collectBody(upTo: maxBytes)
         } catch {
-            throw HTTPError(.contentTooLarge, message: "The request body is larger than \(maxBytes / 1024) KB.")
+            throw HTTPError(
+                .contentTooLarge,
+                message: localized("The request body is larger than {{size}} KB.", ["size": String(maxBytes / 1024)]))
         }
         do {
             return try JSONDecoder().decode(T.self, from: Data(buffer: buffer))
@@ -46,14 +49,15 @@ enum JSONBody {
     static func describe(_ error: DecodingError) -> String {
         switch error {
         case .typeMismatch(_, let context), .valueNotFound(_, let context):
-            return "The field \"\(path(context))\" has the wrong type."
+            return localized("The field \"{{field}}\" has the wrong type.", ["field": path(context)])
         case .keyNotFound(let key, _):
-            return "The field \"\(key.stringValue)\" is required."
+            return localized("The field \"{{field}}\" is required.", ["field": key.stringValue])
         case .dataCorrupted(let context):
             return context.codingPath.isEmpty
-                ? "The request body is not valid JSON." : "The field \"\(path(context))\" is not valid."
+                ? localized("The request body is not valid JSON.")
+                : localized("The field \"{{field}}\" is not valid.", ["field": path(context)])
         @unknown default:
-            return "The request body is not the JSON this endpoint expects."
+            return localized("The request body is not the JSON this endpoint expects.")
         }
     }
 

@@ -5,7 +5,8 @@ import Hummingbird
 func addAPIRoutes(to router: Router<AppRequestContext>, _ services: AppServices) {
     let (config, clock) = (services.config, services.config.clock)
     APIDocsController(specFile: config.openAPIFile, renderer: services.renderer).addRoutes(to: router.group())
-    let api = router.group().add(middleware: APIResponseMiddleware())
+    let speaking = APILanguageMiddleware<AppRequestContext>(fallback: config.language)
+    let api = router.group().add(middleware: speaking).add(middleware: APIResponseMiddleware())
     let reader = ReaderAPIController(
         signIn: services.signIn, keys: services.keys, library: services.library, now: clock.now)
     reader.addPublicRoutes(to: api)
@@ -51,7 +52,7 @@ func addAPIRoutes(to router: Router<AppRequestContext>, _ services: AppServices)
     ).addRoutes(to: keyed)
 
     // BooksTrack's paths: its envelope for errors, keyless calls per `SHELFED_API_SEARCH`, limits per minute.
-    let booksTrack = router.group().add(middleware: EnvelopeResponseMiddleware())
+    let booksTrack = router.group().add(middleware: speaking).add(middleware: EnvelopeResponseMiddleware())
         .add(middleware: APIKeyAuthenticator(keys: services.keys, now: clock.now))
         .add(middleware: BooksTrackGate(access: config.apiSearchAccess, limiter: RateLimiter(now: clock.now)))
     SearchAPIController(search: services.search, history: services.searchHistory, now: clock.now)
@@ -68,5 +69,5 @@ func addAPIRoutes(to router: Router<AppRequestContext>, _ services: AppServices)
         media: services.media, clock: clock)
     importAPI.addRoutes(to: booksTrack)
     // Cancelling takes the job's own token, which is no API key: it is checked by the handler, not the gate.
-    importAPI.addCancelRoute(to: router.group().add(middleware: EnvelopeResponseMiddleware()))
+    importAPI.addCancelRoute(to: router.group().add(middleware: speaking).add(middleware: EnvelopeResponseMiddleware()))
 }

@@ -76,8 +76,8 @@ struct SimilarAPIController: Sendable {
                 title: match.book.title, author: match.book.authors.joined(separator: ", "),
                 isbn: match.book.isbn13 ?? match.book.isbn10, imageURL: match.book.coverPath.map { "/covers/" + $0 },
                 score: Double(match.score),
-                // The apps' contract is in English, whatever the server's language.
-                reasons: Language.$current.withValue(.en) { match.reasons.map(\.phrase) },
+                // Words for the person, in the API's language (the phone's, or their choice in Settings).
+                reasons: match.reasons.map(\.phrase),
                 bookID: match.shelf == nil ? nil : match.book.id, shelfID: match.shelf?.readerID)
         }
         return JSONBody.response(Answer(books: books, bookCount: books.count, status: "ready"))

@@ -110,10 +110,10 @@ struct ScanAPIController: Sendable {
         }
         let upload = try await request.receiveMultipart(
             fileField: "photo", maxBytes: maxUploadBytes, csrfToken: nil, temporaryFile: { media.temporaryFile() },
-            tooLargeAdvice: "Send the photo at a smaller size.")
+            tooLargeAdvice: localized("Send the photo at a smaller size."))
         defer { upload.discardFiles() }
         guard let photo = upload.files.first else {
-            throw HTTPError(.badRequest, message: "Send the picture as a file part named \"photo\".")
+            throw HTTPError(.badRequest, message: localized("Send the picture as a file part named \"photo\"."))
         }
         let jpeg = try await shelfScans.preparedImage(from: photo.url)
         do {
@@ -135,7 +135,7 @@ struct ScanAPIController: Sendable {
     @Sendable func quotes(_ request: Request, context: APIContext) async throws -> Response {
         let query = TextSearchController.query(request)
         guard TextSearchStore.ftsQuery(query) != nil else {
-            throw HTTPError(.badRequest, message: "Send the words to look for in q, like ?q=whale.")
+            throw HTTPError(.badRequest, message: localized("Send the words to look for in q, like ?q=whale."))
         }
         let matches = try await textSearch.quotes(of: context.userID, matching: query)
         return JSONBody.response(
@@ -227,10 +227,10 @@ struct ScanAPIController: Sendable {
     @Sendable func barcode(_ request: Request, context: APIContext) async throws -> Response {
         let upload = try await request.receiveMultipart(
             fileField: "photo", maxBytes: maxUploadBytes, csrfToken: nil, temporaryFile: { media.temporaryFile() },
-            tooLargeAdvice: "Send the photo at a smaller size.")
+            tooLargeAdvice: localized("Send the photo at a smaller size."))
         defer { upload.discardFiles() }
         guard let photo = upload.files.first else {
-            throw HTTPError(.badRequest, message: "Send the picture as a file part named \"photo\".")
+            throw HTTPError(.badRequest, message: localized("Send the picture as a file part named \"photo\"."))
         }
         let outcome = try await scanner.scan(photoAt: photo.url)
         let lookups = try await scanner.lookUp(outcome.isbns, for: context.userID)

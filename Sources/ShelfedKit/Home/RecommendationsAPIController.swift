@@ -48,16 +48,19 @@ struct RecommendationsAPIController: Sendable {
         }
         guard let readNext else {
             return JSONBody.response(
-                Answer.empty("unavailable", "This server has no model to suggest books with; ask whoever runs it."))
+                Answer.empty(
+                    "unavailable", localized("This server has no model to suggest books with; ask whoever runs it.")))
         }
         let answer: Answer =
             switch try await readNext.suggestions(for: context.userID, limit: limit) {
             case .nothingLoved:
-                .empty("nothing_loved", "Rate a book you have read 4 or 5 stars, or mark it favourite.")
+                .empty("nothing_loved", localized("Rate a book you have read 4 or 5 stars, or mark it favourite."))
             case .nothingWanted:
-                .empty("nothing_wanted", "Put some books on your Want to read shelf.")
+                .empty("nothing_wanted", localized("Put some books on your Want to read shelf."))
             case .nothingAlike:
-                .empty("nothing_alike", "Nothing on your Want to read shelf is much like the books you loved yet.")
+                .empty(
+                    "nothing_alike",
+                    localized("Nothing on your Want to read shelf is much like the books you loved yet."))
             case .suggestions(let suggestions):
                 Answer(
                     books: suggestions.map { suggestion in

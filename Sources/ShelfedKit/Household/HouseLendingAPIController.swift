@@ -190,7 +190,7 @@ struct HouseLendingAPIController: Sendable {
                 bookID: entry.bookID, userID: context.userID, toMember: loan.memberID, name: loan.name,
                 lentOn: loan.lentOn, dueOn: loan.dueOn)
         } catch LoanStore.Refusal.alreadyOnLoan {
-            throw HTTPError(.conflict, message: "This copy is on loan already. Mark it returned first.")
+            throw HTTPError(.conflict, message: localized("This copy is on loan already. Mark it returned first."))
         } catch LoanStore.Refusal.notYours {
             throw HTTPError(
                 .unprocessableContent, message: "member_id must be a member who shares with the household.")
@@ -205,7 +205,7 @@ struct HouseLendingAPIController: Sendable {
     @Sendable func returned(_ request: Request, context: APIContext) async throws -> Response {
         guard let id = BoundedNumber.id(context.parameters.get("loanID")),
             try await loans.returned(loanID: id, lender: context.userID, on: clock.today())
-        else { throw HTTPError(.notFound, message: "There is no such loan of yours still out.") }
+        else { throw HTTPError(.notFound, message: localized("There is no such loan of yours still out.")) }
         return Response(status: .noContent)
     }
 

@@ -126,7 +126,9 @@ struct HouseRecommendationsAPIController: Sendable {
         {
             throw HTTPError(
                 .unprocessableContent,
-                message: "Keep the note to \(RecommendationStore.maxNoteLength) characters, without invisible ones.")
+                message: localized(
+                    "Keep the note to {{count}} characters, without invisible ones.",
+                    ["count": String(RecommendationStore.maxNoteLength)]))
         }
         let entry = try await library.requireEntry(bookID: bookID, of: context.userID)
         do {
@@ -134,7 +136,7 @@ struct HouseRecommendationsAPIController: Sendable {
                 bookID: entry.bookID, from: context.userID, to: memberID, note: note?.isEmpty == true ? nil : note,
                 now: clock.now())
         } catch RecommendationStore.Refusal.notAMember {
-            throw HTTPError(.notFound, message: "There is no such member of the household.")
+            throw HTTPError(.notFound, message: localized("There is no such member of the household."))
         }
         return JSONBody.response(Recommended(bookID: entry.bookID, memberID: memberID), status: .created)
     }
@@ -143,7 +145,7 @@ struct HouseRecommendationsAPIController: Sendable {
     @Sendable func dismiss(_ request: Request, context: APIContext) async throws -> Response {
         guard let id = BoundedNumber.id(context.parameters.get("recommendationID")),
             try await recommendations.dismiss(id, recipient: context.userID, now: clock.now())
-        else { throw HTTPError(.notFound, message: "There is no such recommendation to you.") }
+        else { throw HTTPError(.notFound, message: localized("There is no such recommendation to you.")) }
         return Response(status: .noContent)
     }
 

@@ -69,7 +69,7 @@ struct ImportController: Sendable {
                 upload: file.url, fileName: name, userID: context.userID, now: clock.now())
             return .seeOther(Paths.importJob(job.id))
         } catch let error as ImportStore.StageError {
-            return try await renderIndex(context: context, error: error.localizedAdvice, status: .unprocessableContent)
+            return try await renderIndex(context: context, error: error.advice, status: .unprocessableContent)
                 .response(from: request, context: context)
         }
     }

@@ -62,14 +62,9 @@ extension ImportStore {
 }
 
 extension ImportStore.StageError {
-    /// What is wrong with the file and what to do, in English: the API's answer (and the words `localizedAdvice`
-    /// gives the import page in English).
+    /// What is wrong with the file and what to do, in the request's language: the import page's message and the
+    /// API's.
     var advice: String {
-        Language.$current.withValue(.en) { localizedAdvice }
-    }
-
-    /// `advice` in the request's language, for the import page.
-    var localizedAdvice: String {
         switch self {
         case .notACSV(let message):
             // Staging gives one message, in English; the page shows it in its own language.

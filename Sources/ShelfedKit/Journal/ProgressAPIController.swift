@@ -22,7 +22,7 @@ struct ProgressAPIController: Sendable {
         guard
             try await library.readAgain(
                 bookID: entry.bookID, for: context.userID, now: clock.now(), today: clock.today())
-        else { throw HTTPError(.conflict, message: "Only a book on the Read shelf can be read again.") }
+        else { throw HTTPError(.conflict, message: localized("Only a book on the Read shelf can be read again.")) }
         let updated = try await library.requireEntry(bookID: entry.bookID, of: context.userID)
         return JSONBody.response(ReaderAPIController.BookResponse(book: ReaderBookDetail(updated)))
     }
@@ -123,7 +123,8 @@ struct ProgressAPIController: Sendable {
         guard entry.userBook.shelf != .read else {
             throw HTTPError(
                 .conflict,
-                message: "This book is on the Read shelf. Move it to Reading to keep a journal of a new read.")
+                message: localized(
+                    "This book is on the Read shelf. Move it to Reading to keep a journal of a new read."))
         }
         let values = try values(body, for: entry)
         _ = try await journal.add(values, bookID: entry.bookID, userID: context.userID, now: clock.now())
@@ -139,7 +140,7 @@ struct ProgressAPIController: Sendable {
             entry.id, with: try values(body, for: book, keepingDay: entry.readOn), userID: context.userID,
             now: clock.now())
         guard let (changed, bookID) = try await journal.entry(entry.id, of: context.userID) else {
-            throw HTTPError(.notFound, message: "There is no such journal entry.")
+            throw HTTPError(.notFound, message: localized("There is no such journal entry."))
         }
         return JSONBody.response(Entry(changed, bookID: bookID))
     }
@@ -185,7 +186,7 @@ struct ProgressAPIController: Sendable {
     private func requireEntry(_ context: APIContext) async throws -> (JournalEntry, LibraryEntry) {
         guard let id = BoundedNumber.id(context.parameters.get("entryID")),
             let (entry, bookID) = try await journal.entry(id, of: context.userID)
-        else { throw HTTPError(.notFound, message: "There is no such journal entry.") }
+        else { throw HTTPError(.notFound, message: localized("There is no such journal entry.")) }
         return (entry, try await library.requireBookEntry(bookID: bookID, of: context.userID))
     }
 }

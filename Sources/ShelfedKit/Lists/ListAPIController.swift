@@ -196,7 +196,7 @@ struct ListAPIController: Sendable {
         }
         guard let bookID = BoundedNumber.id(context.parameters.get("id")),
             let place = try await lists.move(bookID: bookID, in: list.id, .to(position), for: context.userID)
-        else { throw HTTPError(.notFound, message: "That book is not on this list.") }
+        else { throw HTTPError(.notFound, message: localized("That book is not on this list.")) }
         return JSONBody.response(Placed(bookID: bookID, position: place))
     }
 
@@ -205,14 +205,14 @@ struct ListAPIController: Sendable {
         let list = try await requireList(context)
         guard let bookID = BoundedNumber.id(context.parameters.get("id")),
             try await lists.remove(bookID: bookID, from: list.id, for: context.userID)
-        else { throw HTTPError(.notFound, message: "That book is not on this list.") }
+        else { throw HTTPError(.notFound, message: localized("That book is not on this list.")) }
         return Response(status: .noContent)
     }
 
     private func requireList(_ context: APIContext) async throws -> ReadingList {
         guard let id = BoundedNumber.id(context.parameters.get("listID")),
             let list = try await lists.list(id, of: context.userID)
-        else { throw HTTPError(.notFound, message: "There is no such list.") }
+        else { throw HTTPError(.notFound, message: localized("There is no such list.")) }
         return list
     }
 
@@ -228,10 +228,13 @@ struct ListAPIController: Sendable {
         do {
             return try await change()
         } catch ReadingListStore.Failure.duplicateName {
-            throw HTTPError(.conflict, message: "You already have a list of that name.")
+            throw HTTPError(.conflict, message: localized("You already have a list of that name."))
         } catch ReadingListStore.Failure.tooManyLists {
             throw HTTPError(
-                .conflict, message: "You have \(ReadingListStore.maxLists) lists, as many as Shelfed keeps.")
+                .conflict,
+                message: localized(
+                    "You have {{count}} lists, as many as Shelfed keeps.", ["count": String(ReadingListStore.maxLists)])
+            )
         }
     }
 }

@@ -47,7 +47,7 @@ struct PhotoAPIController: Sendable {
         case .stored(let stored):
             return JSONBody.response(PhotosResponse(photos: stored.map(PhotoJSON.init)), status: .created)
         case .refused(_, let errors, _) where errors["photo"] != nil:
-            throw HTTPError(.badRequest, message: "Send the picture as a file part named \"photo\".")
+            throw HTTPError(.badRequest, message: localized("Send the picture as a file part named \"photo\"."))
         case .refused(_, let errors, _):
             throw HTTPError(.unprocessableContent, message: errors.summary)
         }
@@ -106,7 +106,8 @@ struct PhotoAPIController: Sendable {
         return photo
     }
 
-    static let noSuchPhoto = HTTPError(.notFound, message: "There is no such photo. It may have been deleted.")
+    static let noSuchPhoto = HTTPError(
+        .notFound, message: localized("There is no such photo. It may have been deleted."))
 }
 
 /// `PATCH /api/v1/photos/:id`.

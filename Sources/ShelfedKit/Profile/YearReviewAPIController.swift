@@ -162,7 +162,7 @@ struct YearReviewAPIController: Sendable {
     /// GET /api/v1/profile/year/:year
     @Sendable func show(_ request: Request, context: APIContext) async throws -> Response {
         guard let year = context.parameters.get("year").flatMap({ BoundedNumber.parse($0, in: BoundedNumber.year) })
-        else { throw HTTPError(.notFound, message: "There is no such year. Years run from 1 to 9999.") }
+        else { throw HTTPError(.notFound, message: localized("There is no such year. Years run from 1 to 9999.")) }
         return JSONBody.response(Answer(review: try await statistics.review(year, of: context.userID)))
     }
 }

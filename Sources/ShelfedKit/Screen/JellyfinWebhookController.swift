@@ -27,9 +27,11 @@ struct JellyfinWebhookController: Sendable {
             request.headers[HTTPField.Name("X-Shelfed-Secret")!]
             ?? FormFields(urlEncoded: request.uri.query ?? "")["secret"]
         switch try await webhook.accepts(secret: secret) {
-        case nil: throw HTTPError(.notFound, message: "The household has no Jellyfin webhook. The admin makes one.")
+        case nil:
+            throw HTTPError(
+                .notFound, message: localized("The household has no Jellyfin webhook. The admin makes one."))
         case false?:
-            throw HTTPError(.unauthorized, message: "This webhook's address lacks the household's secret.")
+            throw HTTPError(.unauthorized, message: localized("This webhook's address lacks the household's secret."))
         case true?: break
         }
         var request = request
@@ -45,7 +47,8 @@ struct JellyfinWebhookController: Sendable {
             event = try JSONDecoder().decode(JellyfinEvent.self, from: Data(buffer: body))
         } catch {
             throw HTTPError(
-                .badRequest, message: "Send the Jellyfin webhook plugin's JSON (a Generic destination, all properties)."
+                .badRequest,
+                message: localized("Send the Jellyfin webhook plugin's JSON (a Generic destination, all properties).")
             )
         }
         guard
@@ -53,7 +56,8 @@ struct JellyfinWebhookController: Sendable {
         else {
             throw HTTPError(
                 .forbidden,
-                message: "No member of this household is linked to that Jellyfin user. The admin links them.")
+                message: localized("No member of this household is linked to that Jellyfin user. The admin links them.")
+            )
         }
         let day = event.day(in: clock.timeZone, today: clock.today())
         let outcome = try await webhook.count(event, for: member, day: day, now: clock.now())

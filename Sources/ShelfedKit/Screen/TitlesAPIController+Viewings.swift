@@ -50,7 +50,7 @@ extension TitlesAPIController {
             request.headers[.contentType] == nil ? Body(date: nil) : try await JSONBody.decode(Body.self, from: request)
         let today = clock.today()
         guard title.shelf == Shelf.read.titleAPIID else {
-            throw HTTPError(.conflict, message: "Only a title on Watched can be watched again.")
+            throw HTTPError(.conflict, message: localized("Only a title on Watched can be watched again."))
         }
         if title.kind == TitleKind.movie.rawValue {
             let day = body.date ?? today
@@ -63,7 +63,7 @@ extension TitlesAPIController {
                 _ = try await library.watchShowAgain(
                     bookID: bookID, for: context.userID, today: today, now: clock.now())
             } catch is NotWatchedToTheEnd {
-                throw HTTPError(.conflict, message: "Only a title on Watched can be watched again.")
+                throw HTTPError(.conflict, message: localized("Only a title on Watched can be watched again."))
             }
         }
         return try await viewings(request, context: context).withStatus(.created)
@@ -95,7 +95,8 @@ extension TitlesAPIController {
             body.episode == nil || body.upTo == nil
         else {
             throw HTTPError(
-                .unprocessableContent, message: "Send season, and episode or upTo (not both), as the show lists them.")
+                .unprocessableContent,
+                message: localized("Send season, and episode or upTo (not both), as the show lists them."))
         }
         let mark: EpisodeMark =
             if let episode = body.episode {
@@ -112,7 +113,7 @@ extension TitlesAPIController {
                     now: clock.now()) != nil
             else { throw Self.notFound }
         } catch is NoSuchEpisode {
-            throw HTTPError(.notFound, message: "This show has no such episode, or this is not a show.")
+            throw HTTPError(.notFound, message: localized("This show has no such episode, or this is not a show."))
         }
         return JSONBody.response(try await episodeList(bookID, userID: context.userID))
     }

@@ -32,7 +32,9 @@ struct TitlesAPIController: Sendable {
     @Sendable func search(_ request: Request, context: APIContext) async throws -> Response {
         let query = request.uri.queryParameters
         let text = query["q"].map(String.init)?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-        guard !text.isEmpty else { throw HTTPError(.badRequest, message: "Send the words to search for as q.") }
+        guard !text.isEmpty else {
+            throw HTTPError(.badRequest, message: localized("Send the words to search for as q."))
+        }
         let kind = try Self.kind(query["kind"].map(String.init))
         do {
             let answer = try await resultWithin(pageWait) { [titles, pageWait] in
@@ -126,9 +128,14 @@ struct TitlesAPIController: Sendable {
                 bookID = try await books.add(try Self.byHand(body, kind: kind), to: shelf, for: context.userID)
             }
         } catch let duplicate as AlreadyInLibrary {
-            throw HTTPError(.conflict, message: "This title is already in your library, as title \(duplicate.bookID).")
+            throw HTTPError(
+                .conflict,
+                message: localized(
+                    "This title is already in your library, as title {{id}}.", ["id": String(duplicate.bookID)]))
         } catch let failure as UpstreamFailure {
-            if failure == .notFound { throw HTTPError(.notFound, message: "The provider does not know that title.") }
+            if failure == .notFound {
+                throw HTTPError(.notFound, message: localized("The provider does not know that title."))
+            }
             throw HTTPError(failure.pageStatus, message: TitleSearchController.message(for: failure))
         }
         return JSONBody.response(try await requireTitle(bookID, context), status: .created)
@@ -196,7 +203,7 @@ struct TitlesAPIController: Sendable {
         return TitleJSON.Title(entry, externalIDs: decoded)
     }
 
-    static let notFound = HTTPError(.notFound, message: "This film or show is not in your library.")
+    static let notFound = HTTPError(.notFound, message: localized("This film or show is not in your library."))
 
     static func id(_ context: APIContext) throws -> Int64 {
         guard let id = BoundedNumber.id(context.parameters.get("id")) else { throw notFound }

@@ -76,7 +76,7 @@ struct SeriesAPIController: Sendable {
             throw HTTPError(.badRequest, message: "name is required: the series' name, as GET /api/v1/series lists it.")
         }
         guard let found = try await series.series(named: name, for: context.userID) else {
-            throw HTTPError(.notFound, message: "None of your books is in a series of that name.")
+            throw HTTPError(.notFound, message: localized("None of your books is in a series of that name."))
         }
         return JSONBody.response(
             SeriesBooks(

@@ -32,7 +32,9 @@ struct LibraryAPIController: Sendable {
             }
         } catch let duplicate as AlreadyInLibrary {
             throw HTTPError(
-                .conflict, message: "This book is already in your library, as book \(duplicate.bookID).")
+                .conflict,
+                message: localized(
+                    "This book is already in your library, as book {{id}}.", ["id": String(duplicate.bookID)]))
         }
         let entry = try await library.requireEntry(bookID: bookID, of: context.userID)
         return JSONBody.response(ReaderAPIController.BookResponse(book: ReaderBookDetail(entry)), status: .created)
@@ -51,7 +53,8 @@ struct LibraryAPIController: Sendable {
                 volumeID: body.volumeID, isbn: isbn, to: shelf, for: userID)
         } catch let failure as UpstreamFailure {
             if failure == .notFound {
-                throw HTTPError(.notFound, message: "No provider knows that book. Send its title to add it by hand.")
+                throw HTTPError(
+                    .notFound, message: localized("No provider knows that book. Send its title to add it by hand."))
             }
             throw HTTPError(failure.pageStatus, message: failure.userMessage)
         }
@@ -88,7 +91,7 @@ struct LibraryAPIController: Sendable {
         return id
     }
 
-    static let notInLibrary = HTTPError(.notFound, message: "This book is not in your library.")
+    static let notInLibrary = HTTPError(.notFound, message: localized("This book is not in your library."))
 
     static func shelf(_ id: Int) throws -> Shelf {
         guard let shelf = Shelf(readerID: id) else {

@@ -14,7 +14,7 @@ struct FailureAnswer {
     /// Set when a book provider failed: the BooksTrack envelope names the provider and the wait.
     var upstream: UpstreamFailure?
 
-    static let unexpected = "Shelfed hit a problem it didn't expect. Your data is safe; try again."
+    static var unexpected: String { localized("Shelfed hit a problem it didn't expect. Your data is safe; try again.") }
 
     init(status: HTTPResponse.Status, headers: HTTPFields = [:], message: String?) {
         self.status = status
@@ -40,14 +40,16 @@ struct FailureAnswer {
         case let error as any HTTPResponseError:
             self.init(status: error.status, message: nil)
         case is DecodingError:
-            self.init(status: .badRequest, message: "The request body is not the JSON this endpoint expects.")
+            self.init(
+                status: .badRequest, message: localized("The request body is not the JSON this endpoint expects."))
         case let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_FOREIGNKEY:
             // What the change pointed at was removed meanwhile: the book, or the account being deleted.
             logger.notice("Refused a change to something removed: \(error)")
             self.init(
                 status: .conflict,
-                message: "What this change refers to was removed meanwhile (the book, or your account). "
-                    + "Reload the page and try again.")
+                message: localized(
+                    "What this change refers to was removed meanwhile (the book, or your account). Reload the page and try again."
+                ))
         default:
             logger.error("Unhandled error on \(request.method) \(request.uri.path): \(error)")
             self.init(status: .internalServerError, message: Self.unexpected)

@@ -67,34 +67,46 @@ struct BooksTrackError: Error, Encodable {
         switch failure {
         case .circuitOpen(let provider, let milliseconds):
             self.init(
-                code: .circuitOpen, message: "\(provider) is resting after repeated failures; try again later.",
+                code: .circuitOpen,
+                message: localized(
+                    "{{provider}} is resting after repeated failures; try again later.", ["provider": provider]),
                 retryable: true, retryAfterMs: milliseconds, provider: Self.providerID(provider))
         case .timeout:
-            self.init(code: .networkError, message: "The book provider did not answer in time.", retryable: true)
+            self.init(
+                code: .networkError, message: localized("The book provider did not answer in time."), retryable: true)
         case .network:
-            self.init(code: .networkError, message: "The book provider could not be reached.", retryable: true)
+            self.init(
+                code: .networkError, message: localized("The book provider could not be reached."), retryable: true)
         case .unreachable:
             self.init(
-                code: .networkError, message: "The book provider cannot be reached from this server (is it offline?).",
+                code: .networkError,
+                message: localized("The book provider cannot be reached from this server (is it offline?)."),
                 retryable: true)
         case .serverError(let status):
-            self.init(code: .apiError, message: "The book provider failed (HTTP \(status)).", retryable: true)
+            self.init(
+                code: .apiError,
+                message: localized("The book provider failed (HTTP {{status}}).", ["status": String(status)]),
+                retryable: true)
         case .rateLimited(let retryAfter, let dailyQuota):
             self.init(
                 code: .apiError,
                 message: dailyQuota
-                    ? "The book provider's daily limit is used up; it resets tomorrow."
-                    : "The book provider asks us to slow down.",
+                    ? localized("The book provider's daily limit is used up; it resets tomorrow.")
+                    : localized("The book provider asks us to slow down."),
                 retryable: !dailyQuota, retryAfterMs: dailyQuota ? nil : retryAfter.map { $0 * 1000 },
                 provider: "google_books")
         case .refused(let status):
             self.init(
-                code: .apiError, message: "The book provider refused the request (HTTP \(status)).", retryable: false)
+                code: .apiError,
+                message: localized(
+                    "The book provider refused the request (HTTP {{status}}).", ["status": String(status)]),
+                retryable: false)
         case .notFound:
-            self.init(code: .notFound, message: "No book matches.", retryable: false)
+            self.init(code: .notFound, message: localized("No book matches."), retryable: false)
         case .malformed, .tooLarge:
             self.init(
-                code: .apiError, message: "The book provider sent an answer Shelfed cannot read.", retryable: true)
+                code: .apiError, message: localized("The book provider sent an answer Shelfed cannot read."),
+                retryable: true)
         }
     }
 

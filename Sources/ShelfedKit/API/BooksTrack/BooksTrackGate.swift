@@ -26,7 +26,7 @@ struct BooksTrackGate: RouterMiddleware {
             let allowed = access == .open || (access == .lan && address.map(NetworkAddress.isLocal) == true)
             guard allowed else {
                 var error = BooksTrackError.invalid(
-                    "This server asks for an API key: send it as \"Authorization: Bearer <key>\".")
+                    localized("This server asks for an API key: send it as \"Authorization: Bearer <key>\"."))
                 error.statusOverride = .unauthorized
                 throw error
             }
@@ -39,7 +39,10 @@ struct BooksTrackGate: RouterMiddleware {
             if let wait = await limiter.admit("\(route) \(client)", limit: limit) {
                 throw BooksTrackError(
                     code: .rateLimitExceeded,
-                    message: "Too many requests: at most \(limit) a minute. Wait a moment and try again.",
+                    message: localized(
+                        one: "Too many requests: at most {{count}} a minute. Wait a moment and try again.",
+                        other: "Too many requests: at most {{count}} a minute. Wait a moment and try again.",
+                        count: limit),
                     retryable: true, retryAfterMs: wait)
             }
         }

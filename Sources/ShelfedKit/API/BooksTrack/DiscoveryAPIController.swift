@@ -49,7 +49,9 @@ struct DiscoveryAPIController: Sendable {
         let userID = context.identity?.id
         guard let bookID = try await meaning.embeddings.catalogBook(isbn13: isbn.isbn13, visibleTo: userID) else {
             throw BooksTrackError(
-                code: .notFound, message: "This server knows no book with the ISBN \(isbn.isbn13).", retryable: false)
+                code: .notFound,
+                message: localized("This server knows no book with the ISBN {{isbn}}.", ["isbn": isbn.isbn13]),
+                retryable: false)
         }
         let found = meaning.embedder == nil ? nil : try await similar.like(bookID: bookID, userID: userID, limit: limit)
         let books = (found ?? []).map { ScoredBook(book: BookDTO(book: $0.book), score: Double($0.score)) }

@@ -37,7 +37,7 @@ struct EnrichAPIController: Sendable {
         }
         if let rememberKey, let remembered = try await cache.value(Remembered.self, for: rememberKey) {
             guard remembered.barcode == isbn.isbn13 else {
-                throw BooksTrackError.invalid("This idempotencyKey was already used for another barcode.")
+                throw BooksTrackError.invalid(localized("This idempotencyKey was already used for another barcode."))
             }
             return JSONBody.response(remembered.book, headers: [.xCache: "HIT"])
         }

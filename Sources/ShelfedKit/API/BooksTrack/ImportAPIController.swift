@@ -79,17 +79,17 @@ struct ImportAPIController: Sendable {
             upload = try await request.receiveMultipart(
                 fileField: "file", maxBytes: ImportController.maxUploadBytes, csrfToken: nil,
                 temporaryFile: { media.temporaryFile(".upload") },
-                tooLargeAdvice: "Import files can be up to 20 MB. Split the file and send each part.")
+                tooLargeAdvice: localized("Import files can be up to 20 MB. Split the file and send each part."))
         } catch let error as HTTPError where (400..<500).contains(error.status.code) {
             // The client's upload was at fault: INVALID_REQUEST with its status. A failure of the server's own
             // (a full disk) goes on to the envelope as the 500 it is.
-            var failure = BooksTrackError.invalid(error.body ?? "The upload could not be read.")
+            var failure = BooksTrackError.invalid(error.body ?? localized("The upload could not be read."))
             failure.statusOverride = error.status == .contentTooLarge ? .contentTooLarge : nil
             throw failure
         }
         defer { upload.discardFiles() }
         guard let file = upload.files.first else {
-            throw BooksTrackError.invalid("Send the export as a multipart field named \"file\".")
+            throw BooksTrackError.invalid(localized("Send the export as a multipart field named \"file\"."))
         }
         let job: ImportJob
         do {
@@ -102,9 +102,9 @@ struct ImportAPIController: Sendable {
         guard job.status == .preview else {
             _ = try await imports.cancel(jobID: job.id, userID: userID, now: clock.now())
             throw BooksTrackError.invalid(
-                "The file's columns are not those of a Goodreads, StoryGraph, LibraryThing, Openreads, BookWyrm, "
-                    + "Letterboxd, IMDb or Trakt export. Import it on the web page, where you can choose which column is "
-                    + "which.")
+                localized(
+                    "The file's columns are not those of a Goodreads, StoryGraph, LibraryThing, Openreads, BookWyrm, Letterboxd, IMDb or Trakt export. Import it on the web page, where you can choose which column is which."
+                ))
         }
         // 256 random bits, shown once; only its SHA-256 is kept.
         let token = ImportJob.newID() + ImportJob.newID()
@@ -131,7 +131,7 @@ struct ImportAPIController: Sendable {
                 "barcodes must hold 1 to \(Self.maxBarcodes) ISBNs; send more in further batches.")
         }
         guard barcodes.allSatisfy({ $0.utf8.count <= 32 }) else {
-            throw BooksTrackError.invalid("Each barcode must be an ISBN of at most 32 characters.")
+            throw BooksTrackError.invalid(localized("Each barcode must be an ISBN of at most 32 characters."))
         }
         let token = ImportJob.newID() + ImportJob.newID()
         let job = try await imports.stageBarcodes(
@@ -188,14 +188,14 @@ struct ImportAPIController: Sendable {
         }
         let jobID = context.parameters.get("jobId") ?? ""
         guard let job = try await imports.anyJob(id: jobID) else {
-            throw BooksTrackError(code: .notFound, message: "No such job.", retryable: false)
+            throw BooksTrackError(code: .notFound, message: localized("No such job."), retryable: false)
         }
         let digest = APIKeyStore.digest(of: presented)
         var allowed = job.authTokenSha256.map { Self.constantTimeEquals($0, digest) } ?? false
         if !allowed {
             guard let user = try await keys.user(forKey: presented, now: clock.now()) else { throw Self.unauthorized() }
             guard user.id == job.userId else {
-                throw BooksTrackError(code: .notFound, message: "No such job.", retryable: false)
+                throw BooksTrackError(code: .notFound, message: localized("No such job."), retryable: false)
             }
             allowed = true
         }
@@ -211,7 +211,7 @@ struct ImportAPIController: Sendable {
     private func requireJob(_ context: AppRequestContext) async throws -> ImportJob {
         let userID = try Self.user(context)
         guard let id = context.parameters.get("jobId"), let job = try await imports.job(id: id, of: userID) else {
-            throw BooksTrackError(code: .notFound, message: "No such job.", retryable: false)
+            throw BooksTrackError(code: .notFound, message: localized("No such job."), retryable: false)
         }
         return job
     }
@@ -224,7 +224,7 @@ struct ImportAPIController: Sendable {
 
     private static func unauthorized() -> BooksTrackError {
         var error = BooksTrackError.invalid(
-            "Send your API key (or the job's authToken) as \"Authorization: Bearer …\".")
+            localized("Send your API key (or the job's authToken) as \"Authorization: Bearer …\"."))
         error.statusOverride = .unauthorized
         return error
     }

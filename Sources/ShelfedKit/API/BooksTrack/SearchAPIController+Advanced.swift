@@ -11,7 +11,7 @@ extension SearchAPIController {
         let author = try Self.text(query["author"], name: "author")
         let isbnText = try Self.text(query["isbn"], name: "isbn")
         guard title != nil || author != nil || isbnText != nil else {
-            throw BooksTrackError.invalid("Give at least one of title, author or isbn.")
+            throw BooksTrackError.invalid(localized("Give at least one of title, author or isbn."))
         }
         let limit = try Self.limit(query)
         if let isbnText {

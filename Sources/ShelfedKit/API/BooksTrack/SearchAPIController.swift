@@ -28,7 +28,9 @@ struct SearchAPIController: Sendable {
         }
         let answer = try await search.lookup(isbn: isbn)
         guard let volume = answer.results.items.first else {
-            throw BooksTrackError(code: .notFound, message: "No book has the ISBN \(isbn.isbn13).", retryable: false)
+            throw BooksTrackError(
+                code: .notFound, message: localized("No book has the ISBN {{isbn}}.", ["isbn": isbn.isbn13]),
+                retryable: false)
         }
         return Self.respond(
             BookDTO(volume), answer: answer, provider: volume.provider, maxAge: BookSearchService.isbnLifetime)

@@ -49,6 +49,7 @@ struct ReaderAPIController: Sendable {
                 address: context.clientAddress),
             let userID = user.id
         else {
+            // DESIGN §6 pins these words (the Reader app may compare them), so they are never translated.
             throw HTTPError(.unauthorized, message: "Invalid credentials")
         }
         let label = body.deviceName ?? request.headers[.userAgent] ?? ""
@@ -84,7 +85,7 @@ struct ReaderAPIController: Sendable {
     /// GET /api/v1/shelves/:id
     @Sendable func shelf(_ request: Request, context: APIContext) async throws -> Response {
         guard let id = BoundedNumber.id(context.parameters.get("id")), let shelf = Shelf(readerID: Int(id)) else {
-            throw HTTPError(.notFound, message: "There is no shelf with that id. Shelves are 1, 2, 3 and 4.")
+            throw HTTPError(.notFound, message: localized("There is no shelf with that id. Shelves are 1, 2, 3 and 4."))
         }
         let books = try await library.readerBooks(of: context.userID, on: shelf)
         var json = JSONWriter(reservingCapacity: 128 + books.count * 96)
