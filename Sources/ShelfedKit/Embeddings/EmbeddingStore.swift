@@ -128,7 +128,10 @@ struct EmbeddingStore: Sendable {
             let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
             var cosines: [(id: Int64, cosine: Float)] = []
             while let row = try rows.next() {
-                if let cosine = MeaningVector.dot(query, stored: row[1]) { cosines.append((row[0], cosine)) }
+                // The vector's bytes where SQLite holds them: a copy per book was a malloc and a free each.
+                if let cosine = try row.withUnsafeData(atIndex: 1, { MeaningVector.dot(query, stored: $0) }) {
+                    cosines.append((row[0], cosine))
+                }
             }
             return cosines
         }
@@ -188,12 +191,32 @@ enum MeaningVector {
 
     /// The dot product of `query` with a stored vector, read straight from its bytes (no array made): ranking a
     /// library is this, once per book. nil for a blob that is not 384 float16 values.
+    ///
+    /// Eight values at a time: a float16's bits moved into a float's place and scaled by 2¹¹² give the same value,
+    /// subnormals included, in a few vector instructions, where converting one value at a time was a fifth of a
+    /// 5,000-book search's CPU. (Infinities and NaNs, which no stored vector holds, come out large and finite.)
     static func dot(_ query: [Float], stored data: Data?) -> Float? {
         guard let data, data.count == TextEmbedder.dimensions * 2, query.count == TextEmbedder.dimensions else {
             return nil
         }
-        return data.withUnsafeBytes { bytes in
-            query.withUnsafeBufferPointer { query in
+        #if _endian(little)
+            return data.withUnsafeBytes { bytes in
+                query.withUnsafeBytes { query in
+                    var sum = SIMD8<Float>(repeating: 0)
+                    for block in 0..<TextEmbedder.dimensions / 8 {
+                        let halves = SIMD8<UInt32>(
+                            truncatingIfNeeded: bytes.loadUnaligned(fromByteOffset: block * 16, as: SIMD8<UInt16>.self))
+                        let magnitude = unsafeBitCast((halves & 0x7FFF) &<< 13, to: SIMD8<Float>.self) * 0x1p112
+                        let value = unsafeBitCast(
+                            unsafeBitCast(magnitude, to: SIMD8<UInt32>.self) | (halves & 0x8000) &<< 16,
+                            to: SIMD8<Float>.self)
+                        sum += query.loadUnaligned(fromByteOffset: block * 32, as: SIMD8<Float>.self) * value
+                    }
+                    return sum.sum()
+                }
+            }
+        #else
+            return data.withUnsafeBytes { bytes in
                 var sum: Float = 0
                 for index in 0..<TextEmbedder.dimensions {
                     let bits = UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: index * 2, as: UInt16.self))
@@ -201,7 +224,7 @@ enum MeaningVector {
                 }
                 return sum
             }
-        }
+        #endif
     }
 
     /// A float16 bit pattern as a Float, by moving its fields into place: Swift's own conversion is a library call

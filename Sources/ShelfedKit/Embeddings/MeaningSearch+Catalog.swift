@@ -30,7 +30,9 @@ extension MeaningSearch {
                     """, arguments: [TextEmbedder.modelID] + CatalogVisibility.arguments(userID))
             var cosines: [(id: Int64, cosine: Float)] = []
             while let row = try rows.next() {
-                if let cosine = MeaningVector.dot(vector, stored: row[1]) { cosines.append((row[0], cosine)) }
+                if let cosine = try row.withUnsafeData(atIndex: 1, { MeaningVector.dot(vector, stored: $0) }) {
+                    cosines.append((row[0], cosine))
+                }
             }
             let passing = cosines.filter { $0.cosine >= Self.meaningFloor }
                 .sorted { $0.cosine != $1.cosine ? $0.cosine > $1.cosine : $0.id < $1.id }

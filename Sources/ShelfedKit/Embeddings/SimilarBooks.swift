@@ -238,7 +238,9 @@ struct SimilarBooks: Sendable {
                     """), arguments: [TextEmbedder.modelID, pendingLimit + 1])
         guard waiting.count <= pendingLimit else { return nil }
         for row in waiting {
-            if let cosine = MeaningVector.dot(vector, stored: row[1]) { cosines[row[0]] = cosine }
+            if let cosine = try row.withUnsafeData(atIndex: 1, { MeaningVector.dot(vector, stored: $0) }) {
+                cosines[row[0]] = cosine
+            }
         }
         guard !cosines.isEmpty else { return [] }
         let ids = Array(cosines.keys)
@@ -267,7 +269,9 @@ struct SimilarBooks: Sendable {
                 JOIN book_embedding ON book_embedding.book_id = book.id WHERE \(visible)
                 """, arguments: visibleArguments)
         while let row = try rows.next() {
-            if let cosine = MeaningVector.dot(vector, stored: row[1]) { cosines.append((row[0], cosine)) }
+            if let cosine = try row.withUnsafeData(atIndex: 1, { MeaningVector.dot(vector, stored: $0) }) {
+                cosines.append((row[0], cosine))
+            }
         }
         return cosines.sorted { $0.cosine != $1.cosine ? $0.cosine > $1.cosine : $0.id < $1.id }.prefix(shortlist)
             .map(\.id)

@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+
+@testable import ShelfedKit
+
+/// The stored vectors' arithmetic (float16 bytes, 384 values): the eight-at-a-time dot product gives what
+/// converting each value and multiplying gives, for every kind of float16 a vector can hold.
+@Suite struct MeaningVectorTests {
+    @Test func theFastDotProductEqualsTheValueByValueOne() throws {
+        var generator = SystemRandomNumberGenerator()
+        let dimensions = TextEmbedder.dimensions
+        // Ordinary values, values too small for a normal float16 (subnormals), zeros of both signs, the largest.
+        let kinds: [() -> Float] = [
+            { Float.random(in: -1...1, using: &generator) },
+            { Float.random(in: -6e-5...6e-5, using: &generator) },
+            { Bool.random(using: &generator) ? 0 : -0.0 },
+            { Bool.random(using: &generator) ? 65_504 : -65_504 },
+        ]
+        for round in 0..<40 {
+            let stored = (0..<dimensions).map { _ in kinds[round % kinds.count]() }
+            let mixed = (0..<dimensions).map { index in kinds[index % kinds.count]() }
+            for vector in [stored, mixed] {
+                let query = (0..<dimensions).map { _ in Float.random(in: -1...1, using: &generator) }
+                let bytes = MeaningVector.encode(vector)
+                let decoded = try #require(MeaningVector.decode(bytes))
+                let expected = MeaningVector.dot(query, decoded)
+                let fast = try #require(MeaningVector.dot(query, stored: bytes))
+                // Added in another order: equal within float rounding of the terms' total size.
+                let size = zip(query, decoded).reduce(Float(0)) { $0 + abs($1.0 * $1.1) }
+                #expect(abs(fast - expected) <= 1e-6 + size * 1e-4, "round \(round)")
+            }
+        }
+        // The decoded values themselves: each float16 bit pattern's own value.
+        for bits in [UInt16(0x0001), 0x03FF, 0x0400, 0x3C00, 0xBC00, 0x8000, 0x7BFF] {
+            var one = [Float](repeating: 0, count: dimensions)
+            one[5] = 1
+            var data = Data(count: dimensions * 2)
+            data.withUnsafeMutableBytes { $0.storeBytes(of: bits.littleEndian, toByteOffset: 10, as: UInt16.self) }
+            #expect(MeaningVector.dot(one, stored: data) == Float(Float16(bitPattern: bits)), "\(bits)")
+        }
+        // Anything but 384 float16 values is no vector.
+        #expect(MeaningVector.dot([Float](repeating: 1, count: dimensions), stored: Data(count: 10)) == nil)
+        #expect(MeaningVector.dot([1, 2], stored: Data(count: dimensions * 2)) == nil)
+    }
+}
