@@ -43,3 +43,54 @@ import Testing
         #expect(MeaningVector.dot([1, 2], stored: Data(count: dimensions * 2)) == nil)
     }
 }
+
+extension MeaningVectorTests {
+    /// A person's vectors kept between searches are the database's: a new vector, a book off the shelves and a book
+    /// added are seen at once; a shelf move keeps what was kept.
+    @Test func keptVectorsFollowEveryChangeThatMattersAndNothingElse() async throws {
+        let library = try ReadNextRankingTests.Library()
+        defer { try? FileManager.default.removeItem(at: library.folder) }
+        let memo = LibraryVectorsMemo(database: library.db, lifetime: .seconds(3_600))
+        let store = EmbeddingStore(db: library.db, libraryVectors: memo)
+        let query = ReadNextRankingTests.Library.vector([0: 1])
+        func cosines() async throws -> [Int64: Float] {
+            Dictionary(
+                uniqueKeysWithValues: try await store.libraryCosines(
+                    of: 1, to: query, model: TextEmbedder.modelID
+                ).map { ($0.id, $0.cosine) })
+        }
+        func uncached() async throws -> [Int64: Float] {
+            Dictionary(
+                uniqueKeysWithValues: try await EmbeddingStore(db: library.db).libraryCosines(
+                    of: 1, to: query, model: TextEmbedder.modelID
+                ).map { ($0.id, $0.cosine) })
+        }
+        #expect(try await cosines().count == 4)
+        #expect(try await cosines() == (try await uncached()))
+        let key = LibraryVectorsKey(userID: 1, model: TextEmbedder.modelID)
+
+        // A shelf move is no change: the vectors stay kept.
+        let close = try #require(library.books["Close"])
+        try await library.db.writer.write { db in
+            try db.execute(sql: "UPDATE user_book SET shelf = 'reading' WHERE book_id = ?", arguments: [close])
+        }
+        #expect(memo.value(for: key, generation: memo.generation()) != nil)
+
+        // A new book with a vector, a changed vector, a book off the shelves: each seen on the next search.
+        let added = try library.add("Added", shelf: "want_to_read", vector: ReadNextRankingTests.Library.vector([0: 1]))
+        #expect(try await cosines()[added] == 1)
+        let unlike = try #require(library.books["Unlike"])
+        try await library.db.writer.write { db in
+            try db.execute(
+                sql: "UPDATE book_embedding SET vector = ? WHERE book_id = ?",
+                arguments: [MeaningVector.encode(ReadNextRankingTests.Library.vector([0: 0.6, 3: 0.8])), unlike])
+        }
+        #expect(abs((try await cosines()[unlike] ?? 0) - 0.6) < 0.01)
+        try await library.db.writer.write { db in
+            try db.execute(sql: "DELETE FROM user_book WHERE book_id = ?", arguments: [close])
+        }
+        let after = try await cosines()
+        #expect(after[close] == nil && after.count == 4)
+        #expect(after == (try await uncached()))
+    }
+}

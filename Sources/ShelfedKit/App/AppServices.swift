@@ -201,8 +201,11 @@ struct AppServices: Sendable {
             embedder = nil
             embeddingWorker = nil
         }
+        // A person's vectors are kept a minute after a search: the next question, or the next page, reads none.
+        let libraryVectors = LibraryVectorsMemo(database: database, lifetime: .seconds(60))
         meaning = MeaningSearch(
-            embeddings: EmbeddingStore(db: database), textSearch: textSearch, embedder: embedder,
+            embeddings: EmbeddingStore(db: database, libraryVectors: libraryVectors), textSearch: textSearch,
+            embedder: embedder,
             budget: RateLimiter(now: config.clock.now))
         queue = BackgroundQueue(workers, logger: logger, activity: activity, database: database)
         backups = ScheduledBackups(

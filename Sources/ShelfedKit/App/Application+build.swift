@@ -41,10 +41,15 @@ public func buildApplication(config: AppConfig) async throws -> some Application
             IdleMemoryService(
                 activity: services.activity, database: services.database, logger: logger,
                 forgetUnused: {
-                    [renderer = services.renderer, signedIn = services.signedIn, pages = services.bookPages] in
+                    [
+                        renderer = services.renderer, signedIn = services.signedIn, pages = services.bookPages,
+                        vectors = services.meaning.embeddings.libraryVectors
+                    ] in
                     // A language nobody asked for lately, and answers kept past their lifetime.
                     let languages = renderer.languages.forgetUnused()
-                    let kept = [signedIn.dropExpired(), pages.similarMemo.dropExpired()]
+                    let kept = [
+                        signedIn.dropExpired(), pages.similarMemo.dropExpired(), vectors?.dropExpired() == true,
+                    ]
                     return languages || kept.contains(true)
                 }),
         ],

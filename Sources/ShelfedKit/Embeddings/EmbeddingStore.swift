@@ -5,6 +5,8 @@ import GRDB
 /// reading a person's own for ranking. Every read for ranking joins to the person's own shelf or photos.
 struct EmbeddingStore: Sendable {
     let db: AppDatabase
+    /// The people's vectors kept between searches; nil reads them each time (the background workers' stores).
+    var libraryVectors: LibraryVectorsMemo? = nil
 
     enum Kind: String, Sendable {
         case book, photo
@@ -97,13 +99,13 @@ struct EmbeddingStore: Sendable {
     func libraryCosines(of userID: Int64, to query: [Float], model: String) async throws -> [(
         id: Int64, cosine: Float
     )] {
-        try await cosines(
-            to: query,
-            sql: """
-                SELECT user_book.book_id, book_embedding.vector FROM user_book
-                JOIN book_embedding ON book_embedding.book_id = user_book.book_id
-                WHERE user_book.user_id = ? AND book_embedding.model = ? AND book_embedding.vector IS NOT NULL
-                """, arguments: [userID, model])
+        guard let libraryVectors else {
+            return try await db.read { db in try LibraryVectors.read(of: userID, model: model, db).cosines(to: query) }
+        }
+        let vectors = try await libraryVectors.answer(for: LibraryVectorsKey(userID: userID, model: model)) {
+            try await db.read { db in try LibraryVectors.read(of: userID, model: model, db) }
+        }
+        return vectors.cosines(to: query)
     }
 
     /// The cosine of `query` to each of `userID`'s page photos that has a vector.
@@ -196,34 +198,37 @@ enum MeaningVector {
     /// subnormals included, in a few vector instructions, where converting one value at a time was a fifth of a
     /// 5,000-book search's CPU. (Infinities and NaNs, which no stored vector holds, come out large and finite.)
     static func dot(_ query: [Float], stored data: Data?) -> Float? {
-        guard let data, data.count == TextEmbedder.dimensions * 2, query.count == TextEmbedder.dimensions else {
-            return nil
-        }
+        guard let data else { return nil }
+        return data.withUnsafeBytes { dot(query, storedBytes: $0) }
+    }
+
+    /// The bytes of one stored vector.
+    static let storedBytes = TextEmbedder.dimensions * 2
+
+    /// `dot(_:stored:)` over bytes already in memory (`LibraryVectors` keeps a library's end to end).
+    static func dot(_ query: [Float], storedBytes bytes: UnsafeRawBufferPointer) -> Float? {
+        guard bytes.count == storedBytes, query.count == TextEmbedder.dimensions else { return nil }
         #if _endian(little)
-            return data.withUnsafeBytes { bytes in
-                query.withUnsafeBytes { query in
-                    var sum = SIMD8<Float>(repeating: 0)
-                    for block in 0..<TextEmbedder.dimensions / 8 {
-                        let halves = SIMD8<UInt32>(
-                            truncatingIfNeeded: bytes.loadUnaligned(fromByteOffset: block * 16, as: SIMD8<UInt16>.self))
-                        let magnitude = unsafeBitCast((halves & 0x7FFF) &<< 13, to: SIMD8<Float>.self) * 0x1p112
-                        let value = unsafeBitCast(
-                            unsafeBitCast(magnitude, to: SIMD8<UInt32>.self) | (halves & 0x8000) &<< 16,
-                            to: SIMD8<Float>.self)
-                        sum += query.loadUnaligned(fromByteOffset: block * 32, as: SIMD8<Float>.self) * value
-                    }
-                    return sum.sum()
+            return query.withUnsafeBytes { query in
+                var sum = SIMD8<Float>(repeating: 0)
+                for block in 0..<TextEmbedder.dimensions / 8 {
+                    let halves = SIMD8<UInt32>(
+                        truncatingIfNeeded: bytes.loadUnaligned(fromByteOffset: block * 16, as: SIMD8<UInt16>.self))
+                    let magnitude = unsafeBitCast((halves & 0x7FFF) &<< 13, to: SIMD8<Float>.self) * 0x1p112
+                    let value = unsafeBitCast(
+                        unsafeBitCast(magnitude, to: SIMD8<UInt32>.self) | (halves & 0x8000) &<< 16,
+                        to: SIMD8<Float>.self)
+                    sum += query.loadUnaligned(fromByteOffset: block * 32, as: SIMD8<Float>.self) * value
                 }
+                return sum.sum()
             }
         #else
-            return data.withUnsafeBytes { bytes in
-                var sum: Float = 0
-                for index in 0..<TextEmbedder.dimensions {
-                    let bits = UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: index * 2, as: UInt16.self))
-                    sum += query[index] * float(bits)
-                }
-                return sum
+            var sum: Float = 0
+            for index in 0..<TextEmbedder.dimensions {
+                let bits = UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: index * 2, as: UInt16.self))
+                sum += query[index] * float(bits)
             }
+            return sum
         #endif
     }
 
