@@ -92,5 +92,10 @@ extension MeaningVectorTests {
         let after = try await cosines()
         #expect(after[close] == nil && after.count == 4)
         #expect(after == (try await uncached()))
+
+        // The search page's "still being read" line counts from the same kept read, and follows it.
+        #expect(try await store.libraryProgress(of: 1, model: TextEmbedder.modelID) == (4, 4))
+        _ = try library.add("Waiting", shelf: "want_to_read", vector: nil)
+        #expect(try await store.libraryProgress(of: 1, model: TextEmbedder.modelID) == (4, 5))
     }
 }

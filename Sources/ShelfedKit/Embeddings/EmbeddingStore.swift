@@ -99,13 +99,17 @@ struct EmbeddingStore: Sendable {
     func libraryCosines(of userID: Int64, to query: [Float], model: String) async throws -> [(
         id: Int64, cosine: Float
     )] {
+        try await libraryVectors(of: userID, model: model).cosines(to: query)
+    }
+
+    /// `userID`'s vectors, as kept (`libraryVectors`) or read now.
+    private func libraryVectors(of userID: Int64, model: String) async throws -> LibraryVectors {
         guard let libraryVectors else {
-            return try await db.read { db in try LibraryVectors.read(of: userID, model: model, db).cosines(to: query) }
+            return try await db.read { db in try LibraryVectors.read(of: userID, model: model, db) }
         }
-        let vectors = try await libraryVectors.answer(for: LibraryVectorsKey(userID: userID, model: model)) {
+        return try await libraryVectors.answer(for: LibraryVectorsKey(userID: userID, model: model)) {
             try await db.read { db in try LibraryVectors.read(of: userID, model: model, db) }
         }
-        return vectors.cosines(to: query)
     }
 
     /// The cosine of `query` to each of `userID`'s page photos that has a vector.
@@ -141,16 +145,8 @@ struct EmbeddingStore: Sendable {
 
     /// How many of `userID`'s books have a vector, of how many.
     func libraryProgress(of userID: Int64, model: String) async throws -> (embedded: Int, total: Int) {
-        try await db.read { db in
-            let row = try Row.fetchOne(
-                db,
-                sql: """
-                    SELECT COUNT(*), COUNT(book_embedding.book_id) FROM user_book
-                    LEFT JOIN book_embedding ON book_embedding.book_id = user_book.book_id AND book_embedding.model = ?
-                    WHERE user_book.user_id = ?
-                    """, arguments: [model, userID])
-            return (row?[1] ?? 0, row?[0] ?? 0)
-        }
+        let vectors = try await libraryVectors(of: userID, model: model)
+        return (vectors.embedded, vectors.total)
     }
 
     /// How many of `userID`'s page photos with words or a comment have a vector, of how many.

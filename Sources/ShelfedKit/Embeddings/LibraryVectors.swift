@@ -9,6 +9,11 @@ struct LibraryVectors: Sendable {
     let bookIDs: [Int64]
     /// `bookIDs.count` vectors, each `MeaningVector.storedBytes` long, in the same order.
     let bytes: Data
+    /// The person's books read for meaning (a text that gave no vector counts: it was read), of all their books:
+    /// the search page's "still being read" line. Counted here because checking each book's model apart read every
+    /// vector's page again (a vector is kept in its row).
+    let embedded: Int
+    let total: Int
 
     /// The cosine of `query` to each book's vector.
     func cosines(to query: [Float]) -> [(id: Int64, cosine: Float)] {
@@ -28,11 +33,13 @@ struct LibraryVectors: Sendable {
                 sql: """
                     SELECT user_book.book_id, book_embedding.vector FROM user_book
                     JOIN book_embedding ON book_embedding.book_id = user_book.book_id
-                    WHERE user_book.user_id = ? AND book_embedding.model = ? AND book_embedding.vector IS NOT NULL
+                    WHERE user_book.user_id = ? AND book_embedding.model = ?
                     """), arguments: [userID, model])
         var ids: [Int64] = []
         var bytes = Data()
+        var embedded = 0
         while let row = try rows.next() {
+            embedded += 1
             try row.withUnsafeData(atIndex: 1) { data in
                 // A blob of another size is no vector (as `MeaningVector.dot` says): left out.
                 guard let data, data.count == MeaningVector.storedBytes else { return }
@@ -40,7 +47,10 @@ struct LibraryVectors: Sendable {
                 bytes.append(data)
             }
         }
-        return LibraryVectors(bookIDs: ids, bytes: bytes)
+        let total =
+            try Int.fetchOne(
+                db.cachedStatement(sql: "SELECT COUNT(*) FROM user_book WHERE user_id = ?"), arguments: [userID]) ?? 0
+        return LibraryVectors(bookIDs: ids, bytes: bytes, embedded: embedded, total: total)
     }
 }
 
