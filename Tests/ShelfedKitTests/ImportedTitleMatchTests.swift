@@ -171,7 +171,9 @@ import Testing
                 #expect(page.contains(#"id="choice-\#(undated)-0""#), "each choice has its own field id")
                 // The film's own page asks too.
                 let waiting = try await web.get("/books/\(undated)").text
-                #expect(waiting.contains(#"<a href="/titles/match#title-\#(undated)">Which one is it?</a>"#))
+                #expect(
+                    waiting.contains(
+                        #"<a href="/titles/match?title=\#(undated)#title-\#(undated)">Which one is it?</a>"#))
                 // The import's results say a choice waits (counted for her alone).
                 let imports = ImportStore(db: try app.database(), directory: app.config.dataDirectory)
                 let counts = try await imports.titleMatching(of: 1)

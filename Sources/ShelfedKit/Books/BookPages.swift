@@ -210,7 +210,7 @@ struct BookPage: Sendable {
         providerCredit = ProviderCredit(book.source, providerKey: book.providerKey)
         titleChoicePath =
             book.titleMatch == "review" && book.providerKey == nil
-            ? Paths.titleMatches + "#title-" + String(book.id ?? 0) : nil
+            ? Paths.titleMatches + "?title=\(book.id ?? 0)#title-\(book.id ?? 0)" : nil
         state = ShelfState(
             entry, today: today, earlierViewings: earlierViewingCount,
             watchDay: errors["watched_on"] == nil ? nil : typedWatchDay,

@@ -16,12 +16,28 @@ struct TitleMatchController: Sendable {
         router.post(Route.titleMatchChoice.routerPath, use: choose)
     }
 
-    /// GET /titles/match
+    /// GET /titles/match?page=N: fifty titles a page, by title; `?title=ID` (a film's own page links so) the page
+    /// that title is on.
     @Sendable func index(_ request: Request, context: SignedInContext) async throws -> HTML {
-        var page = try await page(context)
-        let saved = FormFields(urlEncoded: request.uri.query ?? "")["saved"]
-        page.chrome.toast = saved.flatMap { ActionNotice.saved($0, dismiss: Paths.titleMatches) }
+        let query = FormFields(urlEncoded: request.uri.query ?? "")
+        var number = Self.pageNumber(query["page"])
+        if let bookID = BoundedNumber.id(query["title"]),
+            let place = try await matching.waitingPlace(of: context.userID, bookID: bookID)
+        {
+            number = place / ImportedTitleMatching.reviewPageSize + 1
+        }
+        var page = try await page(context, number: number)
+        page.chrome.toast = query["saved"].flatMap { ActionNotice.saved($0, dismiss: Paths.titleMatches) }
         return try renderer.render(page, template: "titles/match")
+    }
+
+    static func pageNumber(_ text: String?) -> Int {
+        text.flatMap { BoundedNumber.parse($0, in: BoundedNumber.listPage) } ?? 1
+    }
+
+    /// Back to the page the choice was made on: the rows after it move up one.
+    static func back(to page: Int, saved: String) -> String {
+        Paths.titleMatches + "?saved=" + saved + (page > 1 ? "&page=\(page)" : "")
     }
 
     /// POST /titles/match/:id (`choice` = a candidate's position, or `none` to keep the row as imported)
@@ -29,6 +45,7 @@ struct TitleMatchController: Sendable {
         guard let bookID = BoundedNumber.id(context.parameters.get("id")) else { throw AppError.notFound(nil) }
         var request = request
         let form = try await request.formFields()
+        let pageNumber = Self.pageNumber(form["page"])
         guard let row = try await matching.waitingForChoice(of: context.userID, bookID: bookID).first else {
             // Chosen already (a second tap, another tab): the list says so; anyone else's row is not there at all.
             guard try await matching.isImportedTitle(bookID, of: context.userID) else { throw AppError.notFound(nil) }
@@ -38,14 +55,14 @@ struct TitleMatchController: Sendable {
             guard try await matching.keepAsImported(bookID, userID: context.userID, at: clock.now()) else {
                 return .seeOther(Paths.titleMatches)
             }
-            return .seeOther(Paths.titleMatches + "?saved=title-kept")
+            return .seeOther(Self.back(to: pageNumber, saved: "title-kept"))
         }
         guard let position = form["choice"].flatMap({ Int($0) }),
             let candidate = row.candidates.first(where: { $0.position == position })
         else {
             return try await failed(
                 bookID, localized("Choose one of the titles, or “None of these”."), status: .unprocessableContent,
-                context)
+                page: pageNumber, context)
         }
         do {
             let title = try await resultWithin(pageWait) { [matching] in
@@ -55,27 +72,40 @@ struct TitleMatchController: Sendable {
             guard try await matching.attach(title, to: bookID, userID: context.userID, now: clock.now()) else {
                 return .seeOther(Paths.titleMatches)
             }
-            return .seeOther(Paths.titleMatches + "?saved=title-matched")
+            return .seeOther(Self.back(to: pageNumber, saved: "title-matched"))
         } catch let failure as UpstreamFailure {
             return try await failed(
                 bookID,
                 localized("{{problem}} Nothing was changed.", ["problem": TitleSearchController.message(for: failure)]),
-                status: failure.pageStatus, context)
+                status: failure.pageStatus, page: pageNumber, context)
         }
     }
 
-    private func failed(_ bookID: Int64, _ message: String, status: HTTPResponse.Status, _ context: SignedInContext)
-        async throws -> Response
-    {
-        var page = try await page(context)
+    /// The page the form was sent from, the message beside its title (put first, should the page have moved on).
+    private func failed(
+        _ bookID: Int64, _ message: String, status: HTTPResponse.Status, page number: Int, _ context: SignedInContext
+    ) async throws -> Response {
+        var page = try await page(context, number: number)
+        if !page.rows.contains(where: { $0.bookID == bookID }),
+            let row = try await matching.waitingForChoice(of: context.userID, bookID: bookID).first
+        {
+            page.rows.insert(row, at: 0)
+        }
         if let index = page.rows.firstIndex(where: { $0.bookID == bookID }) { page.rows[index].error = message }
         return try renderer.render(page, template: "titles/match", status: status).response
     }
 
-    private func page(_ context: SignedInContext) async throws -> TitleMatchPage {
-        TitleMatchPage(
-            chrome: PageChrome(title: localized("Which title is it?"), context: context),
-            rows: try await matching.waitingForChoice(of: context.userID))
+    private func page(_ context: SignedInContext, number: Int) async throws -> TitleMatchPage {
+        let total = try await matching.waitingCount(of: context.userID)
+        let pageSize = ImportedTitleMatching.reviewPageSize
+        // A kept link to a list that has since shrunk shows its last page, not "nothing to choose".
+        let number = min(number, max(1, (total + pageSize - 1) / pageSize))
+        let rows = try await matching.waitingForChoice(of: context.userID, page: number)
+        let pagination = Pagination(
+            path: Paths.titleMatches, query: [:], current: number, total: total, pageSize: pageSize, nouns: .titles)
+        return TitleMatchPage(
+            chrome: PageChrome(title: localized("Which title is it?"), context: context), rows: rows,
+            pageNumber: number, pagination: pagination.html, summary: pagination.hasPages ? pagination.summary : nil)
     }
 }
 
@@ -84,111 +114,22 @@ struct TitleMatchPage: Sendable {
     var chrome: PageChrome
     var rows: [ImportedTitleMatching.Choice]
     let hasRows: Bool
+    /// Sent back with each choice, so the answer comes back to this page.
+    let pageNumber: Int
+    let pagination: HTMLFragment
+    /// "51–100 of 212 titles" when there is more than one page.
+    let summary: String?
 
-    init(chrome: PageChrome, rows: [ImportedTitleMatching.Choice]) {
+    init(
+        chrome: PageChrome, rows: [ImportedTitleMatching.Choice], pageNumber: Int, pagination: HTMLFragment,
+        summary: String?
+    ) {
         self.chrome = chrome
         self.rows = rows
         hasRows = !rows.isEmpty
-    }
-}
-
-extension ImportedTitleMatching {
-    /// An imported row waiting for its person's choice, with the titles that fit it.
-    struct Choice: Sendable {
-        struct Option: Sendable {
-            let position: Int
-            let candidate: Candidate
-            let fieldID: String
-            let label: String
-            let source: String
-
-            init(position: Int, candidate: Candidate, bookID: Int64) {
-                self.position = position
-                self.candidate = candidate
-                fieldID = "choice-\(bookID)-\(position)"
-                label =
-                    candidate.title + (candidate.year.map { " (\($0))" } ?? "")
-                    + (candidate.makers.isEmpty ? "" : " — " + candidate.makers)
-                source = candidate.source.displayName
-            }
-        }
-
-        let bookID: Int64
-        let kind: TitleKind
-        let heading: String
-        /// "Your film is", over the titles to choose from.
-        let legend: String
-        let bookPath: String
-        let formPath: String
-        let noneID: String
-        var candidates: [Option]
-        var error: String? = nil
-
-        init(bookID: Int64, kind: TitleKind, title: String, year: Int?, candidates: [Option]) {
-            self.bookID = bookID
-            self.kind = kind
-            heading = title + (year.map { " (\($0))" } ?? "")
-            switch kind {
-            case .book: legend = localized("Your book is")
-            case .movie: legend = localized("Your film is")
-            case .show: legend = localized("Your TV show is")
-            }
-            bookPath = Route.book.link(bookID)
-            formPath = Route.titleMatchChoice.link(bookID)
-            noneID = "choice-\(bookID)-none"
-            self.candidates = candidates
-        }
-    }
-
-    /// The person's imported rows waiting for a choice, by title (the first 200), or only `bookID`.
-    func waitingForChoice(of userID: Int64, bookID: Int64? = nil) async throws -> [Choice] {
-        try await db.read { db in
-            var choices: [Choice] = []
-            for row in try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT id, kind, title, published_date FROM book
-                    WHERE owner_user_id = ? AND title_match = 'review' AND provider_key IS NULL
-                        AND id = COALESCE(?, id)
-                    ORDER BY title_key, id LIMIT 200
-                    """, arguments: [userID, bookID])
-            {
-                let bookID: Int64 = row["id"]
-                let published: String? = row["published_date"]
-                let options = try Row.fetchAll(
-                    db,
-                    sql: """
-                        SELECT position, source, provider_id, title, year, makers FROM title_candidate
-                        WHERE book_id = ? ORDER BY position
-                        """, arguments: [bookID]
-                ).compactMap { option -> Choice.Option? in
-                    guard let source = ScreenSource(rawValue: option["source"]) else { return nil }
-                    return Choice.Option(
-                        position: option["position"],
-                        candidate: Candidate(
-                            source: source, providerID: option["provider_id"], title: option["title"],
-                            year: option["year"], makers: option["makers"]),
-                        bookID: bookID)
-                }
-                choices.append(
-                    Choice(
-                        bookID: bookID, kind: TitleKind(rawValue: row["kind"]) ?? .movie, title: row["title"],
-                        year: Self.year(of: published), candidates: options))
-            }
-            return choices
-        }
-    }
-
-    /// Whether `bookID` is one of the person's imported films or shows.
-    func isImportedTitle(_ bookID: Int64, of userID: Int64) async throws -> Bool {
-        try await db.read { db in
-            try Bool.fetchOne(
-                db,
-                sql: """
-                    SELECT 1 FROM book WHERE id = ? AND owner_user_id = ? AND source = 'import'
-                        AND kind IN ('movie', 'show')
-                    """, arguments: [bookID, userID]) ?? false
-        }
+        self.pageNumber = pageNumber
+        self.pagination = pagination
+        self.summary = summary
     }
 }
 
