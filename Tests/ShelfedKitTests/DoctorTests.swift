@@ -22,20 +22,21 @@ import Testing
         return config
     }
 
-    /// A client that waits a minute to connect: the server's own gives up after two seconds, and under the full
-    /// parallel run even a connection to 127.0.0.1 has waited longer than that for a free core (CI, twice).
+    /// A client that waits three minutes to connect: the server's own gives up after two seconds, and under the full
+    /// parallel run even a connection to 127.0.0.1 has waited longer than that for a free core (CI, twice; a local
+    /// full run once more with a minute).
     private static let patientHTTP: HTTPClient = {
         var configuration = HTTPClient.Configuration()
-        configuration.timeout = .init(connect: .seconds(60), read: .seconds(60))
+        configuration.timeout = .init(connect: .seconds(180), read: .seconds(180))
         configuration.connectionPool.retryConnectionEstablishment = false
         return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }()
 
-    /// A doctor with a minute for each provider: under the full parallel run the fake can take longer than five
-    /// seconds to answer, which is the machine's load, not a fault.
+    /// A doctor with three minutes for each provider: under the full parallel run the fake can take longer than
+    /// five seconds to answer, which is the machine's load, not a fault.
     private func doctor(_ config: AppConfig) -> Doctor {
         var doctor = Doctor(config: config, http: Self.patientHTTP)
-        doctor.providerWait = .seconds(60)
+        doctor.providerWait = .seconds(180)
         return doctor
     }
 

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import GRDB
+import Logging
 
 /// The doctor's checks of the services Shelfed calls out to: Google Books (and today's enrichment allowance), Open
 /// Library and Gemini, each asked once with a five-second limit (`providerWait`).
@@ -80,6 +81,9 @@ extension Doctor {
             _ = try? await response.body.collect(upTo: 1 << 20)
             return Int(response.status.code)
         } catch {
+            // The check says "cannot be reached"; the log says how (refused, timed out, closed). Not the address:
+            // it may carry an API key.
+            Logger(label: "shelfed.doctor").notice("A provider check failed: \(String(describing: error).prefix(200))")
             return nil
         }
     }

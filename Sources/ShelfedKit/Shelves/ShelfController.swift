@@ -38,7 +38,7 @@ struct ShelfController: Sendable {
     {
         let query = FormFields(urlEncoded: request.uri.query ?? "")
         let (view, asked) = ShelfView.chosen(
-            query: query["view"], cookie: request.cookies[ShelfView.cookie].map { String($0.value) })
+            query: query["view"], cookie: request.cookie(named: ShelfView.cookie).map(String.init))
         let sort = LibrarySort(query: query["sort"], order: query["order"])
         let pageNumber = query["page"].flatMap { BoundedNumber.parse($0, in: BoundedNumber.listPage) } ?? 1
         let filters = LibraryFilters(query: query)

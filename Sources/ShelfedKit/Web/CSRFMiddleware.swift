@@ -63,7 +63,7 @@ struct CSRFMiddleware: RouterMiddleware {
         if context.identity != nil, let session = context.sessions.session {
             token = session.csrfToken
         } else {
-            token = request.cookies[cookieName].map { String($0.value) }
+            token = request.cookie(named: cookieName).map(String.init)
         }
         return token.flatMap { isWellFormed($0) ? $0 : nil }
     }

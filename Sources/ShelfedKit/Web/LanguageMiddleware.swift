@@ -13,7 +13,7 @@ struct LanguageMiddleware: RouterMiddleware {
     ) async throws -> Response {
         let language = Language.negotiate(
             chosen: context.identity?.language,
-            cookie: request.cookies[Self.cookieName].flatMap { Language(rawValue: String($0.value)) },
+            cookie: request.cookie(named: Self.cookieName).flatMap { Language(rawValue: String($0)) },
             acceptLanguage: request.headers[.acceptLanguage], fallback: fallback)
         return try await Language.$current.withValue(language) { try await next(request, context) }
     }
