@@ -38,6 +38,10 @@ import Testing
             #expect(
                 unknown.json?["error"] as? String
                     == "No hay ninguna estantería con ese id. Las estanterías son 1, 2, 3 y 4.")
+            // An address the API does not have: a sentence in Spanish, not the status's English reason phrase.
+            let nowhere = try await phone.send(.get, "/api/v1/no-such-thing", headers: spanish)
+            #expect(nowhere.status == .notFound)
+            #expect((nowhere.json?["error"] as? String)?.hasPrefix("Aquí no hay nada.") == true)
             // Without a language asked, the server's default: English.
             #expect(
                 try await phone.get("/api/v1/shelves/9").json?["error"] as? String

@@ -15,7 +15,7 @@ struct APIResponseMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch {
             let failure = FailureAnswer(error, request: request, logger: context.logger)
             response = JSONBody.response(
-                APIErrorBody(error: failure.message ?? failure.status.reasonPhrase), status: failure.status,
+                APIErrorBody(error: failure.jsonMessage), status: failure.status,
                 headers: failure.headers)
         }
         if response.headers[.cacheControl] == nil { response.headers[.cacheControl] = "no-store" }

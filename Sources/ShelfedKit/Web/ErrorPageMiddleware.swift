@@ -32,7 +32,7 @@ struct ErrorPageMiddleware: RouterMiddleware {
             let answer = FailureAnswer(error, request: request, logger: context.logger)
             let (status, headers, message) = (answer.status, answer.headers, answer.message)
             if APIRoute.isAPIPath(request.uri.path) {
-                return jsonError(status: status, headers: headers, message: message ?? status.reasonPhrase)
+                return jsonError(status: status, headers: headers, message: answer.jsonMessage)
             }
             let page = ErrorPage(status: status, message: message, context: context)
             var response = try renderer.render(page, template: "errors/error", status: status).response

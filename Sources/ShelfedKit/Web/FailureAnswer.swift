@@ -56,3 +56,23 @@ struct FailureAnswer {
         }
     }
 }
+
+extension FailureAnswer {
+    /// The message for a JSON answer: the failure's own, else a sentence for its status in the request's language
+    /// (the status's English reason phrase, "Not Found", was the API's only English left).
+    var jsonMessage: String {
+        if let message { return message }
+        switch status {
+        case .badRequest: return localized("That request was not understood.")
+        case .unauthorized: return localized("An API key is needed for this.")
+        case .forbidden: return localized("That is not allowed.")
+        case .notFound: return localized("There is nothing here. It may have been removed, or the address is wrong.")
+        case .methodNotAllowed: return localized("That address does not take this method.")
+        case .contentTooLarge: return localized("The request was bigger than this server accepts.")
+        case .tooManyRequests: return localized("Too many requests. Wait a moment and try again.")
+        case .internalServerError: return Self.unexpected
+        case .serviceUnavailable: return localized("Shelfed cannot answer this right now. Try again in a moment.")
+        default: return status.reasonPhrase
+        }
+    }
+}

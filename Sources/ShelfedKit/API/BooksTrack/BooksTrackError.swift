@@ -129,7 +129,7 @@ struct BooksTrackError: Error, Encodable {
         default: code = .invalidRequest
         }
         var result = Self(
-            code: code, message: answer.message ?? answer.status.reasonPhrase,
+            code: code, message: answer.jsonMessage,
             retryable: answer.status == .serviceUnavailable || answer.status == .internalServerError)
         result.statusOverride = answer.status
         if let seconds = answer.headers[.retryAfter].flatMap({ Int($0) }) { result.retryAfterMs = seconds * 1000 }
