@@ -183,8 +183,12 @@ struct SearchServiceTests {
             let service = try makeSearchService(fake, settings: fake.settings(timeout: .seconds(1)))
             fake.failGoogle(.hang, .hang, .hang)
             await #expect(throws: UpstreamFailure.timeout) { try await service.search(SearchRequest(text: "a")) }
+            // A try that timed out before it reached the fake (a starved full run, once) leaves its hang queued,
+            // and the next search would take it instead of its own fault: each search starts with only its own.
+            fake.clearGoogleFaults()
             fake.failGoogle(.malformedJSON)
             await #expect(throws: UpstreamFailure.malformed) { try await service.search(SearchRequest(text: "b")) }
+            fake.clearGoogleFaults()
             fake.failGoogle(.hugeBody)
             await #expect(throws: UpstreamFailure.tooLarge) { try await service.search(SearchRequest(text: "c")) }
         }

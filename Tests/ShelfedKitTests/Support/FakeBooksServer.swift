@@ -77,6 +77,8 @@ final class FakeBooksServer: Sendable {
 
     /// Queues faults for the next Google Books requests, one fault per request.
     func failGoogle(_ faults: Fault...) { state.withLock { $0.googleFaults += faults } }
+    /// Drops the Google Books faults no request has taken yet.
+    func clearGoogleFaults() { state.withLock { $0.googleFaults = [] } }
     func failOpenLibrary(_ faults: Fault...) { state.withLock { $0.openLibraryFaults += faults } }
 
     /// The settings that point Shelfed at this server, with short waits so tests stay quick. The timeout is the time
